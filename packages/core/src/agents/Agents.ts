@@ -1,0 +1,150 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { IntegrationConnectionNotFound } from "../integrations/IntegrationErrors.js"
+import { IntegrationStore } from "../integrations/IntegrationStore.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
+import { RunStore } from "../runs/RunStore.js"
+import type { Agent, AgentDefinition, AgentStatus } from "./Agent.js"
+import { AgentNotFound } from "./AgentErrors.js"
+import * as AgentFromScript from "./AgentFromScript.js"
+import type { AgentRef } from "./AgentIds.js"
+import { parseAgentRef, publicIdFrom } from "./AgentIds.js"
+import type { AgentPatch } from "./AgentStore.js"
+import { AgentStore } from "./AgentStore.js"
+import type { CallScriptRequest } from "./CallScript.js"
+import { PromptWriter } from "./PromptWriter.js"
+
+/** An agent with its current definition and how many runs it has. */
+export interface AgentView {
+  readonly agent: Agent
+  readonly definition: AgentDefinition
+  readonly total_runs: number
+}
+
+/** Agents: created from call scripts, read, changed, and versioned. */
+export class Agents extends Context.Tag("@voice-agent-platform/core/Agents")<
+  Agents,
+  {
+    /** The agent an `{agent_id}` names (public id or number), within the organization. */
+    readonly resolve: (
+      organizationId: OrganizationId,
+      ref: AgentRef | string
+    ) => Effect.Effect<Agent, AgentNotFound>
+    readonly get: (
+      organizationId: OrganizationId,
+      ref: AgentRef | string
+    ) => Effect.Effect<AgentView, AgentNotFound>
+    readonly list: (
+      organizationId: OrganizationId,
+      filter: { readonly status?: AgentStatus },
+      page: PageRequest
+    ) => Effect.Effect<Page<Agent>>
+    readonly update: (
+      organizationId: OrganizationId,
+      ref: AgentRef | string,
+      patch: AgentPatch
+    ) => Effect.Effect<AgentView, AgentNotFound>
+    readonly definitions: (
+      organizationId: OrganizationId,
+      ref: AgentRef | string,
+      page: PageRequest
+    ) => Effect.Effect<Page<AgentDefinition>, AgentNotFound>
+    readonly createFromScript: (
+      organizationId: OrganizationId,
+      request: CallScriptRequest
+    ) => Effect.Effect<AgentView, IntegrationConnectionNotFound>
+  }
+>() {}
+
+const label = (ref: AgentRef | string) =>
+  typeof ref === "string" ? ref : ref._tag === "PublicId" ? ref.publicId : String(ref.id)
+
+export const layer = Layer.effect(
+  Agents,
+  Effect.gen(function* () {
+    const agents = yield* AgentStore
+    const runs = yield* RunStore
+    const integrations = yield* IntegrationStore
+    const random = yield* SecureRandom
+
+    const resolve = (organizationId: OrganizationId, ref: AgentRef | string) =>
+      Effect.gen(function* () {
+        const parsed = typeof ref === "string" ? parseAgentRef(ref) : ref
+        const agent = parsed === undefined ? Option.none() : yield* agents.find(organizationId, parsed)
+        return Option.isSome(agent) ? agent.value : yield* new AgentNotFound({ agent_id: label(ref) })
+      })
+
+    const view = (agent: Agent) =>
+      Effect.gen(function* () {
+        const definition = yield* agents.findDefinition(agent.organization_id, agent.current_definition_id)
+        if (Option.isNone(definition))
+          return yield* Effect.dieMessage(`agent ${agent.id} has no current definition`)
+        const total_runs = yield* runs.countByAgent(agent.organization_id, agent.id)
+        return { agent, definition: definition.value, total_runs }
+      })
+
+    /** The composed definition, rewritten by the language model when one is configured and succeeds. */
+    const withLanguageModel = (request: CallScriptRequest, composed: AgentFromScript.ComposedAgent) =>
+      Effect.gen(function* () {
+        const writer = yield* Effect.serviceOption(PromptWriter)
+        if (!request.generate_with_ai || Option.isNone(writer)) return composed
+        return yield* writer.value.writeSystemPrompt({ request, draft: composed.workflow_definition }).pipe(
+          Effect.map((system_prompt) => ({
+            ...composed,
+            workflow_definition: { ...composed.workflow_definition, system_prompt }
+          })),
+          Effect.catchAll((failure) =>
+            Effect.logWarning("generate_with_ai failed; keeping the composed prompt", failure.reason).pipe(
+              Effect.as(composed)
+            )
+          )
+        )
+      })
+
+    return {
+      resolve,
+      get: (organizationId, ref) => Effect.flatMap(resolve(organizationId, ref), view),
+      list: agents.list,
+      update: (organizationId, ref, patch) =>
+        Effect.gen(function* () {
+          const agent = yield* resolve(organizationId, ref)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const updated = yield* agents.update(organizationId, agent.id, patch, now)
+          return yield* view(Option.getOrElse(updated, () => agent))
+        }),
+      definitions: (organizationId, ref, page) =>
+        Effect.flatMap(resolve(organizationId, ref), (agent) =>
+          agents.listDefinitions(organizationId, agent.id, page)
+        ),
+      createFromScript: (organizationId, request) =>
+        Effect.gen(function* () {
+          if (request.enable_booking && request.scheduler_connection_id !== undefined) {
+            const connection = yield* integrations.find(organizationId, request.scheduler_connection_id)
+            if (Option.isNone(connection)) {
+              return yield* new IntegrationConnectionNotFound({
+                connection_id: request.scheduler_connection_id
+              })
+            }
+          }
+          const composed = yield* withLanguageModel(request, AgentFromScript.compose(request))
+          const publicId = publicIdFrom(yield* Effect.provideService(base62String(20), SecureRandom, random))
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const created = yield* agents.insert(
+            {
+              public_id: publicId,
+              organization_id: organizationId,
+              name: composed.name,
+              status: "active",
+              template_context_variables: composed.template_context_variables,
+              call_disposition_codes: composed.call_disposition_codes,
+              workflow_configurations: composed.workflow_configurations,
+              workflow_definition: composed.workflow_definition
+            },
+            now
+          )
+          return { agent: created.agent, definition: created.definition, total_runs: 0 }
+        })
+    }
+  })
+)

@@ -1,0 +1,32 @@
+import { Schema } from "effect"
+
+/** The number is on the organization's Do not call list: a permanent refusal (403). */
+export class DoNotCallListed extends Schema.TaggedError<DoNotCallListed>()("DoNotCallListed", {
+  phone_number: Schema.String
+}) {
+  override get message() {
+    return `do_not_call: ${this.phone_number} is on the organization's Do not call list`
+  }
+}
+
+/** It is outside 08:00-21:00 somewhere the number may ring (409); `retry_at` is the earliest allowed instant. */
+export class OutsideCallingHours extends Schema.TaggedError<OutsideCallingHours>()("OutsideCallingHours", {
+  phone_number: Schema.String,
+  retry_at: Schema.DateFromSelf,
+  retry_after_seconds: Schema.Int,
+  time_zones: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `Calls to ${this.phone_number} are allowed only between 08:00 and 21:00 in the recipient's local time (${this.time_zones.join(", ")}); retry at ${this.retry_at.toISOString()}`
+  }
+}
+
+/** Every outbound channel of the organization is busy (429); retry after `retry_after_seconds`. */
+export class ChannelsBusy extends Schema.TaggedError<ChannelsBusy>()("ChannelsBusy", {
+  outbound_channels: Schema.Int,
+  retry_after_seconds: Schema.Int
+}) {
+  override get message() {
+    return `All ${this.outbound_channels} outbound channels of the organization are busy; retry after ${this.retry_after_seconds} seconds`
+  }
+}

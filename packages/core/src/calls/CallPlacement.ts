@@ -1,0 +1,197 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { AgentArchived, AgentNotFound } from "../agents/AgentErrors.js"
+import type { AgentRef } from "../agents/AgentIds.js"
+import { Agents } from "../agents/Agents.js"
+import { AgentStore } from "../agents/AgentStore.js"
+import * as CallingHours from "../calling-hours/CallingHours.js"
+import * as TimeZoneCandidates from "../calling-hours/TimeZoneCandidates.js"
+import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import { OrganizationNotFound } from "../organizations/OrganizationErrors.js"
+import { OrganizationStore } from "../organizations/OrganizationStore.js"
+import * as E164 from "../phone-numbers/E164.js"
+import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
+import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
+import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
+import { uuidV4, SecureRandom } from "../randomness/SecureRandom.js"
+import type { Run } from "../runs/Run.js"
+import { RunStore } from "../runs/RunStore.js"
+import { ChannelsBusy, DoNotCallListed, OutsideCallingHours } from "./CallErrors.js"
+import { ChannelStore } from "./ChannelStore.js"
+import { reclaimGraceSeconds } from "./OutboundChannels.js"
+import { Telephony, TelephonyUnavailable } from "./Telephony.js"
+
+/** A request to call someone with an agent. */
+export interface PlaceCallRequest {
+  readonly organizationId: OrganizationId
+  /** The agent: a parsed reference, or the raw `{agent_id}` path segment. */
+  readonly agent: AgentRef | string
+  readonly phone_number: string
+  /** Variables the agent sees as `{{initial_context.<key>}}`. */
+  readonly initial_context?: Readonly<Record<string, unknown>>
+  /** One of the organization's numbers to call from. */
+  readonly from_phone_number_id?: PhoneNumberId
+  readonly trigger_id?: string
+  readonly campaign_id?: number
+}
+
+export type PlaceCallError =
+  | E164.InvalidPhoneNumber
+  | AgentNotFound
+  | AgentArchived
+  | PhoneNumberNotFound
+  | DoNotCallListed
+  | OutsideCallingHours
+  | ChannelsBusy
+  | TelephonyUnavailable
+  | OrganizationNotFound
+
+/**
+ * Places outbound calls. The gates run in the contract's order, a permanent refusal before a retryable
+ * one: Do not call (403), calling hours (409), outbound channels (429).
+ */
+export class CallPlacement extends Context.Tag("@voice-agent-platform/core/CallPlacement")<
+  CallPlacement,
+  {
+    /** Accepts a call: the answer is the queued run, whose channel is held until the call ends. */
+    readonly place: (request: PlaceCallRequest) => Effect.Effect<Run, PlaceCallError>
+  }
+>() {}
+
+export const layer = Layer.effect(
+  CallPlacement,
+  Effect.gen(function* () {
+    const agents = yield* Agents
+    const agentStore = yield* AgentStore
+    const organizations = yield* OrganizationStore
+    const doNotCall = yield* DoNotCallStore
+    const numbers = yield* PhoneNumberStore
+    const channels = yield* ChannelStore
+    const runs = yield* RunStore
+    const telephony = yield* Telephony
+    const random = yield* SecureRandom
+
+    const resolveAgent = (organizationId: OrganizationId, ref: AgentRef | string) =>
+      Effect.filterOrFail(
+        agents.resolve(organizationId, ref),
+        (agent) => agent.status !== "archived",
+        (agent) => new AgentArchived({ agent_id: agent.public_id })
+      )
+
+    const callerId = (organizationId: OrganizationId, id: PhoneNumberId | undefined) =>
+      Effect.gen(function* () {
+        if (id === undefined) return null
+        const number = yield* numbers.find(id)
+        if (
+          Option.isNone(number) ||
+          number.value.organization_id !== organizationId ||
+          number.value.status !== "active"
+        ) {
+          return yield* new PhoneNumberNotFound({ phone_number_id: id })
+        }
+        return number.value.number
+      })
+
+    const place = (request: PlaceCallRequest) =>
+      Effect.gen(function* () {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const phoneNumber = yield* E164.normalize(request.phone_number)
+        const agent = yield* resolveAgent(request.organizationId, request.agent)
+        const fromNumber = yield* callerId(request.organizationId, request.from_phone_number_id)
+
+        if (Option.isSome(yield* doNotCall.find(request.organizationId, phoneNumber))) {
+          return yield* new DoNotCallListed({ phone_number: phoneNumber })
+        }
+
+        const zones = TimeZoneCandidates.forNumber(phoneNumber)
+        const hours = CallingHours.check(zones, now)
+        if (hours._tag === "OutsideCallingHours") {
+          return yield* new OutsideCallingHours({
+            phone_number: phoneNumber,
+            retry_at: hours.retryAt,
+            retry_after_seconds: hours.retryAfterSeconds,
+            time_zones: zones
+          })
+        }
+
+        const organization = yield* organizations.find(request.organizationId)
+        if (Option.isNone(organization)) {
+          return yield* new OrganizationNotFound({ organization_id: request.organizationId })
+        }
+        const definition = yield* agentStore.findDefinition(
+          request.organizationId,
+          agent.current_definition_id
+        )
+        if (Option.isNone(definition)) {
+          return yield* Effect.dieMessage(`agent ${agent.id} has no current definition`)
+        }
+
+        const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
+        const holdSeconds = agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds
+        const decision = yield* channels.reserve(
+          {
+            id: reservationId,
+            organization_id: request.organizationId,
+            reserved_at: now,
+            expires_at: new Date(now.getTime() + holdSeconds * 1000),
+            expected_release_at: null
+          },
+          organization.value.outbound_channels,
+          now
+        )
+        if (decision._tag === "Busy") {
+          return yield* new ChannelsBusy({
+            outbound_channels: organization.value.outbound_channels,
+            retry_after_seconds: decision.retryAfterSeconds
+          })
+        }
+
+        const run = yield* runs
+          .insert(
+            {
+              workflow_id: agent.id,
+              organization_id: request.organizationId,
+              mode: "phone",
+              status: "queued",
+              name: null,
+              phone_number: phoneNumber,
+              initial_context: { ...request.initial_context, phone_number: phoneNumber },
+              gathered_context: {},
+              duration_seconds: null,
+              cost: null,
+              currency: "PLN",
+              disposition: null,
+              campaign_id: request.campaign_id ?? null,
+              trigger_id: request.trigger_id ?? null,
+              logs: [],
+              sms: [],
+              integration_deliveries: [],
+              files: { recording: null, transcript: null },
+              channel_reservation_id: reservationId,
+              ended_at: null
+            },
+            now
+          )
+          .pipe(Effect.onError(() => channels.release(request.organizationId, reservationId)))
+
+        yield* telephony
+          .placeCall({ run, agent, definition: definition.value, from_phone_number: fromNumber })
+          .pipe(
+            Effect.tapError(() =>
+              Effect.gen(function* () {
+                const failedAt = new Date(yield* Clock.currentTimeMillis)
+                yield* runs.update(request.organizationId, run.workflow_run_id, {
+                  status: "failed",
+                  ended_at: failedAt,
+                  channel_reservation_id: null
+                })
+                yield* channels.release(request.organizationId, reservationId)
+              })
+            )
+          )
+        return run
+      })
+
+    return { place }
+  })
+)

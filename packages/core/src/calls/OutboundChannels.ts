@@ -1,0 +1,58 @@
+import { Schema } from "effect"
+import { OrganizationId } from "../organizations/Organization.js"
+
+/** One outbound channel held by a live call. */
+export const ChannelReservation = Schema.Struct({
+  id: Schema.String,
+  organization_id: OrganizationId,
+  reserved_at: Schema.DateFromSelf,
+  /** When the channel is taken back even if the call never reported its end (max duration + grace). */
+  expires_at: Schema.DateFromSelf,
+  /** When the call is expected to end, if anything knows; used to tell callers when to retry. */
+  expected_release_at: Schema.NullOr(Schema.DateFromSelf)
+})
+export type ChannelReservation = typeof ChannelReservation.Type
+
+/** Retry-After bounds and the figure used when no live call says when it will end. */
+export const retryAfterBounds = { min: 1, max: 300, unknown: 30 } as const
+
+/** Extra time a call gets past its agent's maximum duration before its channel is reclaimed. */
+export const reclaimGraceSeconds = 60
+
+export type ChannelDecision =
+  { readonly _tag: "Granted" } | { readonly _tag: "Busy"; readonly retryAfterSeconds: number }
+
+/** Reservations still holding a channel at `now`: expired ones are free again. */
+export const live = (
+  reservations: ReadonlyArray<ChannelReservation>,
+  now: Date
+): ReadonlyArray<ChannelReservation> => reservations.filter((r) => r.expires_at.getTime() > now.getTime())
+
+/**
+ * When a refused caller should retry: the seconds until the first live call is expected to end, clamped
+ * to 1..300. When no live call says when it will end, 30 s (or sooner, if a channel is reclaimed sooner).
+ */
+export const retryAfterSeconds = (held: ReadonlyArray<ChannelReservation>, now: Date): number => {
+  const secondsUntil = (t: number) => Math.ceil((t - now.getTime()) / 1000)
+  const clamp = (s: number) => Math.min(retryAfterBounds.max, Math.max(retryAfterBounds.min, s))
+  const firstReclaim = Math.min(...held.map((r) => r.expires_at.getTime()))
+  const expected = held.flatMap((r) =>
+    r.expected_release_at === null ? [] : [r.expected_release_at.getTime()]
+  )
+  if (expected.length === 0) {
+    return clamp(Math.min(retryAfterBounds.unknown, secondsUntil(firstReclaim)))
+  }
+  return clamp(secondsUntil(Math.min(firstReclaim, ...expected)))
+}
+
+/** Grants a channel while fewer than `capacity` calls hold one; otherwise says when to retry. */
+export const decide = (
+  reservations: ReadonlyArray<ChannelReservation>,
+  capacity: number,
+  now: Date
+): ChannelDecision => {
+  const held = live(reservations, now)
+  return held.length < capacity
+    ? { _tag: "Granted" }
+    : { _tag: "Busy", retryAfterSeconds: retryAfterSeconds(held, now) }
+}

@@ -1,0 +1,55 @@
+import { Context, type Effect, type Option } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import type { Document, DocumentChunk, DocumentId } from "./Document.js"
+
+export type NewDocument = Omit<Document, "id" | "created_at" | "updated_at">
+export type DocumentPatch = Partial<
+  Pick<
+    Document,
+    | "processing_status"
+    | "total_chunks"
+    | "parser_metadata"
+    | "processing_error"
+    | "is_active"
+    | "custom_metadata"
+  >
+>
+
+/** How `{document_id}` addresses a document: its number or its uuid. */
+export type DocumentRef =
+  { readonly _tag: "Id"; readonly id: DocumentId } | { readonly _tag: "Uuid"; readonly uuid: string }
+
+/** Storage of knowledge-base documents and their chunks. Only the owning organization sees a document. */
+export class DocumentStore extends Context.Tag("@voice-agent-platform/core/DocumentStore")<
+  DocumentStore,
+  {
+    readonly insert: (document: NewDocument, now: Date) => Effect.Effect<Document>
+    readonly find: (
+      organizationId: OrganizationId,
+      ref: DocumentRef
+    ) => Effect.Effect<Option.Option<Document>>
+    readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Document>>
+    readonly update: (
+      organizationId: OrganizationId,
+      id: DocumentId,
+      patch: DocumentPatch,
+      now: Date
+    ) => Effect.Effect<Option.Option<Document>>
+    /** Removes the document and its chunks; None when there was no such document. */
+    readonly remove: (
+      organizationId: OrganizationId,
+      id: DocumentId
+    ) => Effect.Effect<Option.Option<Document>>
+    /** Replaces all chunks of a document at once. */
+    readonly replaceChunks: (
+      organizationId: OrganizationId,
+      id: DocumentId,
+      chunks: ReadonlyArray<DocumentChunk>
+    ) => Effect.Effect<void>
+    readonly chunks: (
+      organizationId: OrganizationId,
+      id: DocumentId
+    ) => Effect.Effect<ReadonlyArray<DocumentChunk>>
+  }
+>() {}

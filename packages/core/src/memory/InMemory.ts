@@ -1,0 +1,55 @@
+import { Layer } from "effect"
+import type { Stores } from "../storage/Stores.js"
+import * as PriceListConfig from "../phone-numbers/PriceListConfig.js"
+import * as SecureRandom from "../randomness/SecureRandom.js"
+import * as Services from "../Services.js"
+import * as MemoryAgentStore from "./MemoryAgentStore.js"
+import * as MemoryBlobStore from "./MemoryBlobStore.js"
+import * as MemoryTelephony from "./MemoryTelephony.js"
+import * as MemoryCampaignStore from "./MemoryCampaignStore.js"
+import * as MemoryChannelStore from "./MemoryChannelStore.js"
+import * as MemoryDatabase from "./MemoryDatabase.js"
+import * as MemoryDocumentStore from "./MemoryDocumentStore.js"
+import * as MemoryDoNotCallStore from "./MemoryDoNotCallStore.js"
+import * as MemoryImprovementStore from "./MemoryImprovementStore.js"
+import * as MemoryIntegrationStore from "./MemoryIntegrationStore.js"
+import * as MemoryOrganizationStore from "./MemoryOrganizationStore.js"
+import * as MemoryPhoneNumberStore from "./MemoryPhoneNumberStore.js"
+import * as MemoryRunStore from "./MemoryRunStore.js"
+import * as MemoryToolStore from "./MemoryToolStore.js"
+import * as MemoryUsageStore from "./MemoryUsageStore.js"
+
+/** Every storage port over one fresh in-memory database. */
+export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
+  MemoryDatabase.layerTransactions,
+  MemoryOrganizationStore.layerOrganizations,
+  MemoryOrganizationStore.layerApiKeys,
+  MemoryAgentStore.layer,
+  MemoryImprovementStore.layer,
+  MemoryRunStore.layer,
+  MemoryChannelStore.layer,
+  MemoryDoNotCallStore.layer,
+  MemoryPhoneNumberStore.layer,
+  MemoryToolStore.layerTools,
+  MemoryToolStore.layerCredentials,
+  MemoryDocumentStore.layer,
+  MemoryCampaignStore.layer,
+  MemoryUsageStore.layer,
+  MemoryIntegrationStore.layer
+).pipe(Layer.provide(MemoryDatabase.layer))
+
+/**
+ * The whole engine in memory: every store, files in memory, a telephony that records the calls handed
+ * to it, Web Crypto randomness and the default price list. For tests and for trying the engine out.
+ */
+export const layer = Services.layer.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      layerStores,
+      MemoryBlobStore.layer,
+      MemoryTelephony.layer,
+      SecureRandom.layerWebCrypto,
+      PriceListConfig.layerDefault
+    )
+  )
+)

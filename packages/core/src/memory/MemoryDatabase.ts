@@ -1,0 +1,108 @@
+import { Context, Effect, Exit, FiberRef, Layer } from "effect"
+import { Transactions } from "../storage/Transactions.js"
+
+/** One table: rows by key. Rows are immutable values; writers replace them. */
+export interface MemoryTable<K, V> {
+  readonly get: (key: K) => V | undefined
+  readonly set: (key: K, value: V) => void
+  readonly delete: (key: K) => boolean
+  readonly values: () => ReadonlyArray<V>
+}
+
+/**
+ * The in-memory adapters' shared state: named tables and id sequences, guarded by one lock.
+ *
+ * Every store operation is a synchronous step run under the lock, so a single operation is atomic.
+ * A transaction holds the lock for its whole duration (operations inside it run directly) and restores
+ * every table when it fails, which gives the same all-or-nothing and isolation that the SQL adapter gets
+ * from the database.
+ */
+export class MemoryDatabase {
+  private tables = new Map<string, Map<unknown, unknown>>()
+  private readonly sequences = new Map<string, number>()
+  private readonly lock = Effect.unsafeMakeSemaphore(1)
+  private readonly inTransaction = FiberRef.unsafeMake(false)
+
+  /** A view of the named table; it stays valid across transaction rollbacks. */
+  table<K, V>(name: string): MemoryTable<K, V> {
+    const rows = (): Map<K, V> => {
+      let table = this.tables.get(name)
+      if (table === undefined) {
+        table = new Map()
+        this.tables.set(name, table)
+      }
+      return table as Map<K, V>
+    }
+    return {
+      get: (key) => rows().get(key),
+      set: (key, value) => void rows().set(key, value),
+      delete: (key) => rows().delete(key),
+      values: () => Array.from(rows().values())
+    }
+  }
+
+  /** The next number of a sequence, starting at 1. Like SQL sequences, not rolled back. */
+  nextId(sequence: string): number {
+    const next = (this.sequences.get(sequence) ?? 0) + 1
+    this.sequences.set(sequence, next)
+    return next
+  }
+
+  /** Runs a synchronous read or write as one atomic step, after any transaction in progress. */
+  atomically<A>(step: () => A): Effect.Effect<A> {
+    return Effect.flatMap(FiberRef.get(this.inTransaction), (inside) =>
+      inside ? Effect.sync(step) : this.lock.withPermits(1)(Effect.sync(step))
+    )
+  }
+
+  /** Runs an effect as one transaction: serialised with every other access, undone when it fails. */
+  transaction<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+    return Effect.flatMap(FiberRef.get(this.inTransaction), (inside) => {
+      if (inside) return effect
+      return this.lock.withPermits(1)(
+        Effect.suspend(() => {
+          const snapshot = new Map(Array.from(this.tables, ([name, rows]) => [name, new Map(rows)]))
+          return effect.pipe(
+            Effect.locally(this.inTransaction, true),
+            Effect.onExit((exit) =>
+              Exit.isFailure(exit)
+                ? Effect.sync(() => {
+                    this.tables = snapshot
+                  })
+                : Effect.void
+            )
+          )
+        })
+      )
+    })
+  }
+}
+
+/** The shared state of one in-memory storage instance. */
+export class MemoryDatabaseTag extends Context.Tag("@voice-agent-platform/core/MemoryDatabase")<
+  MemoryDatabaseTag,
+  MemoryDatabase
+>() {}
+
+/** A fresh, empty in-memory database. */
+export const layer: Layer.Layer<MemoryDatabaseTag> = Layer.sync(MemoryDatabaseTag, () => new MemoryDatabase())
+
+/** Transactions over the in-memory database. */
+export const layerTransactions: Layer.Layer<Transactions, never, MemoryDatabaseTag> = Layer.effect(
+  Transactions,
+  Effect.map(MemoryDatabaseTag, (db) => ({ run: (effect) => db.transaction(effect) }))
+)
+
+/** Display order of every list: newest first, ties broken by the higher id. */
+export const newestFirst = <T>(
+  rows: ReadonlyArray<T>,
+  createdAt: (row: T) => Date,
+  id: (row: T) => number | string
+) =>
+  [...rows].sort((a, b) => {
+    const byTime = createdAt(b).getTime() - createdAt(a).getTime()
+    if (byTime !== 0) return byTime
+    const ia = id(a)
+    const ib = id(b)
+    return ia < ib ? 1 : ia > ib ? -1 : 0
+  })

@@ -1,0 +1,41 @@
+import { Effect, Layer, Option } from "effect"
+import type { DoNotCallEntry } from "../do-not-call/DoNotCallEntry.js"
+import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
+import * as Page from "../pagination/Page.js"
+import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+
+const keyOf = (organizationId: number, phoneNumber: string) => `${organizationId}:${phoneNumber}`
+
+/** The Do not call list in memory. */
+export const layer: Layer.Layer<DoNotCallStore, never, MemoryDatabaseTag> = Layer.effect(
+  DoNotCallStore,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabaseTag
+    const entries = db.table<string, DoNotCallEntry>("do_not_call")
+    return {
+      add: (entry) =>
+        db.atomically(() => {
+          const key = keyOf(entry.organization_id, entry.phone_number)
+          const current = entries.get(key)
+          const row = current === undefined ? entry : { ...current, reason: entry.reason }
+          entries.set(key, row)
+          return row
+        }),
+      find: (organizationId, phoneNumber) =>
+        db.atomically(() => Option.fromNullable(entries.get(keyOf(organizationId, phoneNumber)))),
+      remove: (organizationId, phoneNumber) =>
+        db.atomically(() => entries.delete(keyOf(organizationId, phoneNumber))),
+      list: (organizationId, page) =>
+        db.atomically(() =>
+          Page.slice(
+            newestFirst(
+              entries.values().filter((e) => e.organization_id === organizationId),
+              (e) => e.created_at,
+              (e) => e.phone_number
+            ),
+            page
+          )
+        )
+    }
+  })
+)

@@ -1,0 +1,111 @@
+import { Effect, Layer, Option } from "effect"
+import * as Page from "../pagination/Page.js"
+import type { NumberRequest, PhoneNumber } from "../phone-numbers/PhoneNumber.js"
+import { NumberRequestId, PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
+import { PhoneNumberExists } from "../phone-numbers/PhoneNumberErrors.js"
+import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
+import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+
+/** The number inventory, the organizations' numbers and demand requests in memory. */
+export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabaseTag> = Layer.effect(
+  PhoneNumberStore,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabaseTag
+    const numbers = db.table<PhoneNumberId, PhoneNumber>("phone_numbers")
+    const requests = db.table<NumberRequestId, NumberRequest>("number_requests")
+    return {
+      addToInventory: (input, now) =>
+        db
+          .atomically(() => {
+            if (numbers.values().some((n) => n.number === input.number && n.status !== "released")) {
+              return new PhoneNumberExists({ number: input.number })
+            }
+            const row: PhoneNumber = {
+              ...input,
+              id: PhoneNumberId.make(db.nextId("phone_numbers")),
+              status: "available",
+              organization_id: null,
+              activated_at: null,
+              released_at: null,
+              created_at: now
+            }
+            numbers.set(row.id, row)
+            return row
+          })
+          .pipe(Effect.flatMap((r) => (r instanceof PhoneNumberExists ? Effect.fail(r) : Effect.succeed(r)))),
+      find: (id) => db.atomically(() => Option.fromNullable(numbers.get(id))),
+      listOwned: (organizationId, page) =>
+        db.atomically(() =>
+          Page.slice(
+            newestFirst(
+              numbers.values().filter((n) => n.organization_id === organizationId),
+              (n) => n.activated_at ?? n.created_at,
+              (n) => n.id
+            ),
+            page
+          )
+        ),
+      claim: (organizationId, choice, now) =>
+        db.atomically(() => {
+          const candidate =
+            choice.id !== undefined
+              ? numbers.get(choice.id)
+              : numbers
+                  .values()
+                  .filter((n) => n.status === "available" && n.number_type === choice.number_type)
+                  .sort((a, b) => a.id - b.id)[0]
+          if (
+            candidate === undefined ||
+            candidate.status !== "available" ||
+            candidate.number_type !== choice.number_type
+          ) {
+            return Option.none()
+          }
+          const next: PhoneNumber = {
+            ...candidate,
+            status: "active",
+            organization_id: organizationId,
+            activated_at: now
+          }
+          numbers.set(next.id, next)
+          return Option.some(next)
+        }),
+      release: (organizationId, id, now) =>
+        db.atomically(() => {
+          const current = numbers.get(id)
+          if (
+            current === undefined ||
+            current.organization_id !== organizationId ||
+            current.status !== "active"
+          ) {
+            return Option.none()
+          }
+          const next: PhoneNumber = { ...current, status: "released", released_at: now }
+          numbers.set(id, next)
+          return Option.some(next)
+        }),
+      insertRequest: (request, now) =>
+        db.atomically(() => {
+          const row: NumberRequest = {
+            ...request,
+            id: NumberRequestId.make(db.nextId("number_requests")),
+            status: "open",
+            created_at: now
+          }
+          requests.set(row.id, row)
+          return row
+        }),
+      listRequests: (organizationId, page) =>
+        db.atomically(() =>
+          Page.slice(
+            newestFirst(
+              requests.values().filter((r) => r.organization_id === organizationId),
+              (r) => r.created_at,
+              (r) => r.id
+            ),
+            page
+          )
+        )
+    }
+  })
+)

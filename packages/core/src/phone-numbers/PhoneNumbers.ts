@@ -1,0 +1,227 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { MinorUnits } from "../money/Money.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { InsufficientBalance } from "../organizations/OrganizationErrors.js"
+import { OrganizationNotFound } from "../organizations/OrganizationErrors.js"
+import { OrganizationStore } from "../organizations/OrganizationStore.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import { Transactions } from "../storage/Transactions.js"
+import * as E164 from "./E164.js"
+import type { NumberType } from "./NumberPricing.js"
+import type { NumberRequest, PhoneNumber, PhoneNumberId } from "./PhoneNumber.js"
+import type { PhoneNumberExists } from "./PhoneNumberErrors.js"
+import { NoInventory, PhoneNumberNotActive, PhoneNumberNotFound } from "./PhoneNumberErrors.js"
+import { PhoneNumberStore } from "./PhoneNumberStore.js"
+import * as PriceQuote from "./PriceQuote.js"
+import { PriceListConfig } from "./PriceListConfig.js"
+import * as ReleaseQuote from "./ReleaseQuote.js"
+
+/** A quote asks for a number type, or for one inventory number. */
+export type QuoteSubject = { readonly number_type: NumberType } | { readonly phone_number_id: PhoneNumberId }
+
+/** An order takes any number of the type, or the given inventory number (which must be of that type). */
+export interface OrderRequest {
+  readonly number_type: NumberType
+  readonly phone_number_id?: PhoneNumberId
+}
+
+export interface NumberDemand {
+  readonly end_user_id: number
+  readonly consent: boolean
+  readonly note: string
+  readonly number_type?: NumberType
+}
+
+/** A charge taken from the balance, in minor units. */
+export interface Charged<A> {
+  readonly value: A
+  readonly charged: MinorUnits
+}
+
+/** Polish phone numbers: price quotes, orders from the inventory, demand requests, release quotes and releases. */
+export class PhoneNumbers extends Context.Tag("@voice-agent-platform/core/PhoneNumbers")<
+  PhoneNumbers,
+  {
+    readonly quote: (
+      organizationId: OrganizationId,
+      subject: QuoteSubject
+    ) => Effect.Effect<PriceQuote.PriceQuote, PhoneNumberNotFound | NoInventory | OrganizationNotFound>
+    /** Takes a number, activates it and debits activation + first month, all or nothing. */
+    readonly order: (
+      organizationId: OrganizationId,
+      request: OrderRequest
+    ) => Effect.Effect<
+      Charged<PhoneNumber>,
+      PhoneNumberNotFound | NoInventory | InsufficientBalance | OrganizationNotFound
+    >
+    readonly requestNumber: (
+      organizationId: OrganizationId,
+      demand: NumberDemand
+    ) => Effect.Effect<NumberRequest>
+    readonly listRequests: (
+      organizationId: OrganizationId,
+      page: PageRequest
+    ) => Effect.Effect<Page<NumberRequest>>
+    readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<PhoneNumber>>
+    readonly get: (
+      organizationId: OrganizationId,
+      id: PhoneNumberId
+    ) => Effect.Effect<PhoneNumber, PhoneNumberNotFound>
+    readonly releaseQuote: (
+      organizationId: OrganizationId,
+      id: PhoneNumberId
+    ) => Effect.Effect<ReleaseQuote.ReleaseQuote, PhoneNumberNotFound | PhoneNumberNotActive>
+    /** Releases a number and debits the release fee, all or nothing. */
+    readonly release: (
+      organizationId: OrganizationId,
+      id: PhoneNumberId
+    ) => Effect.Effect<
+      Charged<PhoneNumber>,
+      PhoneNumberNotFound | PhoneNumberNotActive | InsufficientBalance | OrganizationNotFound
+    >
+    /** Adds a Polish number to the orderable inventory (an operator action). */
+    readonly addToInventory: (input: {
+      readonly number: string
+      readonly number_type: NumberType
+    }) => Effect.Effect<PhoneNumber, E164.InvalidPhoneNumber | PhoneNumberExists>
+  }
+>() {}
+
+export const layer = Layer.effect(
+  PhoneNumbers,
+  Effect.gen(function* () {
+    const numbers = yield* PhoneNumberStore
+    const organizations = yield* OrganizationStore
+    const transactions = yield* Transactions
+    const prices = yield* PriceListConfig
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const organization = (id: OrganizationId) =>
+      Effect.flatMap(
+        organizations.find(id),
+        Option.match({
+          onNone: () => Effect.fail(new OrganizationNotFound({ organization_id: id })),
+          onSome: Effect.succeed
+        })
+      )
+
+    /** A number of the organization (held now or before); anyone else's is "not found". */
+    const owned = (organizationId: OrganizationId, id: PhoneNumberId) =>
+      Effect.flatMap(numbers.find(id), (number) =>
+        Option.isSome(number) && number.value.organization_id === organizationId
+          ? Effect.succeed(number.value)
+          : Effect.fail(new PhoneNumberNotFound({ phone_number_id: id }))
+      )
+
+    /** An inventory number that can be ordered: missing → 404, taken → 409. */
+    const orderable = (id: PhoneNumberId) =>
+      Effect.gen(function* () {
+        const number = yield* numbers.find(id)
+        if (Option.isNone(number)) return yield* new PhoneNumberNotFound({ phone_number_id: id })
+        if (number.value.status !== "available") {
+          return yield* new NoInventory({ number_type: number.value.number_type, phone_number_id: id })
+        }
+        return number.value
+      })
+
+    const releaseQuote = (organizationId: OrganizationId, id: PhoneNumberId) =>
+      Effect.gen(function* () {
+        const number = yield* owned(organizationId, id)
+        if (number.status !== "active" || number.activated_at === null) {
+          return yield* new PhoneNumberNotActive({ phone_number_id: id })
+        }
+        const pricing = prices[number.number_type]
+        return {
+          number,
+          quote: ReleaseQuote.compute({
+            phoneNumberId: id,
+            activatedAt: number.activated_at,
+            minimumPeriodMonths: pricing.minimumPeriodMonths,
+            monthlyFee: pricing.monthlyFee,
+            now: yield* now
+          })
+        }
+      })
+
+    return {
+      quote: (organizationId, subject) =>
+        Effect.gen(function* () {
+          const numberType =
+            "phone_number_id" in subject
+              ? (yield* orderable(subject.phone_number_id)).number_type
+              : subject.number_type
+          const org = yield* organization(organizationId)
+          return PriceQuote.compute({
+            numberType,
+            phoneNumberId: "phone_number_id" in subject ? subject.phone_number_id : null,
+            pricing: prices[numberType],
+            balance: org.balance
+          })
+        }),
+      order: (organizationId, request) =>
+        transactions.run(
+          Effect.gen(function* () {
+            if (request.phone_number_id !== undefined) yield* orderable(request.phone_number_id)
+            const pricing = prices[request.number_type]
+            const claimed = yield* numbers.claim(
+              organizationId,
+              request.phone_number_id === undefined
+                ? { number_type: request.number_type }
+                : { number_type: request.number_type, id: request.phone_number_id },
+              yield* now
+            )
+            if (Option.isNone(claimed)) {
+              return yield* new NoInventory({
+                number_type: request.number_type,
+                phone_number_id: request.phone_number_id ?? null
+              })
+            }
+            const price = MinorUnits.make(pricing.activationFee + pricing.monthlyFee)
+            const debited = yield* organizations.debit(organizationId, price)
+            if (Option.isNone(debited))
+              return yield* new OrganizationNotFound({ organization_id: organizationId })
+            return { value: claimed.value, charged: price }
+          })
+        ),
+      requestNumber: (organizationId, demand) =>
+        Effect.flatMap(now, (at) =>
+          numbers.insertRequest(
+            {
+              organization_id: organizationId,
+              end_user_id: demand.end_user_id,
+              consent: demand.consent,
+              note: demand.note,
+              number_type: demand.number_type ?? null
+            },
+            at
+          )
+        ),
+      listRequests: numbers.listRequests,
+      list: numbers.listOwned,
+      get: owned,
+      releaseQuote: (organizationId, id) =>
+        Effect.map(releaseQuote(organizationId, id), ({ quote }) => quote),
+      release: (organizationId, id) =>
+        transactions.run(
+          Effect.gen(function* () {
+            const { quote } = yield* releaseQuote(organizationId, id)
+            const released = yield* numbers.release(organizationId, id, yield* now)
+            if (Option.isNone(released)) return yield* new PhoneNumberNotActive({ phone_number_id: id })
+            const fee = MinorUnits.make(quote.fee)
+            if (fee > 0) {
+              const debited = yield* organizations.debit(organizationId, fee)
+              if (Option.isNone(debited))
+                return yield* new OrganizationNotFound({ organization_id: organizationId })
+            }
+            return { value: released.value, charged: fee }
+          })
+        ),
+      addToInventory: (input) =>
+        Effect.gen(function* () {
+          const number = yield* E164.normalize(input.number)
+          if (!number.startsWith("+48")) return yield* new E164.InvalidPhoneNumber({ input: input.number })
+          return yield* numbers.addToInventory({ number, number_type: input.number_type }, yield* now)
+        })
+    }
+  })
+)

@@ -1,0 +1,100 @@
+import { Schema } from "effect"
+import { AgentId } from "../agents/AgentIds.js"
+import { Currency, MinorUnits } from "../money/Money.js"
+import { OrganizationId } from "../organizations/Organization.js"
+import { RunId } from "./RunId.js"
+
+/** How a run talks: a phone call, a browser session, or a text chat. */
+export const RunMode = Schema.Literal("phone", "webrtc", "smallwebrtc", "chat")
+export type RunMode = typeof RunMode.Type
+
+/**
+ * A run's life: `initialized` (a record only), `queued`, `ringing`, `in_progress`, then one final status.
+ */
+export const RunStatus = Schema.Literal(
+  "initialized",
+  "queued",
+  "ringing",
+  "in_progress",
+  "completed",
+  "busy",
+  "no_answer",
+  "failed",
+  "canceled"
+)
+export type RunStatus = typeof RunStatus.Type
+
+/** Statuses after which nothing about the call changes any more. */
+export const finalStatuses: ReadonlyArray<RunStatus> = [
+  "completed",
+  "busy",
+  "no_answer",
+  "failed",
+  "canceled"
+]
+
+/** True while a call is being set up or talked: it holds a channel and its files are not saved yet. */
+export const isLive = (status: RunStatus): boolean =>
+  status === "queued" || status === "ringing" || status === "in_progress"
+
+/** True once the run has ended (or never was a call). */
+export const isFinal = (status: RunStatus): boolean => finalStatuses.includes(status)
+
+export const RunLogEntry = Schema.Struct({
+  timestamp: Schema.DateFromSelf,
+  level: Schema.Literal("debug", "info", "warning", "error"),
+  message: Schema.String
+})
+export type RunLogEntry = typeof RunLogEntry.Type
+
+export const SmsMessage = Schema.Struct({
+  to: Schema.String,
+  text: Schema.String,
+  sent_at: Schema.DateFromSelf
+})
+export type SmsMessage = typeof SmsMessage.Type
+
+/** A record of one attempt to hand the run's data to an integration (a CRM, a scheduler). */
+export const IntegrationDelivery = Schema.Struct({
+  connection_id: Schema.String,
+  status: Schema.Literal("delivered", "failed"),
+  detail: Schema.NullOr(Schema.String),
+  delivered_at: Schema.DateFromSelf
+})
+export type IntegrationDelivery = typeof IntegrationDelivery.Type
+
+/** Storage keys of a run's files (null until saved, and again after retention or deletion removed them). */
+export const RunFiles = Schema.Struct({
+  recording: Schema.NullOr(Schema.String),
+  transcript: Schema.NullOr(Schema.String)
+})
+export type RunFiles = typeof RunFiles.Type
+
+/** A run: one call, browser session or chat of an agent. */
+export const Run = Schema.Struct({
+  workflow_run_id: RunId,
+  workflow_id: AgentId,
+  organization_id: OrganizationId,
+  mode: RunMode,
+  status: RunStatus,
+  name: Schema.NullOr(Schema.String),
+  /** The called number, E.164; also kept in `initial_context.phone_number`. */
+  phone_number: Schema.NullOr(Schema.String),
+  initial_context: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  gathered_context: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  duration_seconds: Schema.NullOr(Schema.NonNegativeInt),
+  cost: Schema.NullOr(MinorUnits),
+  currency: Currency,
+  disposition: Schema.NullOr(Schema.String),
+  campaign_id: Schema.NullOr(Schema.Int),
+  trigger_id: Schema.NullOr(Schema.String),
+  logs: Schema.Array(RunLogEntry),
+  sms: Schema.Array(SmsMessage),
+  integration_deliveries: Schema.Array(IntegrationDelivery),
+  files: RunFiles,
+  /** The outbound channel the call holds while it is live. */
+  channel_reservation_id: Schema.NullOr(Schema.String),
+  created_at: Schema.DateFromSelf,
+  ended_at: Schema.NullOr(Schema.DateFromSelf)
+})
+export type Run = typeof Run.Type

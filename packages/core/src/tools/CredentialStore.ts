@@ -1,0 +1,18 @@
+import { Context, type Effect, type Option } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import type { Credential } from "./Credential.js"
+
+/** Storage of credentials; adapters keep the secret encrypted at rest. */
+export class CredentialStore extends Context.Tag("@voice-agent-platform/core/CredentialStore")<
+  CredentialStore,
+  {
+    readonly insert: (credential: Credential) => Effect.Effect<Credential>
+    readonly find: (
+      organizationId: OrganizationId,
+      credentialUuid: string
+    ) => Effect.Effect<Option.Option<Credential>>
+    readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Credential>>
+    readonly remove: (organizationId: OrganizationId, credentialUuid: string) => Effect.Effect<boolean>
+  }
+>() {}

@@ -1,0 +1,29 @@
+import { Context, type Effect, type Option } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import type { Tool, ToolStatus } from "./Tool.js"
+
+export type NewTool = Omit<Tool, "id" | "created_at" | "updated_at">
+export type ToolPatch = Partial<
+  Pick<Tool, "name" | "description" | "category" | "icon" | "icon_color" | "status" | "definition">
+>
+
+/** Storage of tools, by `tool_uuid`. */
+export class ToolStore extends Context.Tag("@voice-agent-platform/core/ToolStore")<
+  ToolStore,
+  {
+    readonly insert: (tool: NewTool, now: Date) => Effect.Effect<Tool>
+    readonly find: (organizationId: OrganizationId, toolUuid: string) => Effect.Effect<Option.Option<Tool>>
+    readonly list: (
+      organizationId: OrganizationId,
+      filter: { readonly status?: ToolStatus },
+      page: PageRequest
+    ) => Effect.Effect<Page<Tool>>
+    readonly update: (
+      organizationId: OrganizationId,
+      toolUuid: string,
+      patch: ToolPatch,
+      now: Date
+    ) => Effect.Effect<Option.Option<Tool>>
+  }
+>() {}

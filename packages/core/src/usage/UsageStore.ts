@@ -1,0 +1,33 @@
+import { Context, type Effect } from "effect"
+import type { MinorUnits } from "../money/Money.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import type { UsageRecord } from "./UsageRecord.js"
+
+export type NewUsageRecord = Omit<UsageRecord, "id">
+
+/** A period of the ledger: `from` inclusive, `to` exclusive; either may be open. */
+export interface UsagePeriod {
+  readonly from?: Date
+  readonly to?: Date
+}
+
+export interface UsageTotals {
+  readonly calls: number
+  readonly duration_seconds: number
+  readonly cost: MinorUnits
+}
+
+/** The billing ledger. One line per run: recording a run twice keeps the first line. */
+export class UsageStore extends Context.Tag("@voice-agent-platform/core/UsageStore")<
+  UsageStore,
+  {
+    readonly record: (line: NewUsageRecord) => Effect.Effect<UsageRecord>
+    readonly list: (
+      organizationId: OrganizationId,
+      period: UsagePeriod,
+      page: PageRequest
+    ) => Effect.Effect<Page<UsageRecord>>
+    readonly totals: (organizationId: OrganizationId, period: UsagePeriod) => Effect.Effect<UsageTotals>
+  }
+>() {}

@@ -1,0 +1,4 @@
+import { InMemory } from "../../src/index.js"
+import { storeContract } from "../../testing/StoreContract.js"
+
+storeContract("in-memory", InMemory.layerStores)

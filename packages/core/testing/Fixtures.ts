@@ -1,0 +1,95 @@
+import { Effect } from "effect"
+import type { WorkflowDefinition } from "../src/agents/Agent.js"
+import { defaultWorkflowConfigurations } from "../src/agents/Agent.js"
+import { publicIdFrom } from "../src/agents/AgentIds.js"
+import type { NewAgent } from "../src/agents/AgentStore.js"
+import { AgentStore } from "../src/agents/AgentStore.js"
+import { MinorUnits } from "../src/money/Money.js"
+import type { OrganizationId } from "../src/organizations/Organization.js"
+import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
+import { base62String, layerWebCrypto } from "../src/randomness/SecureRandom.js"
+import type { NewRun } from "../src/runs/RunStore.js"
+import type { AgentId } from "../src/agents/AgentIds.js"
+
+/** A fixed instant for records whose time does not matter. */
+export const epoch = new Date("2026-01-15T10:00:00.000Z")
+
+/** A unique suffix, so that tests sharing one database never collide. */
+export const unique = (): Effect.Effect<string> => base62String(12).pipe(Effect.provide(layerWebCrypto))
+
+/** A minimal definition. */
+export const definition = (systemPrompt = "You are a test agent."): WorkflowDefinition => ({
+  system_prompt: systemPrompt,
+  first_message: "Hello",
+  language: "en",
+  nodes: [],
+  edges: [],
+  gathered_fields: [],
+  tools: []
+})
+
+/** A fresh organization: every test makes its own, so tests stay independent in a shared database. */
+export const organization = (
+  options: { readonly outbound_channels?: number; readonly balance?: number } = {}
+) =>
+  Effect.flatMap(OrganizationStore, (store) =>
+    Effect.flatMap(unique(), (suffix) =>
+      store.insert(
+        {
+          name: `Test organization ${suffix}`,
+          outbound_channels: options.outbound_channels ?? 10,
+          recording_retention_days: null,
+          balance: MinorUnits.make(options.balance ?? 0)
+        },
+        epoch
+      )
+    )
+  )
+
+/** What a new agent is made of, with a random public id. */
+export const newAgent = (organizationId: OrganizationId, name = "Test agent") =>
+  Effect.map(base62String(20).pipe(Effect.provide(layerWebCrypto)), (body): NewAgent => ({
+    public_id: publicIdFrom(body),
+    organization_id: organizationId,
+    name,
+    status: "active",
+    template_context_variables: {},
+    call_disposition_codes: {},
+    workflow_configurations: defaultWorkflowConfigurations,
+    workflow_definition: definition()
+  }))
+
+/** A stored agent of the organization. */
+export const agent = (organizationId: OrganizationId, name?: string, now: Date = epoch) =>
+  Effect.flatMap(AgentStore, (store) =>
+    Effect.flatMap(newAgent(organizationId, name), (a) => store.insert(a, now))
+  )
+
+/** What a new phone run is made of. */
+export const newRun = (
+  organizationId: OrganizationId,
+  agentId: AgentId,
+  overrides: Partial<NewRun> = {}
+): NewRun => ({
+  workflow_id: agentId,
+  organization_id: organizationId,
+  mode: "phone",
+  status: "queued",
+  name: null,
+  phone_number: "+48500000100",
+  initial_context: { phone_number: "+48500000100" },
+  gathered_context: {},
+  duration_seconds: null,
+  cost: null,
+  currency: "PLN",
+  disposition: null,
+  campaign_id: null,
+  trigger_id: null,
+  logs: [],
+  sms: [],
+  integration_deliveries: [],
+  files: { recording: null, transcript: null },
+  channel_reservation_id: null,
+  ended_at: null,
+  ...overrides
+})

@@ -1,0 +1,555 @@
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Either, Layer, Option, Redacted } from "effect"
+import { AgentStore } from "../src/agents/AgentStore.js"
+import { CampaignStore } from "../src/campaigns/CampaignStore.js"
+import { ChannelStore } from "../src/calls/ChannelStore.js"
+import { DoNotCallStore } from "../src/do-not-call/DoNotCallStore.js"
+import { ImprovementStore } from "../src/improvements/ImprovementStore.js"
+import { IntegrationStore } from "../src/integrations/IntegrationStore.js"
+import { DocumentStore } from "../src/knowledge-base/DocumentStore.js"
+import { MinorUnits } from "../src/money/Money.js"
+import { ApiKeyStore } from "../src/organizations/ApiKeyStore.js"
+import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
+import { PhoneNumberStore } from "../src/phone-numbers/PhoneNumberStore.js"
+import { RunStore } from "../src/runs/RunStore.js"
+import type { Stores } from "../src/storage/Stores.js"
+import { Transactions } from "../src/storage/Transactions.js"
+import { CredentialStore } from "../src/tools/CredentialStore.js"
+import { ToolStore } from "../src/tools/ToolStore.js"
+import { UsageStore } from "../src/usage/UsageStore.js"
+import * as Fixtures from "./Fixtures.js"
+
+const page = (n: number, limit = 50) => ({ page: n, limit })
+const at = (offsetSeconds: number) => new Date(Fixtures.epoch.getTime() + offsetSeconds * 1000)
+const randomPolishNumber = Effect.map(Fixtures.unique(), (s) => {
+  const digits = Array.from(s, (c) => c.charCodeAt(0) % 10).join("")
+  return `+4822${digits.slice(0, 7)}`
+})
+
+/**
+ * The behaviour every storage adapter must have, written once and run against each (in-memory, PGlite,
+ * PostgreSQL). Tests never assume an empty database: each makes its own organization.
+ */
+export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>) =>
+  layer(stores, { timeout: "60 seconds" })(`storage contract: ${name}`, (it) => {
+    describe("organizations", () => {
+      it.effect("inserts, finds, updates", () =>
+        Effect.gen(function* () {
+          const store = yield* OrganizationStore
+          const org = yield* Fixtures.organization({ outbound_channels: 3, balance: 500 })
+          expect(Option.getOrThrow(yield* store.find(org.id))).toEqual(org)
+          const updated = yield* store.update(org.id, { outbound_channels: 7, recording_retention_days: 30 })
+          expect(Option.getOrThrow(updated)).toMatchObject({
+            outbound_channels: 7,
+            recording_retention_days: 30,
+            balance: 500
+          })
+        })
+      )
+
+      it.effect("debits only what the balance covers, exactly, under concurrency", () =>
+        Effect.gen(function* () {
+          const store = yield* OrganizationStore
+          const org = yield* Fixtures.organization({ balance: 1000 })
+          const results = yield* Effect.all(
+            Array.from({ length: 25 }, () => Effect.either(store.debit(org.id, MinorUnits.make(100)))),
+            { concurrency: "unbounded" }
+          )
+          expect(results.filter(Either.isRight)).toHaveLength(10)
+          const refused = results.filter(Either.isLeft)
+          expect(refused).toHaveLength(15)
+          expect(refused[0]?.left).toMatchObject({
+            _tag: "InsufficientBalance",
+            balance: 0,
+            required: 100,
+            top_up: 100
+          })
+          expect(Option.getOrThrow(yield* store.find(org.id)).balance).toBe(0)
+          const credited = yield* store.credit(org.id, MinorUnits.make(250))
+          expect(Option.getOrThrow(credited).balance).toBe(250)
+        })
+      )
+    })
+
+    describe("API keys", () => {
+      it.effect("finds an active key by hash, and never a revoked one", () =>
+        Effect.gen(function* () {
+          const keys = yield* ApiKeyStore
+          const org = yield* Fixtures.organization()
+          const hash = `hash-${yield* Fixtures.unique()}`
+          const key = yield* keys.insert(
+            { organization_id: org.id, key_hash: hash, key_prefix: "vap_abcd" },
+            Fixtures.epoch
+          )
+          const found = Option.getOrThrow(yield* keys.findActiveByHash(hash))
+          expect(found.apiKey.id).toBe(key.id)
+          expect(found.organization.id).toBe(org.id)
+          const revoked = Option.getOrThrow(yield* keys.revoke(key.id, at(60)))
+          expect(revoked.revoked_at).toEqual(at(60))
+          expect(Option.isNone(yield* keys.findActiveByHash(hash))).toBe(true)
+          expect(Option.getOrThrow(yield* keys.revoke(key.id, at(120))).revoked_at).toEqual(at(60))
+          expect((yield* keys.list(org.id)).map((k) => k.id)).toEqual([key.id])
+        })
+      )
+    })
+
+    describe("agents", () => {
+      it.effect("finds an agent by public id and by number, only within its organization", () =>
+        Effect.gen(function* () {
+          const store = yield* AgentStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const { agent, definition } = yield* Fixtures.agent(org.id)
+          expect(definition.version).toBe(1)
+          expect(agent.current_definition_id).toBe(definition.id)
+          const byPublicId = yield* store.find(org.id, { _tag: "PublicId", publicId: agent.public_id })
+          const byNumber = yield* store.find(org.id, { _tag: "Number", id: agent.id })
+          expect(Option.getOrThrow(byPublicId)).toEqual(agent)
+          expect(Option.getOrThrow(byNumber)).toEqual(agent)
+          expect(Option.isNone(yield* store.find(other.id, { _tag: "Number", id: agent.id }))).toBe(true)
+          expect(
+            Option.isNone(yield* store.find(other.id, { _tag: "PublicId", publicId: agent.public_id }))
+          ).toBe(true)
+          expect(Option.isNone(yield* store.findDefinition(other.id, definition.id))).toBe(true)
+        })
+      )
+
+      it.effect("lists newest first, stable across pages, filtered by status", () =>
+        Effect.gen(function* () {
+          const store = yield* AgentStore
+          const org = yield* Fixtures.organization()
+          const created = []
+          for (let i = 0; i < 5; i++) created.push((yield* Fixtures.agent(org.id, `a${i}`, at(i % 3))).agent)
+          yield* store.update(org.id, created[0]!.id, { status: "archived" }, at(10))
+          const first = yield* store.list(org.id, {}, page(1, 2))
+          const second = yield* store.list(org.id, {}, page(2, 2))
+          const third = yield* store.list(org.id, {}, page(3, 2))
+          expect(first.total_count).toBe(5)
+          expect(first.total_pages).toBe(3)
+          expect([...first.items, ...second.items, ...third.items].map((a) => a.name)).toEqual([
+            "a2",
+            "a4",
+            "a1",
+            "a3",
+            "a0"
+          ])
+          expect(
+            (yield* store.list(org.id, { status: "archived" }, page(1))).items.map((a) => a.name)
+          ).toEqual(["a0"])
+          expect((yield* store.list(org.id, {}, page(9, 2))).items).toEqual([])
+        })
+      )
+
+      it.effect("appends definition versions atomically: concurrent appends all land", () =>
+        Effect.gen(function* () {
+          const store = yield* AgentStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          yield* Effect.all(
+            Array.from({ length: 12 }, (_, i) =>
+              store.appendDefinition(
+                org.id,
+                agent.id,
+                (d) => ({ ...d, system_prompt: `${d.system_prompt}\n#${i}` }),
+                at(i)
+              )
+            ),
+            { concurrency: "unbounded" }
+          )
+          const versions = yield* store.listDefinitions(org.id, agent.id, page(1, 100))
+          expect(versions.items.map((d) => d.version)).toEqual(Array.from({ length: 13 }, (_, i) => 13 - i))
+          const current = Option.getOrThrow(yield* store.find(org.id, { _tag: "Number", id: agent.id }))
+          const latest = Option.getOrThrow(yield* store.findDefinition(org.id, current.current_definition_id))
+          expect(latest.version).toBe(13)
+          for (let i = 0; i < 12; i++) expect(latest.workflow_definition.system_prompt).toContain(`\n#${i}`)
+        })
+      )
+    })
+
+    describe("improvements", () => {
+      it.effect("decides a suggestion once: of two racing decisions exactly one wins", () =>
+        Effect.gen(function* () {
+          const store = yield* ImprovementStore
+          const org = yield* Fixtures.organization()
+          const { agent, definition } = yield* Fixtures.agent(org.id)
+          const suggestion = yield* store.insert(
+            {
+              organization_id: org.id,
+              agent_id: agent.id,
+              text: "Be brief.",
+              rationale: null,
+              source_run_id: null
+            },
+            Fixtures.epoch
+          )
+          expect(suggestion.status).toBe("pending")
+          const results = yield* Effect.all(
+            [
+              store.decideIfPending(org.id, suggestion.id, { status: "accepted", decided_at: at(1) }),
+              store.decideIfPending(org.id, suggestion.id, { status: "dismissed", decided_at: at(1) })
+            ],
+            { concurrency: "unbounded" }
+          )
+          expect(results.filter(Option.isSome)).toHaveLength(1)
+          const applied = yield* store.setAppliedDefinition(org.id, suggestion.id, definition.id)
+          expect(Option.getOrThrow(applied).applied_definition_id).toBe(definition.id)
+          const listed = yield* store.list(org.id, agent.id, { status: "pending" }, page(1))
+          expect(listed.total_count).toBe(0)
+        })
+      )
+    })
+
+    describe("runs", () => {
+      it.effect("stores, filters, updates and erases runs within the organization", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const first = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          const second = yield* runs.insert(
+            Fixtures.newRun(org.id, agent.id, { status: "completed" }),
+            at(10)
+          )
+          expect(first.initial_context).toEqual({ phone_number: "+48500000100" })
+          expect(
+            (yield* runs.list(org.id, agent.id, {}, page(1))).items.map((r) => r.workflow_run_id)
+          ).toEqual([second.workflow_run_id, first.workflow_run_id])
+          expect((yield* runs.list(org.id, agent.id, { status: "completed" }, page(1))).total_count).toBe(1)
+          expect((yield* runs.list(org.id, agent.id, { created_after: at(5) }, page(1))).total_count).toBe(1)
+          expect((yield* runs.list(org.id, agent.id, { created_before: at(10) }, page(1))).total_count).toBe(
+            1
+          )
+          expect(Option.isNone(yield* runs.find(other.id, first.workflow_run_id))).toBe(true)
+          const updated = yield* runs.update(org.id, first.workflow_run_id, {
+            status: "completed",
+            gathered_context: { email: "a@b.pl" },
+            duration_seconds: 42,
+            cost: MinorUnits.make(84),
+            ended_at: at(50)
+          })
+          expect(Option.getOrThrow(updated)).toMatchObject({
+            status: "completed",
+            duration_seconds: 42,
+            cost: 84
+          })
+          expect(yield* runs.countByAgent(org.id, agent.id)).toBe(2)
+          expect(Option.isSome(yield* runs.remove(org.id, first.workflow_run_id))).toBe(true)
+          expect(Option.isNone(yield* runs.find(org.id, first.workflow_run_id))).toBe(true)
+          expect(yield* runs.countByAgent(org.id, agent.id)).toBe(1)
+        })
+      )
+    })
+
+    describe("outbound channels", () => {
+      it.effect("grants exactly as many channels as the organization has, however many ask at once", () =>
+        Effect.gen(function* () {
+          const channels = yield* ChannelStore
+          const org = yield* Fixtures.organization()
+          const decisions = yield* Effect.all(
+            Array.from({ length: 1000 }, (_, i) =>
+              channels.reserve(
+                {
+                  id: `${org.id}-${i}`,
+                  organization_id: org.id,
+                  reserved_at: Fixtures.epoch,
+                  expires_at: at(600),
+                  expected_release_at: null
+                },
+                10,
+                Fixtures.epoch
+              )
+            ),
+            { concurrency: "unbounded" }
+          )
+          expect(decisions.filter((d) => d._tag === "Granted")).toHaveLength(10)
+          expect((yield* channels.held(org.id, Fixtures.epoch)).length).toBe(10)
+          const holder = (yield* channels.held(org.id, Fixtures.epoch))[0]!
+          expect(yield* channels.release(org.id, holder.id)).toBe(true)
+          expect(yield* channels.release(org.id, holder.id)).toBe(false)
+          const again = yield* channels.reserve({ ...holder, id: `${org.id}-again` }, 10, Fixtures.epoch)
+          expect(again._tag).toBe("Granted")
+          // after their reclaim time every channel is free again
+          const later = yield* channels.reserve(
+            { ...holder, id: `${org.id}-later`, expires_at: at(1300) },
+            10,
+            at(700)
+          )
+          expect(later._tag).toBe("Granted")
+          expect((yield* channels.held(org.id, at(700))).length).toBe(1)
+        })
+      )
+    })
+
+    describe("Do not call list", () => {
+      it.effect("adds, finds, re-adds with a new reason, lists and removes", () =>
+        Effect.gen(function* () {
+          const list = yield* DoNotCallStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          yield* list.add({
+            organization_id: org.id,
+            phone_number: "+48500000486",
+            reason: null,
+            created_at: at(0)
+          })
+          yield* list.add({
+            organization_id: org.id,
+            phone_number: "+48500000486",
+            reason: "asked",
+            created_at: at(5)
+          })
+          const entry = Option.getOrThrow(yield* list.find(org.id, "+48500000486"))
+          expect(entry).toMatchObject({ reason: "asked" })
+          expect(entry.created_at).toEqual(at(0))
+          expect(Option.isNone(yield* list.find(other.id, "+48500000486"))).toBe(true)
+          expect((yield* list.list(org.id, page(1))).total_count).toBe(1)
+          expect(yield* list.remove(org.id, "+48500000486")).toBe(true)
+          expect(yield* list.remove(org.id, "+48500000486")).toBe(false)
+        })
+      )
+    })
+
+    describe("phone numbers", () => {
+      it.effect("gives the last inventory number to exactly one of two racing orders", () =>
+        Effect.gen(function* () {
+          const numbers = yield* PhoneNumberStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const number = yield* numbers.addToInventory(
+            { number: yield* randomPolishNumber, number_type: "landline" },
+            at(0)
+          )
+          const duplicate = yield* Effect.either(
+            numbers.addToInventory({ number: number.number, number_type: "landline" }, at(0))
+          )
+          expect(Either.isLeft(duplicate)).toBe(true)
+          const claims = yield* Effect.all(
+            [
+              numbers.claim(org.id, { number_type: "landline", id: number.id }, at(1)),
+              numbers.claim(other.id, { number_type: "landline", id: number.id }, at(1))
+            ],
+            { concurrency: "unbounded" }
+          )
+          expect(claims.filter(Option.isSome)).toHaveLength(1)
+          const winner = claims[0]!.pipe(
+            Option.orElse(() => claims[1]!),
+            Option.getOrThrow
+          )
+          expect(winner.status).toBe("active")
+          const owner = winner.organization_id!
+          expect((yield* numbers.listOwned(owner, page(1))).items.map((n) => n.id)).toContain(number.id)
+          expect(
+            Option.isNone(yield* numbers.release(owner === org.id ? other.id : org.id, number.id, at(2)))
+          ).toBe(true)
+          expect(Option.getOrThrow(yield* numbers.release(owner, number.id, at(2))).status).toBe("released")
+          expect(Option.isNone(yield* numbers.release(owner, number.id, at(3)))).toBe(true)
+          const request = yield* numbers.insertRequest(
+            {
+              organization_id: org.id,
+              end_user_id: 7,
+              consent: true,
+              note: "Warsaw please",
+              number_type: "mobile"
+            },
+            at(4)
+          )
+          expect(request.status).toBe("open")
+          expect((yield* numbers.listRequests(org.id, page(1))).items).toEqual([request])
+        })
+      )
+    })
+
+    describe("usage ledger", () => {
+      it.effect("keeps one line per run and sums a period", () =>
+        Effect.gen(function* () {
+          const usage = yield* UsageStore
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          const line = {
+            organization_id: org.id,
+            run_id: run.workflow_run_id,
+            agent_id: agent.id,
+            mode: "phone",
+            duration_seconds: 61,
+            cost: MinorUnits.make(122),
+            currency: "PLN" as const,
+            recorded_at: at(100)
+          }
+          const first = yield* usage.record(line)
+          const again = yield* usage.record({ ...line, cost: MinorUnits.make(999) })
+          expect(again.id).toBe(first.id)
+          expect(yield* usage.totals(org.id, {})).toEqual({ calls: 1, duration_seconds: 61, cost: 122 })
+          expect(yield* usage.totals(org.id, { from: at(101) })).toEqual({
+            calls: 0,
+            duration_seconds: 0,
+            cost: 0
+          })
+          // erasing the run keeps its line in the ledger
+          yield* runs.remove(org.id, run.workflow_run_id)
+          expect((yield* usage.list(org.id, {}, page(1))).total_count).toBe(1)
+        })
+      )
+    })
+
+    describe("tools, credentials, documents, campaigns, integrations", () => {
+      it.effect("store and scope every record to its organization", () =>
+        Effect.gen(function* () {
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const suffix = yield* Fixtures.unique()
+
+          const tools = yield* ToolStore
+          const tool = yield* tools.insert(
+            {
+              tool_uuid: `tool-${suffix}`,
+              organization_id: org.id,
+              name: "End call",
+              description: null,
+              category: "end_call",
+              icon: "globe",
+              icon_color: "#3B82F6",
+              status: "active",
+              definition: { schema_version: 1, type: "end_call", config: { messageType: "none" } },
+              created_by: null
+            },
+            at(0)
+          )
+          expect(Option.isNone(yield* tools.find(other.id, tool.tool_uuid))).toBe(true)
+          const archived = yield* tools.update(org.id, tool.tool_uuid, { status: "archived" }, at(1))
+          expect(Option.getOrThrow(archived)).toMatchObject({ status: "archived", updated_at: at(1) })
+          expect((yield* tools.list(org.id, { status: "active" }, page(1))).total_count).toBe(0)
+
+          const credentials = yield* CredentialStore
+          const credential = yield* credentials.insert({
+            credential_uuid: `cred-${suffix}`,
+            organization_id: org.id,
+            name: "CRM token",
+            kind: "bearer",
+            header_name: null,
+            secret: Redacted.make("s3cret"),
+            created_at: at(0)
+          })
+          const found = Option.getOrThrow(yield* credentials.find(org.id, credential.credential_uuid))
+          expect(Redacted.value(found.secret)).toBe("s3cret")
+          expect(yield* credentials.remove(other.id, credential.credential_uuid)).toBe(false)
+          expect(yield* credentials.remove(org.id, credential.credential_uuid)).toBe(true)
+
+          const documents = yield* DocumentStore
+          const document = yield* documents.insert(
+            {
+              document_uuid: `doc-${suffix}`,
+              organization_id: org.id,
+              filename: "faq.md",
+              file_size_bytes: 12,
+              file_hash: "00",
+              mime_type: "text/markdown",
+              processing_status: "pending",
+              total_chunks: 0,
+              custom_metadata: {},
+              parser_metadata: {},
+              blob_key: `documents/${suffix}`,
+              created_by: null,
+              is_active: true,
+              processing_error: null,
+              source_url: null
+            },
+            at(0)
+          )
+          expect(
+            Option.getOrThrow(yield* documents.find(org.id, { _tag: "Uuid", uuid: document.document_uuid }))
+              .id
+          ).toBe(document.id)
+          expect(Option.isNone(yield* documents.find(other.id, { _tag: "Id", id: document.id }))).toBe(true)
+          yield* documents.replaceChunks(org.id, document.id, [
+            { document_id: document.id, organization_id: org.id, index: 0, text: "Hello" }
+          ])
+          expect(yield* documents.chunks(org.id, document.id)).toHaveLength(1)
+          expect(yield* documents.chunks(other.id, document.id)).toHaveLength(0)
+          yield* documents.remove(org.id, document.id)
+          expect(yield* documents.chunks(org.id, document.id)).toHaveLength(0)
+
+          const campaigns = yield* CampaignStore
+          const { agent } = yield* Fixtures.agent(org.id)
+          const campaign = yield* campaigns.insert(
+            {
+              organization_id: org.id,
+              agent_id: agent.id,
+              name: "Spring",
+              status: "created",
+              max_attempts: 2,
+              retry_delay_seconds: 600,
+              started_at: null,
+              ended_at: null
+            },
+            at(0)
+          )
+          const contacts = yield* campaigns.addContacts(
+            org.id,
+            campaign.id,
+            ["+48500000101", "+48500000102"].map((phone_number) => ({
+              phone_number,
+              initial_context: {},
+              status: "pending" as const,
+              attempts: 0,
+              last_run_id: null,
+              outcome: null,
+              next_attempt_at: null
+            })),
+            at(0)
+          )
+          expect(yield* campaigns.addContacts(other.id, campaign.id, [], at(0))).toEqual([])
+          yield* campaigns.updateContact(org.id, contacts[1]!.id, { status: "completed", attempts: 1 })
+          const pending = yield* campaigns.listContacts(org.id, campaign.id, { status: "pending" }, page(1))
+          expect(pending.items.map((c) => c.phone_number)).toEqual(["+48500000101"])
+          expect(Option.isNone(yield* campaigns.find(other.id, campaign.id))).toBe(true)
+
+          const integrations = yield* IntegrationStore
+          yield* integrations.insert({
+            id: `conn-${suffix}`,
+            organization_id: org.id,
+            provider: "calendly",
+            name: "Calendar",
+            config: {},
+            enabled: true,
+            auth_error: null,
+            created_at: at(0),
+            updated_at: at(0)
+          })
+          const renamed = yield* integrations.update(org.id, `conn-${suffix}`, { name: "Bookings" }, at(3))
+          expect(Option.getOrThrow(renamed)).toMatchObject({
+            name: "Bookings",
+            enabled: true,
+            updated_at: at(3)
+          })
+          expect(Option.isNone(yield* integrations.find(other.id, `conn-${suffix}`))).toBe(true)
+        })
+      )
+    })
+
+    describe("transactions", () => {
+      it.effect("undo every write of a failed transaction and keep those of a successful one", () =>
+        Effect.gen(function* () {
+          const transactions = yield* Transactions
+          const organizations = yield* OrganizationStore
+          const agents = yield* AgentStore
+          const org = yield* Fixtures.organization({ balance: 300 })
+          const attempt = transactions.run(
+            Effect.gen(function* () {
+              yield* organizations.debit(org.id, MinorUnits.make(200))
+              const { agent } = yield* Fixtures.agent(org.id, "doomed")
+              yield* Effect.fail("boom" as const)
+              return agent
+            })
+          )
+          expect(yield* Effect.flip(attempt)).toBe("boom")
+          expect(Option.getOrThrow(yield* organizations.find(org.id)).balance).toBe(300)
+          expect((yield* agents.list(org.id, {}, page(1))).total_count).toBe(0)
+          yield* transactions.run(organizations.debit(org.id, MinorUnits.make(200)))
+          expect(Option.getOrThrow(yield* organizations.find(org.id)).balance).toBe(100)
+        })
+      )
+    })
+  })
