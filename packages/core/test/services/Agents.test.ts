@@ -1,0 +1,89 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Schema } from "effect"
+import { Agents } from "../../src/agents/Agents.js"
+import { CallScriptRequest } from "../../src/agents/CallScript.js"
+import { PromptWriter, PromptWriterFailure } from "../../src/agents/PromptWriter.js"
+import { IntegrationStore } from "../../src/integrations/IntegrationStore.js"
+import { RunStore } from "../../src/runs/RunStore.js"
+import * as Fixtures from "../../testing/Fixtures.js"
+import { engine } from "./Engine.js"
+
+const script = (extra: Record<string, unknown> = {}) =>
+  Schema.decodeUnknownSync(CallScriptRequest)({ agent: { greeting: "Dzień dobry!" }, ...extra })
+
+describe("Agents", () => {
+  it.effect("creates an agent from a script with a random public id and version 1", () =>
+    Effect.gen(function* () {
+      const agents = yield* Agents
+      const org = yield* Fixtures.organization()
+      const created = yield* agents.createFromScript(org.id, script({ agent_name: "Recepcja" }))
+      expect(created.agent.public_id).toMatch(/^agent_[A-Za-z0-9]{20}$/)
+      expect(created.agent).toMatchObject({ name: "Recepcja", status: "active", organization_id: org.id })
+      expect(created.definition).toMatchObject({ version: 1, agent_id: created.agent.id })
+      expect(created.definition.workflow_definition.first_message).toBe("Dzień dobry!")
+      expect(created.total_runs).toBe(0)
+      const other = yield* agents.createFromScript(org.id, script())
+      expect(other.agent.public_id).not.toBe(created.agent.public_id)
+
+      yield* (yield* RunStore).insert(Fixtures.newRun(org.id, created.agent.id), Fixtures.epoch)
+      expect((yield* agents.get(org.id, created.agent.public_id)).total_runs).toBe(1)
+      expect((yield* agents.list(org.id, {}, { page: 1, limit: 1 })).total_count).toBe(2)
+      const patched = yield* agents.update(org.id, String(created.agent.id), { name: "Renamed" })
+      expect(patched.agent.name).toBe("Renamed")
+      expect(
+        (yield* Effect.flip(agents.get((yield* Fixtures.organization()).id, created.agent.public_id)))._tag
+      ).toBe("AgentNotFound")
+    }).pipe(Effect.provide(engine))
+  )
+
+  it.effect("attaches booking only on an existing connection of the organization", () =>
+    Effect.gen(function* () {
+      const agents = yield* Agents
+      const org = yield* Fixtures.organization()
+      const booking = script({ enable_booking: true, scheduler_connection_id: "conn_cal" })
+      const missing = yield* Effect.flip(agents.createFromScript(org.id, booking))
+      expect(missing).toMatchObject({ _tag: "IntegrationConnectionNotFound", connection_id: "conn_cal" })
+      yield* (yield* IntegrationStore).insert({
+        id: "conn_cal",
+        organization_id: org.id,
+        provider: "calendly",
+        name: "Calendar",
+        config: {},
+        enabled: true,
+        auth_error: null,
+        created_at: Fixtures.epoch,
+        updated_at: Fixtures.epoch
+      })
+      const created = yield* agents.createFromScript(org.id, booking)
+      expect(created.definition.workflow_definition.tools).toEqual([
+        { type: "booking", scheduler_connection_id: "conn_cal" }
+      ])
+    }).pipe(Effect.provide(engine))
+  )
+
+  const writer = (result: Effect.Effect<string, PromptWriterFailure>) =>
+    Layer.succeed(PromptWriter, { writeSystemPrompt: () => result })
+
+  it.effect("lets a configured language model write the prompt when asked to", () =>
+    Effect.gen(function* () {
+      const agents = yield* Agents
+      const org = yield* Fixtures.organization()
+      const withAi = yield* agents.createFromScript(org.id, script({ generate_with_ai: true }))
+      expect(withAi.definition.workflow_definition.system_prompt).toBe("Written by the model.")
+      const without = yield* agents.createFromScript(org.id, script())
+      expect(without.definition.workflow_definition.system_prompt).toContain("## Role")
+    }).pipe(Effect.provide(engine), Effect.provide(writer(Effect.succeed("Written by the model."))))
+  )
+
+  it.effect("keeps the composed prompt when the language model fails or none is configured", () =>
+    Effect.gen(function* () {
+      const agents = yield* Agents
+      const org = yield* Fixtures.organization()
+      const created = yield* agents.createFromScript(org.id, script({ generate_with_ai: true }))
+      expect(created.definition.workflow_definition.system_prompt).toContain("## Role")
+    }).pipe(
+      Effect.provide(engine),
+      Effect.provide(writer(Effect.fail(new PromptWriterFailure({ reason: "timeout" }))))
+    )
+  )
+})
