@@ -1,14 +1,64 @@
 import { Layer } from "effect"
 import * as Agents from "./agents/Agents.js"
+import type { Telephony } from "./calls/Telephony.js"
 import * as CallPlacement from "./calls/CallPlacement.js"
+import * as DoNotCallList from "./do-not-call/DoNotCallList.js"
+import type { BlobStore } from "./files/BlobStore.js"
 import * as Improvements from "./improvements/Improvements.js"
+import * as Integrations from "./integrations/Integrations.js"
+import * as KnowledgeBase from "./knowledge-base/KnowledgeBase.js"
+import * as Organizations from "./organizations/Organizations.js"
 import * as PhoneNumbers from "./phone-numbers/PhoneNumbers.js"
+import type { PriceListConfig } from "./phone-numbers/PriceListConfig.js"
+import type { SecureRandom } from "./randomness/SecureRandom.js"
+import * as Runs from "./runs/Runs.js"
+import type { Stores } from "./storage/Stores.js"
+import * as Credentials from "./tools/Credentials.js"
+import * as Tools from "./tools/Tools.js"
 import * as Transcripts from "./transcripts/Transcripts.js"
+import * as Triggers from "./triggers/Triggers.js"
+import * as Usage from "./usage/Usage.js"
+
+/** Every domain service. */
+export type Services =
+  | Agents.Agents
+  | CallPlacement.CallPlacement
+  | DoNotCallList.DoNotCallList
+  | Improvements.Improvements
+  | Integrations.Integrations
+  | KnowledgeBase.KnowledgeBase
+  | Credentials.Credentials
+  | Tools.Tools
+  | Organizations.Organizations
+  | PhoneNumbers.PhoneNumbers
+  | Runs.Runs
+  | Transcripts.Transcripts
+  | Triggers.Triggers
+  | Usage.Usage
+
+/** What the services need from the host: storage, files, telephony, randomness and prices. */
+export type Ports = Stores | BlobStore | Telephony | SecureRandom | PriceListConfig
+
+/** The services and everything they run on: what an API or an application can ask for. */
+export type Engine = Services | Ports
 
 /** Every domain service, wired over whatever storage, files, telephony and configuration the host provides. */
-export const layer = Layer.mergeAll(
+export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(
   CallPlacement.layer,
+  DoNotCallList.layer,
   Improvements.layer,
+  Integrations.layer,
+  KnowledgeBase.layer,
+  Credentials.layer,
+  Tools.layer,
+  Organizations.layer,
   PhoneNumbers.layer,
-  Transcripts.layer
-).pipe(Layer.provideMerge(Agents.layer))
+  // Transcripts is stateless: Runs reads through its own instance
+  Runs.layer.pipe(Layer.provide(Transcripts.layer)),
+  Transcripts.layer,
+  Usage.layer
+).pipe(
+  Layer.provideMerge(Agents.layer),
+  // triggers place their calls through CallPlacement
+  (services) => Layer.provideMerge(Triggers.layer, services)
+)

@@ -7,6 +7,7 @@ import { DoNotCallStore } from "../src/do-not-call/DoNotCallStore.js"
 import { ImprovementStore } from "../src/improvements/ImprovementStore.js"
 import { IntegrationStore } from "../src/integrations/IntegrationStore.js"
 import { DocumentStore } from "../src/knowledge-base/DocumentStore.js"
+import type { MinorUnits as MinorUnitsType } from "../src/money/Money.js"
 import { MinorUnits } from "../src/money/Money.js"
 import { ApiKeyStore } from "../src/organizations/ApiKeyStore.js"
 import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
@@ -16,14 +17,22 @@ import type { Stores } from "../src/storage/Stores.js"
 import { Transactions } from "../src/storage/Transactions.js"
 import { CredentialStore } from "../src/tools/CredentialStore.js"
 import { ToolStore } from "../src/tools/ToolStore.js"
+import { triggerIdFrom } from "../src/triggers/Trigger.js"
+import { TriggerStore } from "../src/triggers/TriggerStore.js"
 import { UsageStore } from "../src/usage/UsageStore.js"
 import * as Fixtures from "./Fixtures.js"
 
 const page = (n: number, limit = 50) => ({ page: n, limit })
 const at = (offsetSeconds: number) => new Date(Fixtures.epoch.getTime() + offsetSeconds * 1000)
+// Polish geographic area codes times 10^7 subscriber numbers: collisions stay unlikely even in a
+// persistent database that many runs write to.
+const areaCodes = [
+  12, 13, 14, 15, 16, 17, 18, 22, 23, 24, 25, 29, 32, 33, 34, 41, 42, 43, 44, 46, 48, 52, 54, 55, 56, 58, 59,
+  61, 62, 63, 65, 67, 68, 71, 74, 75, 76, 77, 81, 82, 83, 84, 85, 86, 87, 89, 91, 94, 95
+]
 const randomPolishNumber = Effect.map(Fixtures.unique(), (s) => {
   const digits = Array.from(s, (c) => c.charCodeAt(0) % 10).join("")
-  return `+4822${digits.slice(0, 7)}`
+  return `+48${areaCodes[s.charCodeAt(8) % areaCodes.length]}${digits.slice(0, 7)}`
 })
 
 /**
@@ -36,7 +45,9 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
       it.effect("inserts, finds, updates", () =>
         Effect.gen(function* () {
           const store = yield* OrganizationStore
+          const before = yield* store.count
           const org = yield* Fixtures.organization({ outbound_channels: 3, balance: 500 })
+          expect(yield* store.count).toBeGreaterThan(before)
           expect(Option.getOrThrow(yield* store.find(org.id))).toEqual(org)
           const updated = yield* store.update(org.id, { outbound_channels: 7, recording_retention_days: 30 })
           expect(Option.getOrThrow(updated)).toMatchObject({
@@ -310,6 +321,51 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
       )
     })
 
+    describe("triggers", () => {
+      it.effect("stores, lists newest first, archives, and scopes triggers to their organization", () =>
+        Effect.gen(function* () {
+          const triggers = yield* TriggerStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const suffix = yield* Fixtures.unique()
+          const make = (n: number, offsetSeconds: number) =>
+            triggers.insert({
+              trigger_id: triggerIdFrom(`${suffix}${String(n).padStart(8, "0")}`),
+              organization_id: org.id,
+              agent_id: agent.id,
+              name: `Trigger ${n}`,
+              initial_context: { campaign: "spring", n },
+              status: "active",
+              created_at: at(offsetSeconds)
+            })
+          const first = yield* make(1, 0)
+          const second = yield* make(2, 10)
+          const third = yield* make(3, 10)
+          expect(Option.getOrThrow(yield* triggers.find(org.id, first.trigger_id))).toEqual(first)
+          expect(Option.isNone(yield* triggers.find(other.id, first.trigger_id))).toBe(true)
+          const listed = yield* triggers.list(org.id, {}, page(1, 2))
+          expect(listed.total_count).toBe(3)
+          expect(listed.items.map((t) => t.name)).toEqual(["Trigger 3", "Trigger 2"])
+          expect((yield* triggers.list(org.id, {}, page(2, 2))).items).toEqual([first])
+          expect((yield* triggers.list(other.id, {}, page(1))).total_count).toBe(0)
+
+          expect(Option.isNone(yield* triggers.archive(other.id, second.trigger_id))).toBe(true)
+          const archived = Option.getOrThrow(yield* triggers.archive(org.id, second.trigger_id))
+          expect(archived).toEqual({ ...second, status: "archived" })
+          expect(Option.getOrThrow(yield* triggers.archive(org.id, second.trigger_id)).status).toBe(
+            "archived"
+          )
+          expect(
+            (yield* triggers.list(org.id, { status: "archived" }, page(1))).items.map((t) => t.trigger_id)
+          ).toEqual([second.trigger_id])
+          expect(
+            (yield* triggers.list(org.id, { status: "active" }, page(1))).items.map((t) => t.trigger_id)
+          ).toEqual([third.trigger_id, first.trigger_id])
+        })
+      )
+    })
+
     describe("phone numbers", () => {
       it.effect("gives the last inventory number to exactly one of two racing orders", () =>
         Effect.gen(function* () {
@@ -530,6 +586,41 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
     })
 
     describe("transactions", () => {
+      it.effect("undo a failed inner transaction only, like a savepoint, when the outer one catches it", () =>
+        Effect.gen(function* () {
+          const transactions = yield* Transactions
+          const organizations = yield* OrganizationStore
+          const org = yield* Fixtures.organization({ balance: 500 })
+          yield* transactions.run(
+            Effect.gen(function* () {
+              yield* organizations.debit(org.id, MinorUnits.make(100))
+              const inner = transactions.run(
+                Effect.zipRight(
+                  organizations.debit(org.id, MinorUnits.make(300)),
+                  Effect.fail("inner" as const)
+                )
+              )
+              expect(yield* Effect.flip(inner)).toBe("inner")
+            })
+          )
+          expect(Option.getOrThrow(yield* organizations.find(org.id)).balance).toBe(400)
+        })
+      )
+
+      it.effect("refuse balance changes that are not positive whole amounts", () =>
+        Effect.gen(function* () {
+          const organizations = yield* OrganizationStore
+          const org = yield* Fixtures.organization({ balance: 500 })
+          for (const amount of [0, -100, 1.5]) {
+            const debit = yield* Effect.exit(organizations.debit(org.id, amount as MinorUnitsType))
+            const credit = yield* Effect.exit(organizations.credit(org.id, amount as MinorUnitsType))
+            expect(debit._tag).toBe("Failure")
+            expect(credit._tag).toBe("Failure")
+          }
+          expect(Option.getOrThrow(yield* organizations.find(org.id)).balance).toBe(500)
+        })
+      )
+
       it.effect("undo every write of a failed transaction and keep those of a successful one", () =>
         Effect.gen(function* () {
           const transactions = yield* Transactions

@@ -56,7 +56,7 @@ export const defaultMaxCallDurationSeconds = 600
 
 /** Settings of an agent that are not part of its prompt. */
 export const WorkflowConfigurations = Schema.Struct({
-  /** A call that outlives this (plus a grace) is reclaimed and marked failed. */
+  /** A call that outlives this (plus a grace) loses its outbound channel. */
   max_call_duration_seconds: Schema.Int.pipe(Schema.between(10, 4 * 60 * 60)),
   /** Numbers a transfer tool may use when the model names one (E.164). */
   transfer_numbers: Schema.Array(Schema.String),

@@ -35,11 +35,12 @@ export class Agents extends Context.Tag("@voice-agent-platform/core/Agents")<
       organizationId: OrganizationId,
       ref: AgentRef | string
     ) => Effect.Effect<AgentView, AgentNotFound>
+    /** A page of agents, each with its current definition and run count. */
     readonly list: (
       organizationId: OrganizationId,
       filter: { readonly status?: AgentStatus },
       page: PageRequest
-    ) => Effect.Effect<Page<Agent>>
+    ) => Effect.Effect<Page<AgentView>>
     readonly update: (
       organizationId: OrganizationId,
       ref: AgentRef | string,
@@ -57,6 +58,9 @@ export class Agents extends Context.Tag("@voice-agent-platform/core/Agents")<
   }
 >() {}
 
+/** How long `generate_with_ai` may take before the composed prompt is used instead. */
+export const promptWriterTimeout = "30 seconds"
+
 const label = (ref: AgentRef | string) =>
   typeof ref === "string" ? ref : ref._tag === "PublicId" ? ref.publicId : String(ref.id)
 
@@ -67,6 +71,8 @@ export const layer = Layer.effect(
     const runs = yield* RunStore
     const integrations = yield* IntegrationStore
     const random = yield* SecureRandom
+    // Read once, when the layer is built: providing a PromptWriter to the layer is how it is configured.
+    const writer = yield* Effect.serviceOption(PromptWriter)
 
     const resolve = (organizationId: OrganizationId, ref: AgentRef | string) =>
       Effect.gen(function* () {
@@ -85,33 +91,37 @@ export const layer = Layer.effect(
       })
 
     /** The composed definition, rewritten by the language model when one is configured and succeeds. */
-    const withLanguageModel = (request: CallScriptRequest, composed: AgentFromScript.ComposedAgent) =>
-      Effect.gen(function* () {
-        const writer = yield* Effect.serviceOption(PromptWriter)
-        if (!request.generate_with_ai || Option.isNone(writer)) return composed
-        return yield* writer.value.writeSystemPrompt({ request, draft: composed.workflow_definition }).pipe(
-          Effect.map((system_prompt) => ({
-            ...composed,
-            workflow_definition: { ...composed.workflow_definition, system_prompt }
-          })),
-          Effect.catchAll((failure) =>
-            Effect.logWarning("generate_with_ai failed; keeping the composed prompt", failure.reason).pipe(
-              Effect.as(composed)
-            )
+    const withLanguageModel = (request: CallScriptRequest, composed: AgentFromScript.ComposedAgent) => {
+      if (!request.generate_with_ai || Option.isNone(writer)) return Effect.succeed(composed)
+      return writer.value.writeSystemPrompt({ request, draft: composed.workflow_definition }).pipe(
+        Effect.timeout(promptWriterTimeout),
+        Effect.map((system_prompt) => ({
+          ...composed,
+          workflow_definition: { ...composed.workflow_definition, system_prompt }
+        })),
+        // Whatever goes wrong (a failure, a time-out, a defect), the deterministic composition stands.
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("generate_with_ai failed; keeping the composed prompt", cause).pipe(
+            Effect.as(composed)
           )
         )
-      })
+      )
+    }
 
     return {
       resolve,
       get: (organizationId, ref) => Effect.flatMap(resolve(organizationId, ref), view),
-      list: agents.list,
+      list: (organizationId, filter, page) =>
+        Effect.flatMap(agents.list(organizationId, filter, page), (agentPage) =>
+          Effect.map(Effect.forEach(agentPage.items, view), (items) => ({ ...agentPage, items }))
+        ),
       update: (organizationId, ref, patch) =>
         Effect.gen(function* () {
           const agent = yield* resolve(organizationId, ref)
           const now = new Date(yield* Clock.currentTimeMillis)
           const updated = yield* agents.update(organizationId, agent.id, patch, now)
-          return yield* view(Option.getOrElse(updated, () => agent))
+          if (Option.isNone(updated)) return yield* new AgentNotFound({ agent_id: label(ref) })
+          return yield* view(updated.value)
         }),
       definitions: (organizationId, ref, page) =>
         Effect.flatMap(resolve(organizationId, ref), (agent) =>

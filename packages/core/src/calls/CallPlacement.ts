@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import { AgentArchived, AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -10,6 +10,7 @@ import type { OrganizationId } from "../organizations/Organization.js"
 import { OrganizationNotFound } from "../organizations/OrganizationErrors.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import * as E164 from "../phone-numbers/E164.js"
+import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
@@ -128,68 +129,86 @@ export const layer = Layer.effect(
 
         const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
         const holdSeconds = agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds
-        const decision = yield* channels.reserve(
-          {
-            id: reservationId,
-            organization_id: request.organizationId,
-            reserved_at: now,
-            expires_at: new Date(now.getTime() + holdSeconds * 1000),
-            expected_release_at: null
-          },
-          organization.value.outbound_channels,
-          now
-        )
-        if (decision._tag === "Busy") {
-          return yield* new ChannelsBusy({
-            outbound_channels: organization.value.outbound_channels,
-            retry_after_seconds: decision.retryAfterSeconds
-          })
-        }
+        const release = channels.release(request.organizationId, reservationId)
+        const initialContext = { ...request.initial_context, phone_number: phoneNumber }
 
-        const run = yield* runs
-          .insert(
-            {
-              workflow_id: agent.id,
-              organization_id: request.organizationId,
-              mode: "phone",
-              status: "queued",
-              name: null,
-              phone_number: phoneNumber,
-              initial_context: { ...request.initial_context, phone_number: phoneNumber },
-              gathered_context: {},
-              duration_seconds: null,
-              cost: null,
-              currency: "PLN",
-              disposition: null,
-              campaign_id: request.campaign_id ?? null,
-              trigger_id: request.trigger_id ?? null,
-              logs: [],
-              sms: [],
-              integration_deliveries: [],
-              files: { recording: null, transcript: null },
-              channel_reservation_id: reservationId,
-              ended_at: null
-            },
-            now
-          )
-          .pipe(Effect.onError(() => channels.release(request.organizationId, reservationId)))
-
-        yield* telephony
-          .placeCall({ run, agent, definition: definition.value, from_phone_number: fromNumber })
-          .pipe(
-            Effect.tapError(() =>
-              Effect.gen(function* () {
-                const failedAt = new Date(yield* Clock.currentTimeMillis)
-                yield* runs.update(request.organizationId, run.workflow_run_id, {
-                  status: "failed",
-                  ended_at: failedAt,
-                  channel_reservation_id: null
-                })
-                yield* channels.release(request.organizationId, reservationId)
-              })
+        // From the reservation to the hand-off nothing may be lost: the region is uninterruptible except
+        // the hand-off itself, and every way out of it (failure, defect, interruption) gives the channel
+        // back and leaves no queued run behind.
+        return yield* Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const decision = yield* channels.reserve(
+              {
+                id: reservationId,
+                organization_id: request.organizationId,
+                reserved_at: now,
+                expires_at: new Date(now.getTime() + holdSeconds * 1000),
+                expected_release_at: null
+              },
+              organization.value.outbound_channels,
+              now
             )
-          )
-        return run
+            if (decision._tag === "Busy") {
+              return yield* new ChannelsBusy({
+                outbound_channels: organization.value.outbound_channels,
+                retry_after_seconds: decision.retryAfterSeconds
+              })
+            }
+            const run = yield* runs
+              .insert(
+                {
+                  workflow_id: agent.id,
+                  organization_id: request.organizationId,
+                  mode: "phone",
+                  status: "queued",
+                  name: null,
+                  phone_number: phoneNumber,
+                  initial_context: initialContext,
+                  gathered_context: {},
+                  duration_seconds: null,
+                  cost: null,
+                  currency: "PLN",
+                  disposition: null,
+                  campaign_id: request.campaign_id ?? null,
+                  trigger_id: request.trigger_id ?? null,
+                  logs: [],
+                  sms: [],
+                  integration_deliveries: [],
+                  files: { recording: null, transcript: null },
+                  channel_reservation_id: reservationId,
+                  ended_at: null
+                },
+                now
+              )
+              .pipe(Effect.onExit((exit) => (Exit.isFailure(exit) ? release : Effect.void)))
+            const workflow = definition.value.workflow_definition
+            yield* restore(
+              telephony.placeCall({
+                run,
+                agent,
+                definition: definition.value,
+                from_phone_number: fromNumber,
+                first_message: InitialContextTemplate.render(workflow.first_message, initialContext),
+                system_prompt: InitialContextTemplate.render(workflow.system_prompt, initialContext)
+              })
+            ).pipe(
+              Effect.onExit((exit) =>
+                Exit.isFailure(exit)
+                  ? Effect.gen(function* () {
+                      const failedAt = new Date(yield* Clock.currentTimeMillis)
+                      yield* runs.update(request.organizationId, run.workflow_run_id, {
+                        status: "failed",
+                        ended_at: failedAt,
+                        channel_reservation_id: null
+                      })
+                      yield* release
+                    })
+                  : Effect.void
+              )
+            )
+            return run
+          })
+        )
       })
 
     return { place }

@@ -9,6 +9,10 @@ export interface OutboundCall {
   readonly definition: AgentDefinition
   /** The caller id (E.164) when the request chose one of the organization's numbers. */
   readonly from_phone_number: string | null
+  /** The first message with `{{initial_context.*}}` filled in from the run's context. */
+  readonly first_message: string
+  /** The system prompt with `{{initial_context.*}}` filled in from the run's context. */
+  readonly system_prompt: string
 }
 
 /** The voice runtime did not take the call (it is down or refused it). */

@@ -101,7 +101,7 @@ export const layer = Layer.effect(
           // Compare-and-set: of two racing decisions only one finds the suggestion still pending.
           const stored = yield* improvements.decideIfPending(organizationId, id, {
             status: decision,
-            decided_at: now
+            decided_at: decided.right.decided_at ?? now
           })
           if (Option.isNone(stored)) {
             const latest = yield* findFor(organizationId, agent, id)

@@ -17,6 +17,7 @@ import * as MemoryOrganizationStore from "./MemoryOrganizationStore.js"
 import * as MemoryPhoneNumberStore from "./MemoryPhoneNumberStore.js"
 import * as MemoryRunStore from "./MemoryRunStore.js"
 import * as MemoryToolStore from "./MemoryToolStore.js"
+import * as MemoryTriggerStore from "./MemoryTriggerStore.js"
 import * as MemoryUsageStore from "./MemoryUsageStore.js"
 
 /** Every storage port over one fresh in-memory database. */
@@ -35,7 +36,8 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
   MemoryDocumentStore.layer,
   MemoryCampaignStore.layer,
   MemoryUsageStore.layer,
-  MemoryIntegrationStore.layer
+  MemoryIntegrationStore.layer,
+  MemoryTriggerStore.layer
 ).pipe(Layer.provide(MemoryDatabase.layer))
 
 /**

@@ -5,21 +5,27 @@ import type { AgentRef } from "../agents/AgentIds.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable, ownedBy } from "./OrganizationTable.js"
 
 /** Agents and their definition versions in memory. */
 export const layer: Layer.Layer<AgentStore, never, MemoryDatabaseTag> = Layer.effect(
   AgentStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const agents = db.table<AgentId, Agent>("agents")
-    const definitions = db.table<AgentDefinitionId, AgentDefinition>("agent_definitions")
+    const agents = organizationTable(db.table<AgentId, Agent>("agents"), byCreation)
+    const definitions = organizationTable(
+      db.table<AgentDefinitionId, AgentDefinition>("agent_definitions"),
+      byCreation
+    )
 
-    const findAgent = (organizationId: OrganizationId, ref: AgentRef): Agent | undefined => {
-      const agent =
-        ref._tag === "Number" ? agents.get(ref.id) : agents.values().find((a) => a.public_id === ref.publicId)
-      return agent?.organization_id === organizationId ? agent : undefined
-    }
+    const findAgent = (organizationId: OrganizationId, ref: AgentRef): Agent | undefined =>
+      ref._tag === "Number"
+        ? agents.own(organizationId, ref.id)
+        : ownedBy(
+            organizationId,
+            agents.values().find((a) => a.public_id === ref.publicId)
+          )
     const versionsOf = (agentId: AgentId) => definitions.values().filter((d) => d.agent_id === agentId)
 
     return {
@@ -51,39 +57,21 @@ export const layer: Layer.Layer<AgentStore, never, MemoryDatabaseTag> = Layer.ef
       find: (organizationId, ref) => db.atomically(() => Option.fromNullable(findAgent(organizationId, ref))),
       list: (organizationId, filter, page) =>
         db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              agents
-                .values()
-                .filter(
-                  (a) =>
-                    a.organization_id === organizationId &&
-                    (filter.status === undefined || a.status === filter.status)
-                ),
-              (a) => a.created_at,
-              (a) => a.id
-            ),
-            page
+          agents.newestPage(
+            organizationId,
+            page,
+            (a) => filter.status === undefined || a.status === filter.status
           )
         ),
       update: (organizationId, id, patch, now) =>
-        db.atomically(() => {
-          const current = findAgent(organizationId, { _tag: "Number", id })
-          if (current === undefined) return Option.none()
-          const next: Agent = { ...current, ...patch, updated_at: now }
-          agents.set(id, next)
-          return Option.some(next)
-        }),
-      findDefinition: (organizationId, id) =>
         db.atomically(() =>
-          Option.fromNullable(definitions.get(id)).pipe(
-            Option.filter((d) => d.organization_id === organizationId)
-          )
+          agents.replaceOwn(organizationId, id, (agent) => ({ ...agent, ...patch, updated_at: now }))
         ),
+      findDefinition: (organizationId, id) => db.atomically(() => definitions.findOwn(organizationId, id)),
       listDefinitions: (organizationId, agentId, page) =>
         db.atomically(() =>
           Page.slice(
-            findAgent(organizationId, { _tag: "Number", id: agentId }) === undefined
+            agents.own(organizationId, agentId) === undefined
               ? []
               : versionsOf(agentId).sort((a, b) => b.version - a.version),
             page
@@ -91,7 +79,7 @@ export const layer: Layer.Layer<AgentStore, never, MemoryDatabaseTag> = Layer.ef
         ),
       appendDefinition: (organizationId, agentId, derive, now) =>
         db.atomically(() => {
-          const agent = findAgent(organizationId, { _tag: "Number", id: agentId })
+          const agent = agents.own(organizationId, agentId)
           const current = agent && definitions.get(agent.current_definition_id)
           if (agent === undefined || current === undefined) return Option.none()
           const definition: AgentDefinition = {

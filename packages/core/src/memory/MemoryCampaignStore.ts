@@ -1,22 +1,18 @@
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import type { Campaign, Contact } from "../campaigns/Campaign.js"
 import { CampaignId, ContactId } from "../campaigns/Campaign.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
-import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Campaigns and their contacts in memory. */
 export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer.effect(
   CampaignStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const campaigns = db.table<CampaignId, Campaign>("campaigns")
-    const contacts = db.table<ContactId, Contact>("contacts")
-    const own = (organizationId: OrganizationId, id: CampaignId) => {
-      const row = campaigns.get(id)
-      return row?.organization_id === organizationId ? row : undefined
-    }
+    const campaigns = organizationTable(db.table<CampaignId, Campaign>("campaigns"), byCreation)
+    const contacts = organizationTable(db.table<ContactId, Contact>("contacts"), byCreation)
     return {
       insert: (campaign, now) =>
         db.atomically(() => {
@@ -24,29 +20,15 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
           campaigns.set(row.id, row)
           return row
         }),
-      find: (organizationId, id) => db.atomically(() => Option.fromNullable(own(organizationId, id))),
-      list: (organizationId, page) =>
-        db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              campaigns.values().filter((c) => c.organization_id === organizationId),
-              (c) => c.created_at,
-              (c) => c.id
-            ),
-            page
-          )
-        ),
+      find: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
+      list: (organizationId, page) => db.atomically(() => campaigns.newestPage(organizationId, page)),
       update: (organizationId, id, patch) =>
-        db.atomically(() => {
-          const current = own(organizationId, id)
-          if (current === undefined) return Option.none()
-          const next: Campaign = { ...current, ...patch }
-          campaigns.set(id, next)
-          return Option.some(next)
-        }),
+        db.atomically(() =>
+          campaigns.replaceOwn(organizationId, id, (campaign) => ({ ...campaign, ...patch }))
+        ),
       addContacts: (organizationId, id, newContacts, now) =>
         db.atomically(() => {
-          if (own(organizationId, id) === undefined) return []
+          if (campaigns.own(organizationId, id) === undefined) return []
           return newContacts.map((contact) => {
             const row: Contact = {
               ...contact,
@@ -63,25 +45,16 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
         db.atomically(() =>
           Page.slice(
             contacts
-              .values()
-              .filter(
-                (c) =>
-                  c.organization_id === organizationId &&
-                  c.campaign_id === id &&
-                  (filter.status === undefined || c.status === filter.status)
+              .ownRows(
+                organizationId,
+                (c) => c.campaign_id === id && (filter.status === undefined || c.status === filter.status)
               )
               .sort((a, b) => a.id - b.id),
             page
           )
         ),
       updateContact: (organizationId, id, patch) =>
-        db.atomically(() => {
-          const current = contacts.get(id)
-          if (current?.organization_id !== organizationId) return Option.none()
-          const next: Contact = { ...current, ...patch }
-          contacts.set(id, next)
-          return Option.some(next)
-        })
+        db.atomically(() => contacts.replaceOwn(organizationId, id, (contact) => ({ ...contact, ...patch })))
     }
   })
 )

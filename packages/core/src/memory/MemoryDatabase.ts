@@ -1,4 +1,4 @@
-import { Context, Effect, Exit, FiberRef, Layer } from "effect"
+import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
 import { Transactions } from "../storage/Transactions.js"
 
 /** One table: rows by key. Rows are immutable values; writers replace them. */
@@ -7,6 +7,8 @@ export interface MemoryTable<K, V> {
   readonly set: (key: K, value: V) => void
   readonly delete: (key: K) => boolean
   readonly values: () => ReadonlyArray<V>
+  /** Replaces the row under `key` with `change(row)` and answers the new row; None when there is none. */
+  readonly replace: (key: K, change: (row: V) => V) => Option.Option<V>
 }
 
 /**
@@ -37,7 +39,14 @@ export class MemoryDatabase {
       get: (key) => rows().get(key),
       set: (key, value) => void rows().set(key, value),
       delete: (key) => rows().delete(key),
-      values: () => Array.from(rows().values())
+      values: () => Array.from(rows().values()),
+      replace: (key, change) => {
+        const current = rows().get(key)
+        if (current === undefined) return Option.none()
+        const next = change(current)
+        rows().set(key, next)
+        return Option.some(next)
+      }
     }
   }
 
@@ -55,26 +64,28 @@ export class MemoryDatabase {
     )
   }
 
-  /** Runs an effect as one transaction: serialised with every other access, undone when it fails. */
+  /**
+   * Runs an effect as one transaction: serialised with every other access, undone when it fails. A
+   * transaction inside a transaction behaves like a SQL savepoint: when it fails only its own writes are
+   * undone, and the outer transaction may catch the failure and go on.
+   */
   transaction<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
-    return Effect.flatMap(FiberRef.get(this.inTransaction), (inside) => {
-      if (inside) return effect
-      return this.lock.withPermits(1)(
-        Effect.suspend(() => {
-          const snapshot = new Map(Array.from(this.tables, ([name, rows]) => [name, new Map(rows)]))
-          return effect.pipe(
-            Effect.locally(this.inTransaction, true),
-            Effect.onExit((exit) =>
-              Exit.isFailure(exit)
-                ? Effect.sync(() => {
-                    this.tables = snapshot
-                  })
-                : Effect.void
-            )
-          )
-        })
+    const undoneOnFailure = Effect.suspend(() => {
+      const snapshot = new Map(Array.from(this.tables, ([name, rows]) => [name, new Map(rows)]))
+      return effect.pipe(
+        Effect.locally(this.inTransaction, true),
+        Effect.onExit((exit) =>
+          Exit.isFailure(exit)
+            ? Effect.sync(() => {
+                this.tables = snapshot
+              })
+            : Effect.void
+        )
       )
     })
+    return Effect.flatMap(FiberRef.get(this.inTransaction), (inside) =>
+      inside ? undoneOnFailure : this.lock.withPermits(1)(undoneOnFailure)
+    )
   }
 }
 

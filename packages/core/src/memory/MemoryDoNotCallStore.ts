@@ -1,8 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import type { DoNotCallEntry } from "../do-not-call/DoNotCallEntry.js"
 import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
-import * as Page from "../pagination/Page.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { organizationTable } from "./OrganizationTable.js"
 
 const keyOf = (organizationId: number, phoneNumber: string) => `${organizationId}:${phoneNumber}`
 
@@ -11,7 +11,10 @@ export const layer: Layer.Layer<DoNotCallStore, never, MemoryDatabaseTag> = Laye
   DoNotCallStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const entries = db.table<string, DoNotCallEntry>("do_not_call")
+    const entries = organizationTable(db.table<string, DoNotCallEntry>("do_not_call"), {
+      at: (e) => e.created_at,
+      id: (e) => e.phone_number
+    })
     return {
       add: (entry) =>
         db.atomically(() => {
@@ -25,17 +28,7 @@ export const layer: Layer.Layer<DoNotCallStore, never, MemoryDatabaseTag> = Laye
         db.atomically(() => Option.fromNullable(entries.get(keyOf(organizationId, phoneNumber)))),
       remove: (organizationId, phoneNumber) =>
         db.atomically(() => entries.delete(keyOf(organizationId, phoneNumber))),
-      list: (organizationId, page) =>
-        db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              entries.values().filter((e) => e.organization_id === organizationId),
-              (e) => e.created_at,
-              (e) => e.phone_number
-            ),
-            page
-          )
-        )
+      list: (organizationId, page) => db.atomically(() => entries.newestPage(organizationId, page))
     }
   })
 )

@@ -4,23 +4,23 @@ import { DocumentId } from "../knowledge-base/Document.js"
 import type { DocumentRef } from "../knowledge-base/DocumentStore.js"
 import { DocumentStore } from "../knowledge-base/DocumentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
-import * as Page from "../pagination/Page.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable, ownedBy } from "./OrganizationTable.js"
 
 /** Knowledge-base documents and their chunks in memory. */
 export const layer: Layer.Layer<DocumentStore, never, MemoryDatabaseTag> = Layer.effect(
   DocumentStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const documents = db.table<DocumentId, Document>("documents")
+    const documents = organizationTable(db.table<DocumentId, Document>("documents"), byCreation)
     const chunks = db.table<DocumentId, ReadonlyArray<DocumentChunk>>("document_chunks")
-    const own = (organizationId: OrganizationId, ref: DocumentRef) => {
-      const row =
-        ref._tag === "Id"
-          ? documents.get(ref.id)
-          : documents.values().find((d) => d.document_uuid === ref.uuid)
-      return row?.organization_id === organizationId ? row : undefined
-    }
+    const findDocument = (organizationId: OrganizationId, ref: DocumentRef) =>
+      ref._tag === "Id"
+        ? documents.own(organizationId, ref.id)
+        : ownedBy(
+            organizationId,
+            documents.values().find((d) => d.document_uuid === ref.uuid)
+          )
     return {
       insert: (document, now) =>
         db.atomically(() => {
@@ -33,42 +33,25 @@ export const layer: Layer.Layer<DocumentStore, never, MemoryDatabaseTag> = Layer
           documents.set(row.id, row)
           return row
         }),
-      find: (organizationId, ref) => db.atomically(() => Option.fromNullable(own(organizationId, ref))),
-      list: (organizationId, page) =>
-        db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              documents.values().filter((d) => d.organization_id === organizationId),
-              (d) => d.created_at,
-              (d) => d.id
-            ),
-            page
-          )
-        ),
+      find: (organizationId, ref) =>
+        db.atomically(() => Option.fromNullable(findDocument(organizationId, ref))),
+      list: (organizationId, page) => db.atomically(() => documents.newestPage(organizationId, page)),
       update: (organizationId, id, patch, now) =>
-        db.atomically(() => {
-          const current = own(organizationId, { _tag: "Id", id })
-          if (current === undefined) return Option.none()
-          const next: Document = { ...current, ...patch, updated_at: now }
-          documents.set(id, next)
-          return Option.some(next)
-        }),
+        db.atomically(() =>
+          documents.replaceOwn(organizationId, id, (document) => ({ ...document, ...patch, updated_at: now }))
+        ),
       remove: (organizationId, id) =>
         db.atomically(() => {
-          const current = own(organizationId, { _tag: "Id", id })
-          if (current === undefined) return Option.none()
-          documents.delete(id)
-          chunks.delete(id)
-          return Option.some(current)
+          const removed = documents.removeOwn(organizationId, id)
+          if (Option.isSome(removed)) chunks.delete(id)
+          return removed
         }),
       replaceChunks: (organizationId, id, replacement) =>
         db.atomically(() => {
-          if (own(organizationId, { _tag: "Id", id }) !== undefined) chunks.set(id, [...replacement])
+          if (documents.own(organizationId, id) !== undefined) chunks.set(id, [...replacement])
         }),
       chunks: (organizationId, id) =>
-        db.atomically(() =>
-          own(organizationId, { _tag: "Id", id }) === undefined ? [] : (chunks.get(id) ?? [])
-        )
+        db.atomically(() => (documents.own(organizationId, id) === undefined ? [] : (chunks.get(id) ?? [])))
     }
   })
 )

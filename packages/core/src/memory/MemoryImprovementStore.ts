@@ -1,21 +1,16 @@
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import type { Improvement } from "../improvements/Improvement.js"
 import { ImprovementId } from "../improvements/Improvement.js"
 import { ImprovementStore } from "../improvements/ImprovementStore.js"
-import type { OrganizationId } from "../organizations/Organization.js"
-import * as Page from "../pagination/Page.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Improvement suggestions in memory. */
 export const layer: Layer.Layer<ImprovementStore, never, MemoryDatabaseTag> = Layer.effect(
   ImprovementStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const improvements = db.table<ImprovementId, Improvement>("improvements")
-    const own = (organizationId: OrganizationId, id: ImprovementId) => {
-      const row = improvements.get(id)
-      return row?.organization_id === organizationId ? row : undefined
-    }
+    const improvements = organizationTable(db.table<ImprovementId, Improvement>("improvements"), byCreation)
     return {
       insert: (improvement, now) =>
         db.atomically(() => {
@@ -30,41 +25,31 @@ export const layer: Layer.Layer<ImprovementStore, never, MemoryDatabaseTag> = La
           improvements.set(row.id, row)
           return row
         }),
-      find: (organizationId, id) => db.atomically(() => Option.fromNullable(own(organizationId, id))),
+      find: (organizationId, id) => db.atomically(() => improvements.findOwn(organizationId, id)),
       list: (organizationId, agentId, filter, page) =>
         db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              improvements
-                .values()
-                .filter(
-                  (i) =>
-                    i.organization_id === organizationId &&
-                    i.agent_id === agentId &&
-                    (filter.status === undefined || i.status === filter.status)
-                ),
-              (i) => i.created_at,
-              (i) => i.id
-            ),
-            page
+          improvements.newestPage(
+            organizationId,
+            page,
+            (i) => i.agent_id === agentId && (filter.status === undefined || i.status === filter.status)
           )
         ),
       decideIfPending: (organizationId, id, decision) =>
-        db.atomically(() => {
-          const current = own(organizationId, id)
-          if (current === undefined || current.status !== "pending") return Option.none()
-          const next: Improvement = { ...current, ...decision }
-          improvements.set(id, next)
-          return Option.some(next)
-        }),
+        db.atomically(() =>
+          improvements.replaceOwn(
+            organizationId,
+            id,
+            (improvement) => ({ ...improvement, ...decision }),
+            (improvement) => improvement.status === "pending"
+          )
+        ),
       setAppliedDefinition: (organizationId, id, definitionId) =>
-        db.atomically(() => {
-          const current = own(organizationId, id)
-          if (current === undefined) return Option.none()
-          const next: Improvement = { ...current, applied_definition_id: definitionId }
-          improvements.set(id, next)
-          return Option.some(next)
-        })
+        db.atomically(() =>
+          improvements.replaceOwn(organizationId, id, (improvement) => ({
+            ...improvement,
+            applied_definition_id: definitionId
+          }))
+        )
     }
   })
 )

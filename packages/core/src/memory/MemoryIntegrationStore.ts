@@ -1,48 +1,36 @@
 import { Effect, Layer, Option } from "effect"
 import type { IntegrationConnection } from "../integrations/IntegrationConnection.js"
 import { IntegrationStore } from "../integrations/IntegrationStore.js"
-import type { OrganizationId } from "../organizations/Organization.js"
-import * as Page from "../pagination/Page.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Integration connections in memory. */
 export const layer: Layer.Layer<IntegrationStore, never, MemoryDatabaseTag> = Layer.effect(
   IntegrationStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const connections = db.table<string, IntegrationConnection>("integration_connections")
-    const own = (organizationId: OrganizationId, id: string) => {
-      const row = connections.get(id)
-      return row?.organization_id === organizationId ? row : undefined
-    }
+    const connections = organizationTable(
+      db.table<string, IntegrationConnection>("integration_connections"),
+      byCreation
+    )
     return {
       insert: (connection) =>
         db.atomically(() => {
           connections.set(connection.id, connection)
           return connection
         }),
-      find: (organizationId, id) => db.atomically(() => Option.fromNullable(own(organizationId, id))),
-      list: (organizationId, page) =>
-        db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              connections.values().filter((c) => c.organization_id === organizationId),
-              (c) => c.created_at,
-              (c) => c.id
-            ),
-            page
-          )
-        ),
+      find: (organizationId, id) => db.atomically(() => connections.findOwn(organizationId, id)),
+      list: (organizationId, page) => db.atomically(() => connections.newestPage(organizationId, page)),
       update: (organizationId, id, patch, now) =>
-        db.atomically(() => {
-          const current = own(organizationId, id)
-          if (current === undefined) return Option.none()
-          const next: IntegrationConnection = { ...current, ...patch, updated_at: now }
-          connections.set(id, next)
-          return Option.some(next)
-        }),
+        db.atomically(() =>
+          connections.replaceOwn(organizationId, id, (connection) => ({
+            ...connection,
+            ...patch,
+            updated_at: now
+          }))
+        ),
       remove: (organizationId, id) =>
-        db.atomically(() => own(organizationId, id) !== undefined && connections.delete(id))
+        db.atomically(() => Option.isSome(connections.removeOwn(organizationId, id)))
     }
   })
 )

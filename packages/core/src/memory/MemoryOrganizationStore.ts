@@ -8,6 +8,13 @@ import { OrganizationId } from "../organizations/Organization.js"
 import { InsufficientBalance } from "../organizations/OrganizationErrors.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable } from "./OrganizationTable.js"
+
+/** Amounts moved in or out of a balance are positive: a negative debit would be a credit in disguise. */
+const positive = (amount: number) =>
+  Number.isSafeInteger(amount) && amount > 0
+    ? Effect.void
+    : Effect.dieMessage(`balance changes take a positive whole amount of minor units, got ${amount}`)
 
 /** Organizations in memory. */
 export const layerOrganizations: Layer.Layer<OrganizationStore, never, MemoryDatabaseTag> = Layer.effect(
@@ -15,13 +22,6 @@ export const layerOrganizations: Layer.Layer<OrganizationStore, never, MemoryDat
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
     const organizations = db.table<OrganizationId, Organization>("organizations")
-    const change = (id: OrganizationId, f: (o: Organization) => Organization) => {
-      const current = organizations.get(id)
-      if (current === undefined) return Option.none()
-      const next = f(current)
-      organizations.set(id, next)
-      return Option.some(next)
-    }
     return {
       insert: (organization, now) =>
         db.atomically(() => {
@@ -34,26 +34,39 @@ export const layerOrganizations: Layer.Layer<OrganizationStore, never, MemoryDat
           return row
         }),
       find: (id) => db.atomically(() => Option.fromNullable(organizations.get(id))),
-      update: (id, patch) => db.atomically(() => change(id, (o) => ({ ...o, ...patch }))),
+      count: db.atomically(() => organizations.values().length),
+      update: (id, patch) => db.atomically(() => organizations.replace(id, (o) => ({ ...o, ...patch }))),
       credit: (id, amount) =>
-        db.atomically(() => change(id, (o) => ({ ...o, balance: MinorUnits.make(o.balance + amount) }))),
+        positive(amount).pipe(
+          Effect.zipRight(
+            db.atomically(() =>
+              organizations.replace(id, (o) => ({ ...o, balance: MinorUnits.make(o.balance + amount) }))
+            )
+          )
+        ),
       debit: (id, amount) =>
-        db
-          .atomically((): Either.Either<Option.Option<Organization>, InsufficientBalance> => {
-            const current = organizations.get(id)
-            if (current === undefined) return Either.right(Option.none())
-            if (current.balance < amount) {
-              return Either.left(
-                new InsufficientBalance({
-                  balance: current.balance,
-                  required: amount,
-                  top_up: MinorUnits.make(amount - current.balance)
-                })
-              )
-            }
-            return Either.right(change(id, (o) => ({ ...o, balance: MinorUnits.make(o.balance - amount) })))
-          })
-          .pipe(Effect.flatMap((result) => result))
+        positive(amount).pipe(
+          Effect.zipRight(
+            db
+              .atomically((): Either.Either<Option.Option<Organization>, InsufficientBalance> => {
+                const current = organizations.get(id)
+                if (current === undefined) return Either.right(Option.none())
+                if (current.balance < amount) {
+                  return Either.left(
+                    new InsufficientBalance({
+                      balance: current.balance,
+                      required: amount,
+                      top_up: MinorUnits.make(amount - current.balance)
+                    })
+                  )
+                }
+                return Either.right(
+                  organizations.replace(id, (o) => ({ ...o, balance: MinorUnits.make(o.balance - amount) }))
+                )
+              })
+              .pipe(Effect.flatMap((result) => result))
+          )
+        )
     }
   })
 )
@@ -63,7 +76,7 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, MemoryDatabaseTag> = 
   ApiKeyStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const keys = db.table<ApiKeyId, ApiKey>("api_keys")
+    const keys = organizationTable(db.table<ApiKeyId, ApiKey>("api_keys"), byCreation)
     const organizations = db.table<OrganizationId, Organization>("organizations")
     return {
       insert: (key, now) =>
@@ -83,21 +96,11 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, MemoryDatabaseTag> = 
           const organization = apiKey && organizations.get(apiKey.organization_id)
           return apiKey && organization ? Option.some({ apiKey, organization }) : Option.none()
         }),
-      list: (organizationId) =>
-        db.atomically(() =>
-          keys
-            .values()
-            .filter((k) => k.organization_id === organizationId)
-            .sort((a, b) => b.id - a.id)
-        ),
+      list: (organizationId) => db.atomically(() => keys.ownRows(organizationId).sort((a, b) => b.id - a.id)),
       revoke: (id, now) =>
-        db.atomically(() => {
-          const current = keys.get(id)
-          if (current === undefined) return Option.none()
-          const next = current.revoked_at === null ? { ...current, revoked_at: now } : current
-          keys.set(id, next)
-          return Option.some(next)
-        })
+        db.atomically(() =>
+          keys.replace(id, (key) => (key.revoked_at === null ? { ...key, revoked_at: now } : key))
+        )
     }
   })
 )

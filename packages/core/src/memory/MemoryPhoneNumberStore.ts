@@ -1,18 +1,25 @@
 import { Effect, Layer, Option } from "effect"
-import * as Page from "../pagination/Page.js"
 import type { NumberRequest, PhoneNumber } from "../phone-numbers/PhoneNumber.js"
 import { NumberRequestId, PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberExists } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** The number inventory, the organizations' numbers and demand requests in memory. */
 export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabaseTag> = Layer.effect(
   PhoneNumberStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const numbers = db.table<PhoneNumberId, PhoneNumber>("phone_numbers")
-    const requests = db.table<NumberRequestId, NumberRequest>("number_requests")
+    // An organization's numbers are listed by when it took them.
+    const numbers = organizationTable(db.table<PhoneNumberId, PhoneNumber>("phone_numbers"), {
+      at: (n) => n.activated_at ?? n.created_at,
+      id: (n) => n.id
+    })
+    const requests = organizationTable(
+      db.table<NumberRequestId, NumberRequest>("number_requests"),
+      byCreation
+    )
     return {
       addToInventory: (input, now) =>
         db
@@ -34,17 +41,7 @@ export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabaseTag> = La
           })
           .pipe(Effect.flatMap((r) => (r instanceof PhoneNumberExists ? Effect.fail(r) : Effect.succeed(r)))),
       find: (id) => db.atomically(() => Option.fromNullable(numbers.get(id))),
-      listOwned: (organizationId, page) =>
-        db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              numbers.values().filter((n) => n.organization_id === organizationId),
-              (n) => n.activated_at ?? n.created_at,
-              (n) => n.id
-            ),
-            page
-          )
-        ),
+      listOwned: (organizationId, page) => db.atomically(() => numbers.newestPage(organizationId, page)),
       claim: (organizationId, choice, now) =>
         db.atomically(() => {
           const candidate =
@@ -71,19 +68,14 @@ export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabaseTag> = La
           return Option.some(next)
         }),
       release: (organizationId, id, now) =>
-        db.atomically(() => {
-          const current = numbers.get(id)
-          if (
-            current === undefined ||
-            current.organization_id !== organizationId ||
-            current.status !== "active"
-          ) {
-            return Option.none()
-          }
-          const next: PhoneNumber = { ...current, status: "released", released_at: now }
-          numbers.set(id, next)
-          return Option.some(next)
-        }),
+        db.atomically(() =>
+          numbers.replaceOwn(
+            organizationId,
+            id,
+            (number) => ({ ...number, status: "released", released_at: now }),
+            (number) => number.status === "active"
+          )
+        ),
       insertRequest: (request, now) =>
         db.atomically(() => {
           const row: NumberRequest = {
@@ -95,17 +87,7 @@ export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabaseTag> = La
           requests.set(row.id, row)
           return row
         }),
-      listRequests: (organizationId, page) =>
-        db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              requests.values().filter((r) => r.organization_id === organizationId),
-              (r) => r.created_at,
-              (r) => r.id
-            ),
-            page
-          )
-        )
+      listRequests: (organizationId, page) => db.atomically(() => requests.newestPage(organizationId, page))
     }
   })
 )

@@ -1,23 +1,18 @@
 import { Effect, Layer, Option } from "effect"
-import type { OrganizationId } from "../organizations/Organization.js"
-import * as Page from "../pagination/Page.js"
 import type { Credential } from "../tools/Credential.js"
 import { CredentialStore } from "../tools/CredentialStore.js"
 import type { Tool } from "../tools/Tool.js"
 import { ToolId } from "../tools/Tool.js"
 import { ToolStore } from "../tools/ToolStore.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Tools in memory. */
 export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabaseTag> = Layer.effect(
   ToolStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const tools = db.table<string, Tool>("tools")
-    const own = (organizationId: OrganizationId, uuid: string) => {
-      const row = tools.get(uuid)
-      return row?.organization_id === organizationId ? row : undefined
-    }
+    const tools = organizationTable(db.table<string, Tool>("tools"), byCreation)
     return {
       insert: (tool, now) =>
         db.atomically(() => {
@@ -30,32 +25,19 @@ export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabaseTag> = Laye
           tools.set(row.tool_uuid, row)
           return row
         }),
-      find: (organizationId, uuid) => db.atomically(() => Option.fromNullable(own(organizationId, uuid))),
+      find: (organizationId, uuid) => db.atomically(() => tools.findOwn(organizationId, uuid)),
       list: (organizationId, filter, page) =>
         db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              tools
-                .values()
-                .filter(
-                  (t) =>
-                    t.organization_id === organizationId &&
-                    (filter.status === undefined || t.status === filter.status)
-                ),
-              (t) => t.created_at,
-              (t) => t.id
-            ),
-            page
+          tools.newestPage(
+            organizationId,
+            page,
+            (t) => filter.status === undefined || t.status === filter.status
           )
         ),
       update: (organizationId, uuid, patch, now) =>
-        db.atomically(() => {
-          const current = own(organizationId, uuid)
-          if (current === undefined) return Option.none()
-          const next: Tool = { ...current, ...patch, updated_at: now }
-          tools.set(uuid, next)
-          return Option.some(next)
-        })
+        db.atomically(() =>
+          tools.replaceOwn(organizationId, uuid, (tool) => ({ ...tool, ...patch, updated_at: now }))
+        )
     }
   })
 )
@@ -65,34 +47,20 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, MemoryDatabas
   CredentialStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
-    const credentials = db.table<string, Credential>("credentials")
+    const credentials = organizationTable(db.table<string, Credential>("credentials"), {
+      at: (c) => c.created_at,
+      id: (c) => c.credential_uuid
+    })
     return {
       insert: (credential) =>
         db.atomically(() => {
           credentials.set(credential.credential_uuid, credential)
           return credential
         }),
-      find: (organizationId, uuid) =>
-        db.atomically(() =>
-          Option.fromNullable(credentials.get(uuid)).pipe(
-            Option.filter((c) => c.organization_id === organizationId)
-          )
-        ),
-      list: (organizationId, page) =>
-        db.atomically(() =>
-          Page.slice(
-            newestFirst(
-              credentials.values().filter((c) => c.organization_id === organizationId),
-              (c) => c.created_at,
-              (c) => c.credential_uuid
-            ),
-            page
-          )
-        ),
+      find: (organizationId, uuid) => db.atomically(() => credentials.findOwn(organizationId, uuid)),
+      list: (organizationId, page) => db.atomically(() => credentials.newestPage(organizationId, page)),
       remove: (organizationId, uuid) =>
-        db.atomically(
-          () => credentials.get(uuid)?.organization_id === organizationId && credentials.delete(uuid)
-        )
+        db.atomically(() => Option.isSome(credentials.removeOwn(organizationId, uuid)))
     }
   })
 )

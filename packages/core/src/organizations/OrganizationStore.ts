@@ -17,14 +17,16 @@ export class OrganizationStore extends Context.Tag("@voice-agent-platform/core/O
   {
     readonly insert: (organization: NewOrganization, now: Date) => Effect.Effect<Organization>
     readonly find: (id: OrganizationId) => Effect.Effect<Option.Option<Organization>>
+    /** How many organizations exist (a fresh store has none). */
+    readonly count: Effect.Effect<number>
     readonly update: (
       id: OrganizationId,
       patch: OrganizationPatch
     ) => Effect.Effect<Option.Option<Organization>>
-    /** Adds to the balance; None when the organization does not exist. */
+    /** Adds a positive amount to the balance; None when the organization does not exist. */
     readonly credit: (id: OrganizationId, amount: MinorUnits) => Effect.Effect<Option.Option<Organization>>
     /**
-     * Takes `amount` from the balance only if the balance covers it, atomically (two debits racing for
+     * Takes a positive `amount` from the balance only if the balance covers it, atomically (two debits racing for
      * the last złoty cannot both succeed). None when the organization does not exist.
      */
     readonly debit: (

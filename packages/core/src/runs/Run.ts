@@ -37,7 +37,7 @@ export const finalStatuses: ReadonlyArray<RunStatus> = [
 export const isLive = (status: RunStatus): boolean =>
   status === "queued" || status === "ringing" || status === "in_progress"
 
-/** True once the run has ended (or never was a call). */
+/** True once the call has ended; a record-only run (`initialized`) is not final. */
 export const isFinal = (status: RunStatus): boolean => finalStatuses.includes(status)
 
 export const RunLogEntry = Schema.Struct({
@@ -63,7 +63,7 @@ export const IntegrationDelivery = Schema.Struct({
 })
 export type IntegrationDelivery = typeof IntegrationDelivery.Type
 
-/** Storage keys of a run's files (null until saved, and again after retention or deletion removed them). */
+/** Storage keys of a run's files, null until saved. A key stays after retention removed its file. */
 export const RunFiles = Schema.Struct({
   recording: Schema.NullOr(Schema.String),
   transcript: Schema.NullOr(Schema.String)

@@ -25,7 +25,7 @@ export class RunFileNotAvailable extends Schema.TaggedError<RunFileNotAvailable>
       case "not_recorded":
         return `Run ${this.workflow_run_id} has no ${this.file}`
       case "deleted":
-        return `The ${this.file} of run ${this.workflow_run_id} was deleted by the retention policy`
+        return `The ${this.file} of run ${this.workflow_run_id} is no longer stored (removed by the retention policy)`
     }
   }
 }

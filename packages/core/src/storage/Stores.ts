@@ -11,6 +11,7 @@ import type { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import type { RunStore } from "../runs/RunStore.js"
 import type { CredentialStore } from "../tools/CredentialStore.js"
 import type { ToolStore } from "../tools/ToolStore.js"
+import type { TriggerStore } from "../triggers/TriggerStore.js"
 import type { UsageStore } from "../usage/UsageStore.js"
 import type { Transactions } from "./Transactions.js"
 
@@ -31,3 +32,4 @@ export type Stores =
   | CampaignStore
   | UsageStore
   | IntegrationStore
+  | TriggerStore

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Fiber, Layer, Schema, TestClock } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
 import { CallScriptRequest } from "../../src/agents/CallScript.js"
 import { PromptWriter, PromptWriterFailure } from "../../src/agents/PromptWriter.js"
+import { InMemory } from "../../src/index.js"
 import { IntegrationStore } from "../../src/integrations/IntegrationStore.js"
 import { RunStore } from "../../src/runs/RunStore.js"
 import * as Fixtures from "../../testing/Fixtures.js"
@@ -63,6 +64,9 @@ describe("Agents", () => {
 
   const writer = (result: Effect.Effect<string, PromptWriterFailure>) =>
     Layer.succeed(PromptWriter, { writeSystemPrompt: () => result })
+  // A PromptWriter is configured by providing it to the engine's layer.
+  const engineWith = (writerLayer: Layer.Layer<PromptWriter>) =>
+    InMemory.layer.pipe(Layer.provide(writerLayer))
 
   it.effect("lets a configured language model write the prompt when asked to", () =>
     Effect.gen(function* () {
@@ -72,18 +76,23 @@ describe("Agents", () => {
       expect(withAi.definition.workflow_definition.system_prompt).toBe("Written by the model.")
       const without = yield* agents.createFromScript(org.id, script())
       expect(without.definition.workflow_definition.system_prompt).toContain("## Role")
-    }).pipe(Effect.provide(engine), Effect.provide(writer(Effect.succeed("Written by the model."))))
+    }).pipe(Effect.provide(engineWith(writer(Effect.succeed("Written by the model.")))))
   )
 
-  it.effect("keeps the composed prompt when the language model fails or none is configured", () =>
-    Effect.gen(function* () {
-      const agents = yield* Agents
-      const org = yield* Fixtures.organization()
-      const created = yield* agents.createFromScript(org.id, script({ generate_with_ai: true }))
-      expect(created.definition.workflow_definition.system_prompt).toContain("## Role")
-    }).pipe(
-      Effect.provide(engine),
-      Effect.provide(writer(Effect.fail(new PromptWriterFailure({ reason: "timeout" }))))
+  for (const [name, outcome] of [
+    ["fails", Effect.fail(new PromptWriterFailure({ reason: "quota" }))],
+    ["crashes", Effect.die("boom")],
+    ["never answers", Effect.never]
+  ] as const) {
+    it.effect(`keeps the composed prompt when the language model ${name}`, () =>
+      Effect.gen(function* () {
+        const agents = yield* Agents
+        const org = yield* Fixtures.organization()
+        const fiber = yield* Effect.fork(agents.createFromScript(org.id, script({ generate_with_ai: true })))
+        yield* TestClock.adjust("31 seconds")
+        const created = yield* Fiber.join(fiber)
+        expect(created.definition.workflow_definition.system_prompt).toContain("## Role")
+      }).pipe(Effect.provide(engineWith(writer(outcome))))
     )
-  )
+  }
 })

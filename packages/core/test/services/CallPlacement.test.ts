@@ -1,9 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Fiber, Layer, Option } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
 import { CallPlacement } from "../../src/calls/CallPlacement.js"
 import { ChannelStore } from "../../src/calls/ChannelStore.js"
 import { DoNotCallStore } from "../../src/do-not-call/DoNotCallStore.js"
+import { Telephony } from "../../src/calls/Telephony.js"
+import { InMemory, PriceListConfig, SecureRandom, Services } from "../../src/index.js"
+import * as MemoryBlobStore from "../../src/memory/MemoryBlobStore.js"
 import { RecordedCalls } from "../../src/memory/MemoryTelephony.js"
 import { PhoneNumbers } from "../../src/phone-numbers/PhoneNumbers.js"
 import { PhoneNumberId } from "../../src/phone-numbers/PhoneNumber.js"
@@ -173,6 +176,61 @@ describe("CallPlacement", () => {
       expect(runs.items.map((r) => r.status)).toEqual(["failed"])
       expect(yield* (yield* ChannelStore).held(organization.id, new Date(warsawNoon))).toEqual([])
     }).pipe(Effect.provide(engine))
+  )
+
+  it.effect("hands telephony the greeting and prompt with initial_context filled in", () =>
+    Effect.gen(function* () {
+      yield* setNow(warsawNoon)
+      const { organization, agent } = yield* organizationWithAgent()
+      yield* (yield* CallPlacement).place({
+        organizationId: organization.id,
+        agent: agent.public_id,
+        phone_number: "+48500100200",
+        initial_context: { first_name: "Ola" }
+      })
+      const [call] = yield* (yield* RecordedCalls).calls
+      expect(call?.first_message).toBe("Hello Ola!")
+      expect(call?.definition.workflow_definition.first_message).toBe("Hello {{initial_context.first_name}}!")
+    }).pipe(Effect.provide(engine))
+  )
+
+  it.effect(
+    "gives the channel back and fails the run when the request is interrupted during the hand-off",
+    () =>
+      Effect.gen(function* () {
+        yield* setNow(warsawNoon)
+        const { organization, agent } = yield* organizationWithAgent({ outbound_channels: 1 })
+        const fiber = yield* Effect.fork(
+          (yield* CallPlacement).place({
+            organizationId: organization.id,
+            agent: agent.public_id,
+            phone_number: "+48500100200"
+          })
+        )
+        // the telephony below never answers: wait until the run exists, then interrupt the request
+        const runs = yield* RunStore
+        while ((yield* runs.list(organization.id, agent.id, {}, { page: 1, limit: 1 })).total_count === 0) {
+          yield* Effect.yieldNow()
+        }
+        yield* Fiber.interrupt(fiber)
+        expect(yield* (yield* ChannelStore).held(organization.id, new Date(warsawNoon))).toEqual([])
+        const listed = yield* runs.list(organization.id, agent.id, {}, { page: 1, limit: 1 })
+        expect(listed.items.map((r) => r.status)).toEqual(["failed"])
+      }).pipe(
+        Effect.provide(
+          Services.layer.pipe(
+            Layer.provideMerge(
+              Layer.mergeAll(
+                InMemory.layerStores,
+                MemoryBlobStore.layer,
+                Layer.succeed(Telephony, { placeCall: () => Effect.never }),
+                SecureRandom.layerWebCrypto,
+                PriceListConfig.layerDefault
+              )
+            )
+          )
+        )
+      )
   )
 
   it.effect("calls from one of the organization's own numbers only", () =>

@@ -1,0 +1,236 @@
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import type { AgentNotFound } from "../agents/AgentErrors.js"
+import { AgentArchived } from "../agents/AgentErrors.js"
+import type { AgentRef } from "../agents/AgentIds.js"
+import { Agents } from "../agents/Agents.js"
+import { BlobStore } from "../files/BlobStore.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import { Transactions } from "../storage/Transactions.js"
+import * as Transcripts from "../transcripts/Transcripts.js"
+import type { Run, RunStatus } from "./Run.js"
+import { isLive } from "./Run.js"
+import { RunFileNotAvailable, RunNotFound } from "./RunErrors.js"
+import type { RunId } from "./RunId.js"
+import type { RunFilter } from "./RunStore.js"
+import { RunStore } from "./RunStore.js"
+
+/** The modes of a run that is a record only (no call is placed): a browser session or a chat. */
+export const ConversationMode = Schema.Literal("webrtc", "smallwebrtc", "chat")
+export type ConversationMode = typeof ConversationMode.Type
+
+/** A new conversation record. */
+export interface CreateConversation {
+  readonly mode: ConversationMode
+  readonly initial_context?: Readonly<Record<string, unknown>>
+  readonly name?: string | null
+}
+
+/** The media type of every recording. */
+export const recordingContentType = "audio/wav"
+
+/** Where a run's recording is stored. */
+export const recordingKey = (organizationId: OrganizationId, runId: RunId): string =>
+  `organizations/${organizationId}/runs/${runId}/recording.wav`
+
+/** A run's recording: the run and the storage key of its WAV file. */
+export interface RunRecording {
+  readonly run: Run
+  readonly file_key: string
+  readonly content_type: typeof recordingContentType
+}
+
+/** A live call (`queued`, `ringing`, `in_progress`) cannot be deleted: it still holds a channel and writes files. */
+export class RunStillLive extends Schema.TaggedError<RunStillLive>()("RunStillLive", {
+  workflow_run_id: Schema.Number,
+  status: Schema.String
+}) {
+  override get message() {
+    return `Run ${this.workflow_run_id} is ${this.status}; it can be deleted once the call has ended`
+  }
+}
+
+/**
+ * Runs (calls, browser sessions, chats) as an agent's API shows them: every read is scoped to the agent
+ * in the path, so another agent's run is "not found" exactly like a missing one.
+ */
+export class Runs extends Context.Tag("@voice-agent-platform/core/Runs")<
+  Runs,
+  {
+    /** A run record for a browser session or chat; places no call. Status `initialized`. */
+    readonly createConversation: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      request: CreateConversation
+    ) => Effect.Effect<Run, AgentNotFound | AgentArchived>
+    /** The agent's runs, newest first. */
+    readonly list: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      filter: RunFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<Run>, AgentNotFound>
+    readonly get: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      runId: RunId
+    ) => Effect.Effect<Run, AgentNotFound | RunNotFound>
+    /** The run's transcript turns (see `Transcripts.read`), scoped to the agent. */
+    readonly transcript: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      runId: RunId
+    ) => Effect.Effect<Transcripts.RunTranscript, AgentNotFound | RunNotFound | RunFileNotAvailable>
+    /** The run's recording; not available while the call is live, when it has none, or after it was removed. */
+    readonly recording: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      runId: RunId
+    ) => Effect.Effect<RunRecording, AgentNotFound | RunNotFound | RunFileNotAvailable>
+    /** Writes the run's recording (a WAV file) and links it to the run. */
+    readonly saveRecording: (
+      organizationId: OrganizationId,
+      runId: RunId,
+      wav: Uint8Array
+    ) => Effect.Effect<string, RunNotFound>
+    /**
+     * Erases an ended run: its recording and transcript leave storage, then the record (with its context,
+     * logs, SMS and integration deliveries) is removed, so every run read answers "not found". The usage
+     * ledger keeps its line: duration and cost stay billed.
+     */
+    readonly delete: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      runId: RunId
+    ) => Effect.Effect<void, AgentNotFound | RunNotFound | RunStillLive>
+  }
+>() {}
+
+export const layer = Layer.effect(
+  Runs,
+  Effect.gen(function* () {
+    const agents = yield* Agents
+    const runs = yield* RunStore
+    const blobs = yield* BlobStore
+    const transcripts = yield* Transcripts.Transcripts
+    const transactions = yield* Transactions
+
+    const notFound = (runId: RunId) => new RunNotFound({ workflow_run_id: runId })
+
+    /** The run if it belongs to the agent; another agent's run does not exist under this agent's path. */
+    const findOfAgent = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
+      Effect.gen(function* () {
+        const resolved = yield* agents.resolve(organizationId, agent)
+        const run = yield* runs.find(organizationId, runId)
+        return Option.isSome(run) && run.value.workflow_id === resolved.id
+          ? run.value
+          : yield* notFound(runId)
+      })
+
+    const findRun = (organizationId: OrganizationId, runId: RunId) =>
+      Effect.flatMap(
+        runs.find(organizationId, runId),
+        Option.match({ onNone: () => Effect.fail(notFound(runId)), onSome: Effect.succeed })
+      )
+
+    const refuseLive = (run: Run) =>
+      isLive(run.status)
+        ? Effect.fail(new RunStillLive({ workflow_run_id: run.workflow_run_id, status: run.status }))
+        : Effect.void
+
+    return {
+      createConversation: (organizationId, agent, request) =>
+        Effect.gen(function* () {
+          const resolved = yield* agents.resolve(organizationId, agent)
+          // An archived agent takes no new calls; a browser session or chat is a call all the same.
+          if (resolved.status === "archived") {
+            return yield* new AgentArchived({ agent_id: resolved.public_id })
+          }
+          const now = new Date(yield* Clock.currentTimeMillis)
+          return yield* runs.insert(
+            {
+              workflow_id: resolved.id,
+              organization_id: organizationId,
+              mode: request.mode,
+              status: "initialized" satisfies RunStatus,
+              name: request.name ?? null,
+              phone_number: null,
+              initial_context: { ...request.initial_context },
+              gathered_context: {},
+              duration_seconds: null,
+              cost: null,
+              currency: "PLN",
+              disposition: null,
+              campaign_id: null,
+              trigger_id: null,
+              logs: [],
+              sms: [],
+              integration_deliveries: [],
+              files: { recording: null, transcript: null },
+              channel_reservation_id: null,
+              ended_at: null
+            },
+            now
+          )
+        }),
+
+      list: (organizationId, agent, filter, page) =>
+        Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
+          runs.list(organizationId, resolved.id, filter, page)
+        ),
+
+      get: findOfAgent,
+
+      transcript: (organizationId, agent, runId) =>
+        Effect.flatMap(findOfAgent(organizationId, agent, runId), () =>
+          transcripts.read(organizationId, runId)
+        ),
+
+      recording: (organizationId, agent, runId) =>
+        Effect.gen(function* () {
+          const run = yield* findOfAgent(organizationId, agent, runId)
+          const unavailable = (reason: RunFileNotAvailable["reason"]) =>
+            new RunFileNotAvailable({ workflow_run_id: runId, file: "recording", reason })
+          if (isLive(run.status)) return yield* unavailable("in_progress")
+          const key = run.files.recording
+          if (key === null) return yield* unavailable("not_recorded")
+          // The record can outlive the file: a retention policy removes blobs, not runs.
+          if (Option.isNone(yield* blobs.get(key))) return yield* unavailable("deleted")
+          return { run, file_key: key, content_type: recordingContentType }
+        }),
+
+      saveRecording: (organizationId, runId, wav) =>
+        Effect.gen(function* () {
+          const run = yield* findRun(organizationId, runId)
+          const key = recordingKey(organizationId, runId)
+          yield* blobs.put(key, { bytes: wav, content_type: recordingContentType })
+          yield* runs.update(organizationId, runId, { files: { ...run.files, recording: key } })
+          return key
+        }),
+
+      delete: (organizationId, agent, runId) =>
+        Effect.gen(function* () {
+          const run = yield* findOfAgent(organizationId, agent, runId)
+          yield* refuseLive(run)
+          // Files first: if anything stops half-way, the run is still there and the delete can be repeated,
+          // rather than files left behind that nothing points to any more.
+          const keys = new Set(
+            [
+              run.files.recording,
+              run.files.transcript,
+              recordingKey(organizationId, runId),
+              Transcripts.fileKey(organizationId, runId)
+            ].filter((key): key is string => key !== null)
+          )
+          yield* Effect.forEach(keys, (key) => blobs.remove(key), { discard: true })
+          yield* transactions.run(
+            Effect.gen(function* () {
+              // The status may have moved on since it was read; a call that went live keeps its record.
+              yield* refuseLive(yield* findRun(organizationId, runId))
+              yield* runs.remove(organizationId, runId)
+            })
+          )
+        })
+    }
+  })
+)

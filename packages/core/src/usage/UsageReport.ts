@@ -1,0 +1,86 @@
+import { DateTime, Schema } from "effect"
+import type { AgentId } from "../agents/AgentIds.js"
+import { MinorUnits } from "../money/Money.js"
+import type { ReportingPeriod } from "./ReportingPeriod.js"
+import type { UsageRecord } from "./UsageRecord.js"
+import type { UsageTotals } from "./UsageStore.js"
+
+/** How a usage report groups the ledger: by UTC calendar day or by agent. */
+export const UsageGrouping = Schema.Literal("day", "agent").annotations({ identifier: "UsageGrouping" })
+export type UsageGrouping = typeof UsageGrouping.Type
+
+/** What a report needs of a ledger line. */
+export type UsageLine = Pick<UsageRecord, "agent_id" | "duration_seconds" | "cost" | "recorded_at">
+
+/** The usage of one UTC day (`YYYY-MM-DD`). */
+export interface DayRow extends UsageTotals {
+  readonly group: "day"
+  readonly day: string
+}
+
+/** The usage of one agent. */
+export interface AgentRow extends UsageTotals {
+  readonly group: "agent"
+  readonly agent_id: AgentId
+}
+
+/** One row of a report: the totals of one group. */
+export type UsageReportRow = DayRow | AgentRow
+
+/** A usage report: one row per group that has usage in the period, and the totals of the period. */
+export interface UsageReport {
+  readonly period: ReportingPeriod
+  readonly group_by: UsageGrouping
+  /** Days in ascending order, or agents by ascending number; groups without usage are left out. */
+  readonly rows: ReadonlyArray<UsageReportRow>
+  readonly totals: UsageTotals
+}
+
+/** The UTC calendar day of an instant, `YYYY-MM-DD`. */
+export const dayUtc = (at: Date): string => DateTime.formatIsoDateUtc(DateTime.unsafeMake(at))
+
+interface Sums {
+  calls: number
+  duration_seconds: number
+  cost: number
+}
+
+const add = (sums: Sums, line: UsageLine): void => {
+  sums.calls += 1
+  sums.duration_seconds += line.duration_seconds
+  sums.cost += line.cost
+}
+
+const totalsOf = (sums: Sums): UsageTotals => ({
+  calls: sums.calls,
+  duration_seconds: sums.duration_seconds,
+  cost: MinorUnits.make(sums.cost)
+})
+
+/** Groups the ledger lines of a period into a report; the rows always add up to the totals. */
+export const build = (input: {
+  readonly lines: Iterable<UsageLine>
+  readonly groupBy: UsageGrouping
+  readonly period: ReportingPeriod
+}): UsageReport => {
+  const total: Sums = { calls: 0, duration_seconds: 0, cost: 0 }
+  const groups = new Map<string | number, { key: string | number; sums: Sums }>()
+  for (const line of input.lines) {
+    add(total, line)
+    const key = input.groupBy === "day" ? dayUtc(line.recorded_at) : line.agent_id
+    let group = groups.get(key)
+    if (group === undefined) {
+      group = { key, sums: { calls: 0, duration_seconds: 0, cost: 0 } }
+      groups.set(key, group)
+    }
+    add(group.sums, line)
+  }
+  const rows: Array<UsageReportRow> = [...groups.values()]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ key, sums }) =>
+      typeof key === "string"
+        ? { group: "day", day: key, ...totalsOf(sums) }
+        : { group: "agent", agent_id: key as AgentId, ...totalsOf(sums) }
+    )
+  return { period: input.period, group_by: input.groupBy, rows, totals: totalsOf(total) }
+}
