@@ -1,0 +1,67 @@
+import { Agent, request } from "node:http"
+
+/** What one measured load run gives. */
+export interface LoadResult {
+  readonly requests: number
+  readonly errors: number
+  readonly seconds: number
+  readonly requestsPerSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+
+/**
+ * Sends GET requests over keep-alive connections, `concurrency` at a time, for `seconds`, and measures
+ * throughput and latency. Bounded in time and count; loopback only.
+ */
+export const load = async (options: {
+  readonly port: number
+  readonly path: string
+  readonly headers?: Record<string, string>
+  readonly concurrency: number
+  readonly seconds: number
+}): Promise<LoadResult> => {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency })
+  const latencies: Array<number> = []
+  let errors = 0
+  const started = performance.now()
+  const deadline = started + options.seconds * 1000
+  const once = () =>
+    new Promise<void>((resolve) => {
+      const t0 = performance.now()
+      const req = request(
+        { host: "127.0.0.1", port: options.port, path: options.path, headers: options.headers, agent },
+        (res) => {
+          res.resume()
+          res.on("end", () => {
+            if (res.statusCode === 200) latencies.push(performance.now() - t0)
+            else errors++
+            resolve()
+          })
+        }
+      )
+      req.on("error", () => {
+        errors++
+        resolve()
+      })
+      req.end()
+    })
+  const worker = async () => {
+    while (performance.now() < deadline && latencies.length + errors < 5_000_000) await once()
+  }
+  await Promise.all(Array.from({ length: options.concurrency }, worker))
+  const seconds = (performance.now() - started) / 1000
+  agent.destroy()
+  const sorted = latencies.sort((a, b) => a - b)
+  return {
+    requests: sorted.length,
+    errors,
+    seconds,
+    requestsPerSecond: sorted.length / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99)
+  }
+}

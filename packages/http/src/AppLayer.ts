@@ -1,0 +1,63 @@
+import type { HttpApi } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
+import type { Services } from "@voice-agent-platform/core"
+import type { DownloadLinks } from "@voice-agent-platform/core"
+import { Layer } from "effect"
+import { AdminHandlers } from "./admin/AdminHandlers.js"
+import { CallsHandlers } from "./calls/CallsHandlers.js"
+import { ConversationsHandlers } from "./conversations/ConversationsHandlers.js"
+import { CredentialsHandlers } from "./credentials/CredentialsHandlers.js"
+import { DoNotCallHandlers } from "./do-not-call/DoNotCallHandlers.js"
+import { FilesHandlers } from "./files/FilesHandlers.js"
+import { IntegrationsHandlers } from "./integrations/IntegrationsHandlers.js"
+import { KnowledgeBaseHandlers } from "./knowledge-base/KnowledgeBaseHandlers.js"
+import { PhoneNumbersHandlers } from "./phone-numbers/PhoneNumbersHandlers.js"
+import { ToolsHandlers } from "./tools/ToolsHandlers.js"
+import { TriggersHandlers } from "./triggers/TriggersHandlers.js"
+import { UsageHandlers } from "./usage/UsageHandlers.js"
+import { AgentsHandlers } from "./agents/AgentsHandlers.js"
+import { Api } from "./Api.js"
+import * as DocsRoutes from "./docs/DocsRoutes.js"
+import { HealthHandlers } from "./health/HealthHandlers.js"
+import { ImprovementsHandlers } from "./improvements/ImprovementsHandlers.js"
+import * as Authentication from "./middleware/Authentication.js"
+import * as ErrorResponses from "./middleware/ErrorResponses.js"
+import * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
+
+/**
+ * What the API needs: the core's services and the ports they run on, the operator token, and the secret
+ * that signs download links (servers sharing a database must share it).
+ */
+export type Requirements = Services.Engine | OperatorAuthentication.AdminToken | DownloadLinks.LinkSigningKey
+
+/**
+ * The API with every handler, the docs routes and the response shaping middleware. It needs the core
+ * services and stores (e.g. `InMemory.layer`), the operator token, and an HTTP server to serve it.
+ */
+export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = Layer.mergeAll(
+  DocsRoutes.layer,
+  ErrorResponses.layer(Api)
+).pipe(
+  Layer.provideMerge(
+    HttpApiBuilder.api(Api).pipe(
+      Layer.provide([
+        HealthHandlers,
+        AgentsHandlers,
+        ImprovementsHandlers,
+        CallsHandlers,
+        TriggersHandlers,
+        DoNotCallHandlers,
+        ConversationsHandlers,
+        FilesHandlers,
+        ToolsHandlers,
+        CredentialsHandlers,
+        IntegrationsHandlers,
+        PhoneNumbersHandlers,
+        UsageHandlers,
+        KnowledgeBaseHandlers,
+        AdminHandlers
+      ]),
+      Layer.provide([Authentication.layer, OperatorAuthentication.layer])
+    )
+  )
+)

@@ -1,0 +1,75 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { ApiKey, Money, Organization, Organizations, PhoneNumbers } from "@voice-agent-platform/core"
+import { Effect, Either } from "effect"
+import { Api } from "../Api.js"
+import { NotFound, ValidationError } from "../errors/ApiErrors.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import type { OrganizationResponse } from "./AdminApi.js"
+
+const organizationResponse = (organization: Organization.Organization): typeof OrganizationResponse.Type => ({
+  organization_id: organization.id,
+  name: organization.name,
+  outbound_channels: organization.outbound_channels,
+  recording_retention_days: organization.recording_retention_days,
+  balance_pln: Money.toDecimal(organization.balance),
+  created_at: organization.created_at
+})
+
+/** Handlers of the operator API. */
+export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
+  Effect.gen(function* () {
+    const organizations = yield* Organizations.Organizations
+    const numbers = yield* PhoneNumbers.PhoneNumbers
+    const organizationId = (id: number) => Organization.OrganizationId.make(id)
+    return handlers
+      .handle("createOrganization", ({ payload }) =>
+        Effect.map(organizations.create(payload), ({ organization, key }) => ({
+          organization_id: organization.id,
+          api_key: key.api_key
+        }))
+      )
+      .handle("updateOrganization", ({ path, payload }) =>
+        organizations
+          .update(organizationId(path.organization_id), payload)
+          .pipe(Effect.map(organizationResponse), Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("issueKey", ({ path }) =>
+        organizations.issueKey(organizationId(path.organization_id)).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("revokeKey", ({ path }) =>
+        Effect.flatMap(organizations.revokeKey(ApiKey.ApiKeyId.make(path.api_key_id)), (revoked) =>
+          revoked
+            ? Effect.void
+            : Effect.fail(new NotFound({ detail: `API key ${path.api_key_id} not found` }))
+        )
+      )
+      .handle("topUp", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const amount = Money.fromDecimal(payload.amount_pln)
+          if (Either.isLeft(amount)) {
+            return yield* Effect.fail(
+              new ValidationError({
+                detail: [{ loc: ["body", "amount_pln"], msg: amount.left.message, type: "value_error" }]
+              })
+            )
+          }
+          const organization = yield* organizations
+            .topUp(organizationId(path.organization_id), amount.right)
+            .pipe(Effect.mapError(CoreErrors.toHttp))
+          return organizationResponse(organization)
+        })
+      )
+      .handle("addNumber", ({ payload }) =>
+        numbers.addToInventory(payload).pipe(
+          Effect.map((number) => ({
+            id: number.id,
+            number: number.number,
+            number_type: number.number_type,
+            status: number.status,
+            created_at: number.created_at
+          })),
+          Effect.mapError(CoreErrors.toHttp)
+        )
+      )
+  })
+)

@@ -1,0 +1,68 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Agents, ScriptAnalysis } from "@voice-agent-platform/core"
+import { Effect, Option } from "effect"
+import { Api } from "../Api.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+import { render } from "../shared/Pagination.js"
+import { agentResponse, definitionResponse } from "./AgentResponses.js"
+
+/** Handlers of the agents group. */
+export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
+  Effect.gen(function* () {
+    const agents = yield* Agents.Agents
+    return handlers
+      .handle("analyzeScript", ({ payload }) =>
+        Effect.sync(() => ScriptAnalysis.analyze(payload.script, payload.language))
+      )
+      .handle("createFromScript", ({ payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return agentResponse(yield* agents.createFromScript(organization.id, payload))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const page = yield* agents.list(
+            organization.id,
+            urlParams.status === undefined ? {} : { status: urlParams.status },
+            urlParams
+          )
+          return render(page, agentResponse)
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return agentResponse(yield* agents.get(organization.id, path.agent_id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("update", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const current = yield* agents.resolve(organization.id, path.agent_id)
+          const { workflow_configurations, ...rest } = payload
+          const patch = Option.fromNullable(workflow_configurations).pipe(
+            Option.match({
+              onNone: () => rest,
+              onSome: (configurations) => ({
+                ...rest,
+                workflow_configurations: { ...current.workflow_configurations, ...configurations }
+              })
+            })
+          )
+          return agentResponse(yield* agents.update(organization.id, current.public_id, patch))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("definitions", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return render(
+            yield* agents.definitions(organization.id, path.agent_id, urlParams),
+            definitionResponse
+          )
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+  })
+)

@@ -1,0 +1,67 @@
+import type { HttpServerRequest } from "@effect/platform"
+import type { DownloadLinks, Transcripts } from "@voice-agent-platform/core"
+import { Money, Run } from "@voice-agent-platform/core"
+import { Effect } from "effect"
+import { downloadUrl } from "../files/DownloadUrls.js"
+import type { RunResponse, RunSummaryResponse, TranscriptResponse } from "./ConversationsApi.js"
+
+/** A run as the list shows it. */
+export const runSummaryResponse = (run: Run.Run): typeof RunSummaryResponse.Type => ({
+  workflow_run_id: run.workflow_run_id,
+  workflow_id: run.workflow_id,
+  mode: run.mode,
+  status: run.status,
+  initial_context: run.initial_context,
+  gathered_context: run.gathered_context,
+  duration_seconds: run.duration_seconds,
+  created_at: run.created_at,
+  ended_at: run.ended_at
+})
+
+/** A link to one of the run's files, or null while the call is live (nothing is saved yet) or when there is none. */
+const fileLink = (run: Run.Run, key: string | null) =>
+  key === null || Run.isLive(run.status)
+    ? Effect.succeed(null)
+    : Effect.map(downloadUrl(key), (link) => link.url)
+
+/** A single run, with signed links to its files on the origin the request came to. */
+export const runResponse = (
+  run: Run.Run
+): Effect.Effect<
+  typeof RunResponse.Type,
+  never,
+  DownloadLinks.LinkSigningKey | HttpServerRequest.HttpServerRequest
+> =>
+  Effect.gen(function* () {
+    return {
+      ...runSummaryResponse(run),
+      name: run.name,
+      phone_number: run.phone_number,
+      cost: { amount: run.cost === null ? null : Money.toDecimal(run.cost), currency: run.currency },
+      disposition: run.disposition,
+      campaign_id: run.campaign_id,
+      sms: run.sms,
+      logs: run.logs,
+      integration_deliveries: run.integration_deliveries,
+      files: {
+        recording: yield* fileLink(run, run.files.recording),
+        transcript: yield* fileLink(run, run.files.transcript)
+      }
+    }
+  })
+
+/** A transcript's turns and a link to the raw file they were merged from. */
+export const transcriptResponse = (
+  transcript: Transcripts.RunTranscript,
+  expiresInSeconds: number
+): Effect.Effect<
+  typeof TranscriptResponse.Type,
+  never,
+  DownloadLinks.LinkSigningKey | HttpServerRequest.HttpServerRequest
+> =>
+  Effect.map(downloadUrl(transcript.file_key, expiresInSeconds), (link) => ({
+    workflow_run_id: transcript.run.workflow_run_id,
+    turns: transcript.turns,
+    download_url: link.url,
+    expires_at: link.expires_at
+  }))

@@ -1,0 +1,40 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Credentials } from "@voice-agent-platform/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+import { render } from "../shared/Pagination.js"
+import { credentialResponse } from "./CredentialResponses.js"
+
+/** Handlers of the credentials group. */
+export const CredentialsHandlers = HttpApiBuilder.group(Api, "credentials", (handlers) =>
+  Effect.gen(function* () {
+    const credentials = yield* Credentials.Credentials
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return credentialResponse(yield* credentials.create(organization.id, payload))
+        })
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return render(yield* credentials.list(organization.id, urlParams), credentialResponse)
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return credentialResponse(yield* credentials.get(organization.id, path.credential_uuid))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("delete", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          yield* credentials.remove(organization.id, path.credential_uuid)
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+  })
+)

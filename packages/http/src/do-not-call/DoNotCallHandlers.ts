@@ -1,0 +1,38 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { DoNotCallList } from "@voice-agent-platform/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+import { render } from "../shared/Pagination.js"
+import { doNotCallEntryResponse } from "./DoNotCallResponses.js"
+
+/** Handlers of the doNotCall group. */
+export const DoNotCallHandlers = HttpApiBuilder.group(Api, "doNotCall", (handlers) =>
+  Effect.gen(function* () {
+    const list = yield* DoNotCallList.DoNotCallList
+    return handlers
+      .handle("add", ({ payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const entry = yield* list.add(organization.id, {
+            phone_number: payload.phone_number,
+            reason: payload.reason ?? null
+          })
+          return doNotCallEntryResponse(entry)
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return render(yield* list.list(organization.id, urlParams), doNotCallEntryResponse)
+        })
+      )
+      .handle("remove", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          yield* list.remove(organization.id, path.phone_number)
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+  })
+)

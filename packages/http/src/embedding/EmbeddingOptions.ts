@@ -1,0 +1,30 @@
+import type { Services } from "@voice-agent-platform/core"
+import { DownloadLinks, InMemory } from "@voice-agent-platform/core"
+import { Layer, Option, Redacted } from "effect"
+import * as AppLayer from "../AppLayer.js"
+import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
+
+/** How an embedded API is wired. */
+export interface EmbeddingOptions {
+  /** The engine: services and ports. Default: everything in memory (`InMemory.layer`). */
+  readonly engine?: Layer.Layer<Services.Engine>
+  /** Turns the operator API (`/admin/v1`) on. */
+  readonly adminToken?: Redacted.Redacted<string>
+  /**
+   * The secret that signs download links (at least 32 bytes). Default: random per process, which is
+   * right only while a single process serves the data.
+   */
+  readonly linkSigningSecret?: Redacted.Redacted<string>
+}
+
+/** The API over the chosen engine, ready to be served by any host. */
+export const appLayer = (options: EmbeddingOptions = {}) =>
+  AppLayer.layer.pipe(
+    Layer.provide(OperatorAuthentication.layerToken(Option.fromNullable(options.adminToken))),
+    Layer.provideMerge(
+      options.linkSigningSecret === undefined
+        ? DownloadLinks.layerRandom
+        : Layer.orDie(DownloadLinks.layer(Redacted.value(options.linkSigningSecret)))
+    ),
+    Layer.provide(options.engine ?? InMemory.layer)
+  )

@@ -1,0 +1,158 @@
+import { Money } from "@voice-agent-platform/core"
+import type {
+  AgentErrors,
+  CallErrors,
+  DoNotCallErrors,
+  DownloadLinks,
+  E164,
+  ImprovementErrors,
+  IntegrationErrors,
+  OrganizationErrors,
+  PhoneNumberErrors,
+  RunErrors,
+  Runs,
+  Telephony,
+  ToolErrors,
+  TriggerErrors,
+  UsageErrors
+} from "@voice-agent-platform/core"
+import {
+  Conflict,
+  Forbidden,
+  NotFound,
+  OutsideCallingHours,
+  PaymentRequired,
+  ServiceUnavailable,
+  TooManyRequests,
+  ValidationError
+} from "./ApiErrors.js"
+
+/** Every typed failure of the core that the API can meet. */
+export type CoreError =
+  | AgentErrors.AgentNotFound
+  | AgentErrors.AgentArchived
+  | RunErrors.RunNotFound
+  | RunErrors.RunFileNotAvailable
+  | Runs.RunStillLive
+  | DownloadLinks.DownloadLinkRefused
+  | ImprovementErrors.ImprovementNotFound
+  | ImprovementErrors.ImprovementAlreadyDecided
+  | IntegrationErrors.IntegrationConnectionNotFound
+  | OrganizationErrors.OrganizationNotFound
+  | OrganizationErrors.InsufficientBalance
+  | PhoneNumberErrors.PhoneNumberNotFound
+  | PhoneNumberErrors.NoInventory
+  | PhoneNumberErrors.PhoneNumberNotActive
+  | PhoneNumberErrors.PhoneNumberExists
+  | E164.InvalidPhoneNumber
+  | UsageErrors.InvalidReportingPeriod
+  | CallErrors.DoNotCallListed
+  | CallErrors.OutsideCallingHours
+  | CallErrors.ChannelsBusy
+  | Telephony.TelephonyUnavailable
+  | TriggerErrors.TriggerNotFound
+  | TriggerErrors.TriggerArchived
+  | DoNotCallErrors.DoNotCallEntryNotFound
+  | ToolErrors.ToolNotFound
+  | ToolErrors.ToolArchived
+  | ToolErrors.CredentialNotFound
+  | ToolErrors.CredentialInUse
+
+type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
+  ? T extends
+      | "AgentNotFound"
+      | "RunNotFound"
+      | "RunFileNotAvailable"
+      | "ImprovementNotFound"
+      | "IntegrationConnectionNotFound"
+      | "OrganizationNotFound"
+      | "PhoneNumberNotFound"
+      | "TriggerNotFound"
+      | "DoNotCallEntryNotFound"
+      | "ToolNotFound"
+      | "CredentialNotFound"
+    ? NotFound
+    : T extends
+          | "AgentArchived"
+          | "RunStillLive"
+          | "ImprovementAlreadyDecided"
+          | "NoInventory"
+          | "PhoneNumberNotActive"
+          | "PhoneNumberExists"
+          | "TriggerArchived"
+          | "ToolArchived"
+          | "CredentialInUse"
+      ? Conflict
+      : T extends "InsufficientBalance"
+        ? PaymentRequired
+        : T extends "InvalidPhoneNumber" | "InvalidReportingPeriod"
+          ? ValidationError
+          : T extends "DoNotCallListed" | "DownloadLinkRefused"
+            ? Forbidden
+            : T extends "OutsideCallingHours"
+              ? OutsideCallingHours
+              : T extends "ChannelsBusy"
+                ? TooManyRequests
+                : T extends "TelephonyUnavailable"
+                  ? ServiceUnavailable
+                  : never
+  : never
+
+/**
+ * The one place where core failures become HTTP answers. Core never knows a status code; handlers pipe
+ * their effects through `Effect.mapError(CoreErrors.toHttp)`.
+ */
+export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
+  const e = error as CoreError
+  switch (e._tag) {
+    case "AgentNotFound":
+    case "RunNotFound":
+    case "RunFileNotAvailable":
+    case "ImprovementNotFound":
+    case "IntegrationConnectionNotFound":
+    case "OrganizationNotFound":
+    case "PhoneNumberNotFound":
+    case "TriggerNotFound":
+    case "DoNotCallEntryNotFound":
+    case "ToolNotFound":
+    case "CredentialNotFound":
+      return new NotFound({ detail: e.message }) as HttpErrorOf<E>
+    case "AgentArchived":
+    case "RunStillLive":
+    case "ImprovementAlreadyDecided":
+    case "NoInventory":
+    case "PhoneNumberNotActive":
+    case "PhoneNumberExists":
+    case "TriggerArchived":
+    case "ToolArchived":
+    case "CredentialInUse":
+      return new Conflict({ detail: e.message }) as HttpErrorOf<E>
+    case "InsufficientBalance":
+      return new PaymentRequired({
+        detail: e.message,
+        balance_pln: Money.toDecimal(e.balance),
+        required_pln: Money.toDecimal(e.required),
+        top_up_pln: Money.toDecimal(e.top_up)
+      }) as HttpErrorOf<E>
+    case "InvalidPhoneNumber":
+      return new ValidationError({
+        detail: [{ loc: ["body", "phone_number"], msg: e.message, type: "value_error.phone_number" }]
+      }) as HttpErrorOf<E>
+    case "InvalidReportingPeriod":
+      return new ValidationError({
+        detail: [{ loc: ["query", e.field], msg: e.message, type: "value_error" }]
+      }) as HttpErrorOf<E>
+    case "DoNotCallListed":
+    case "DownloadLinkRefused":
+      return new Forbidden({ detail: e.message }) as HttpErrorOf<E>
+    case "OutsideCallingHours":
+      return OutsideCallingHours.withRetryAfter(
+        { code: "outside_calling_hours", message: e.message, retry_at: e.retry_at.toISOString() },
+        e.retry_after_seconds
+      ) as HttpErrorOf<E>
+    case "ChannelsBusy":
+      return TooManyRequests.withRetryAfter(e.message, e.retry_after_seconds) as HttpErrorOf<E>
+    case "TelephonyUnavailable":
+      return new ServiceUnavailable({ detail: e.message }) as HttpErrorOf<E>
+  }
+}

@@ -1,0 +1,41 @@
+import { HttpServerRequest } from "@effect/platform"
+import { DownloadLinks } from "@voice-agent-platform/core"
+import { Clock, Effect, Option } from "effect"
+import { PublicBaseUrl } from "./PublicBaseUrl.js"
+
+/** Where the files group serves signed downloads, under the API prefix. */
+export const downloadPath = "/api/v1/files/download"
+
+/** The lifetime of a link when the caller names none (seconds). */
+export const defaultExpiresInSeconds = 3600
+
+/** A signed, absolute download link and the instant it stops working. */
+export interface DownloadUrl {
+  readonly url: string
+  readonly expires_at: Date
+}
+
+/** The origin links point to: `PublicBaseUrl` when set, else the one the request came to. */
+const baseUrl = Effect.gen(function* () {
+  const configured = yield* PublicBaseUrl
+  if (Option.isSome(configured)) return configured.value
+  const request = yield* HttpServerRequest.HttpServerRequest
+  return Option.match(HttpServerRequest.toURL(request), {
+    onNone: () => "http://localhost",
+    onSome: (url) => url.origin
+  })
+})
+
+/** Signs a blob key for `expiresInSeconds` from now and makes it an absolute URL on the API's origin. */
+export const downloadUrl = (
+  key: string,
+  expiresInSeconds: number = defaultExpiresInSeconds
+): Effect.Effect<DownloadUrl, never, DownloadLinks.LinkSigningKey | HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const link = yield* DownloadLinks.sign(key, new Date(now + expiresInSeconds * 1000))
+    return {
+      url: `${yield* baseUrl}${downloadPath}?${DownloadLinks.toQuery(link)}`,
+      expires_at: DownloadLinks.expiresAt(link)
+    }
+  })

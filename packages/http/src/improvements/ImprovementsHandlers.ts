@@ -1,0 +1,69 @@
+import { HttpApiBuilder } from "@effect/platform"
+import type { Improvement } from "@voice-agent-platform/core"
+import { Improvement as ImprovementModel, Improvements, RunId } from "@voice-agent-platform/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+import { render } from "../shared/Pagination.js"
+import type { ImprovementResponse } from "./ImprovementsApi.js"
+
+const improvementResponse = (improvement: Improvement.Improvement): typeof ImprovementResponse.Type => ({
+  id: improvement.id,
+  workflow_id: improvement.agent_id,
+  status: improvement.status,
+  text: improvement.text,
+  rationale: improvement.rationale,
+  source_run_id: improvement.source_run_id,
+  created_at: improvement.created_at,
+  decided_at: improvement.decided_at,
+  applied_definition_id: improvement.applied_definition_id
+})
+
+const decisionResponse = (result: Improvements.DecisionResult) => ({
+  improvement: improvementResponse(result.improvement),
+  current_definition_id: result.agent.current_definition_id
+})
+
+/** Handlers of the improvements group. */
+export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (handlers) =>
+  Effect.gen(function* () {
+    const improvements = yield* Improvements.Improvements
+    return handlers
+      .handle("list", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
+          return render(
+            yield* improvements.list(organization.id, path.agent_id, filter, urlParams),
+            improvementResponse
+          )
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("suggest", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const suggestion = yield* improvements.suggest(organization.id, path.agent_id, {
+            text: payload.text,
+            rationale: payload.rationale ?? null,
+            source_run_id: payload.source_run_id == null ? null : RunId.RunId.make(payload.source_run_id)
+          })
+          return improvementResponse(suggestion)
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("accept", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const id = ImprovementModel.ImprovementId.make(path.improvement_id)
+          return decisionResponse(yield* improvements.accept(organization.id, path.agent_id, id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("dismiss", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const id = ImprovementModel.ImprovementId.make(path.improvement_id)
+          return decisionResponse(yield* improvements.dismiss(organization.id, path.agent_id, id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+  })
+)

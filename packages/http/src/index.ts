@@ -1,0 +1,18 @@
+/**
+ * @voice-agent-platform/http: the Voice Agent Platform REST API on @effect/platform.
+ *
+ * Serve it with the bundled server (`Server.layer`, `npm start`), embed it in your own host as a web
+ * handler (`WebHandler.make`) or a Node handler (`NodeHandler.make`), or compose `AppLayer.layer` with
+ * your own HTTP server. `Client.make` is a typed client made from the same definition.
+ */
+export { Api } from "./Api.js"
+export * as ApiErrors from "./errors/ApiErrors.js"
+export * as AppLayer from "./AppLayer.js"
+export * as Client from "./embedding/Client.js"
+export * as EmbeddingOptions from "./embedding/EmbeddingOptions.js"
+export * as NodeHandler from "./embedding/NodeHandler.js"
+export * as WebHandler from "./embedding/WebHandler.js"
+export * as Authentication from "./middleware/Authentication.js"
+export * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
+export * as Server from "./server/Server.js"
+export * as ServerConfig from "./server/ServerConfig.js"

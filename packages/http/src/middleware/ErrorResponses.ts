@@ -1,0 +1,71 @@
+import type { HttpApi, HttpApiGroup, HttpApp } from "@effect/platform"
+import { HttpApiBuilder, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
+import { Cause, Effect, Option } from "effect"
+import type { ApiError } from "../errors/ApiErrors.js"
+import { isApiError, NotFound, OutsideCallingHours, statusOf, TooManyRequests } from "../errors/ApiErrors.js"
+import * as ValidationErrors from "../errors/ValidationErrors.js"
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/
+
+/** The request's id: the caller's `X-Request-Id` when it looks like one, else a fresh UUID. */
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const given = request.headers["x-request-id"]
+  return given !== undefined && requestIdPattern.test(given) ? given : globalThis.crypto.randomUUID()
+}
+
+/** An API error as its JSON response: the status of its class, its fields as the body, `Retry-After` when it has one. */
+export const render = (error: ApiError): HttpServerResponse.HttpServerResponse => {
+  const { retryAfterSeconds: _, ...body } = error as ApiError & { retryAfterSeconds?: number }
+  const response = HttpServerResponse.unsafeJson(body, { status: statusOf(error) })
+  return error instanceof OutsideCallingHours || error instanceof TooManyRequests
+    ? HttpServerResponse.setHeader(response, "retry-after", String(error.retryAfterSeconds))
+    : response
+}
+
+const isMalformedBody = (u: unknown): boolean =>
+  HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
+
+/**
+ * The API's one response shaping middleware: every response gets `X-Request-Id`; API errors become their
+ * documented JSON; decode failures become FastAPI's 422 listing every failing field; malformed JSON is a
+ * 422 at `["body"]`; unknown routes are a JSON 404; anything else is logged with the request id and
+ * answered 500 without internals.
+ */
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+) => {
+  const resolveValidation = ValidationErrors.makeResolver(api)
+  const shape = (app: HttpApp.Default) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const requestId = requestIdOf(request)
+      const response = yield* app.pipe(
+        Effect.catchAllCause((cause) => {
+          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+          const failure = Cause.failureOption(cause)
+          const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
+          if (error instanceof HttpApiDecodeError) {
+            return Effect.map(resolveValidation(request, error), render)
+          }
+          if (isApiError(error)) return Effect.succeed(render(error))
+          if (isMalformedBody(error))
+            return Effect.succeed(render(ValidationErrors.malformedJson("the body is not valid JSON")))
+          if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
+            return Effect.succeed(render(new NotFound({ detail: "Not Found" })))
+          }
+          return Effect.logError("Unhandled error", cause).pipe(
+            Effect.annotateLogs({ request_id: requestId, method: request.method, url: request.url }),
+            Effect.as(
+              HttpServerResponse.unsafeJson(
+                { detail: "Internal server error", request_id: requestId },
+                { status: 500 }
+              )
+            )
+          )
+        })
+      )
+      return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+    })
+  return HttpApiBuilder.middleware(api, shape as never)
+}

@@ -1,0 +1,73 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { PhoneNumber, PhoneNumbers } from "@voice-agent-platform/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+import { render } from "../shared/Pagination.js"
+import {
+  chargeResponse,
+  numberRequestResponse,
+  phoneNumberResponse,
+  priceQuoteResponse,
+  releaseQuoteResponse
+} from "./PhoneNumberResponses.js"
+
+/** Handlers of the phoneNumbers group. */
+export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (handlers) =>
+  Effect.gen(function* () {
+    const numbers = yield* PhoneNumbers.PhoneNumbers
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return render(yield* numbers.list(organization.id, urlParams), phoneNumberResponse)
+        })
+      )
+      .handle("quote", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return priceQuoteResponse(yield* numbers.quote(organization.id, urlParams))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("order", ({ payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return chargeResponse(yield* numbers.order(organization.id, payload))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("requestNumber", ({ payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return numberRequestResponse(yield* numbers.requestNumber(organization.id, payload))
+        })
+      )
+      .handle("listRequests", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return render(yield* numbers.listRequests(organization.id, urlParams), numberRequestResponse)
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
+          return phoneNumberResponse(yield* numbers.get(organization.id, id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("releaseQuote", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
+          return releaseQuoteResponse(yield* numbers.releaseQuote(organization.id, id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("release", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
+          return chargeResponse(yield* numbers.release(organization.id, id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+  })
+)

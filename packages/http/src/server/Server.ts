@@ -1,0 +1,54 @@
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { DownloadLinks, InMemory, OAuthProvidersConfig } from "@voice-agent-platform/core"
+import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { createServer } from "node:http"
+import * as AppLayer from "../AppLayer.js"
+import { docsPath } from "../docs/DocsRoutes.js"
+import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
+import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
+import * as Bootstrap from "./Bootstrap.js"
+import * as ServerConfig from "./ServerConfig.js"
+
+/** Prints where the server listens once it does. */
+const announce = Effect.gen(function* () {
+  const server = yield* HttpServer.HttpServer
+  const address = server.address
+  const url =
+    address._tag === "TcpAddress"
+      ? `http://${address.hostname === "0.0.0.0" ? "localhost" : address.hostname}:${address.port}`
+      : `unix:${address.path}`
+  yield* Console.log(
+    `Voice Agent Platform API listening on ${url} (interactive reference: ${url}${docsPath})`
+  )
+})
+
+/**
+ * The bundled server: configuration from the environment, the in-memory engine, the bootstrap
+ * organization, and the API on Node's HTTP server. Stopping it (SIGTERM, SIGINT) stops accepting
+ * connections and lets requests in flight finish.
+ */
+export const layer = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const config = yield* ServerConfig.load
+    // OAuth clients come from OAUTH_<PROVIDER>_CLIENT_ID; the integrations service reads them when built.
+    const engine = InMemory.layer.pipe(Layer.provide(OAuthProvidersConfig.layerConfig))
+    const bootstrap = Layer.effectDiscard(Bootstrap.run(config))
+    const linkSigning = Option.match(config.linkSigningSecret, {
+      onNone: () => DownloadLinks.layerRandom,
+      onSome: (secret) => Layer.orDie(DownloadLinks.layer(Redacted.value(secret)))
+    })
+    const publicBaseUrl = Option.match(config.publicBaseUrl, {
+      onNone: () => Layer.empty,
+      onSome: (url) => Layer.orDie(PublicBaseUrl.layer(url))
+    })
+    const http = HttpApiBuilder.serve().pipe(
+      Layer.provide(AppLayer.layer),
+      Layer.provide([linkSigning, publicBaseUrl]),
+      Layer.provide(OperatorAuthentication.layerToken(config.adminToken)),
+      Layer.provide(bootstrap),
+      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    )
+    return Layer.effectDiscard(announce).pipe(Layer.provideMerge(http), Layer.provide(engine))
+  })
+)

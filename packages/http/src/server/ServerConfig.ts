@@ -1,0 +1,58 @@
+import { ApiKey } from "@voice-agent-platform/core"
+import { Config, Effect, Option, Redacted } from "effect"
+
+/** The bundled server's settings, read from the environment. */
+export interface ServerConfig {
+  /** `PORT`, default 8080. */
+  readonly port: number
+  /** `HOST`, default 127.0.0.1 (set 0.0.0.0 to listen on every interface, e.g. in a container). */
+  readonly host: string
+  /** `BOOTSTRAP_API_KEY`: make sure an organization answers to exactly this key. */
+  readonly bootstrapApiKey: Option.Option<Redacted.Redacted<string>>
+  /** `ADMIN_TOKEN`: turns the operator API on. */
+  readonly adminToken: Option.Option<Redacted.Redacted<string>>
+  /** `PUBLIC_BASE_URL`: where download links point (default: the origin each request came to). */
+  readonly publicBaseUrl: Option.Option<string>
+  /** `LINK_SIGNING_SECRET`: signs download links; servers sharing a database must share it (default: random). */
+  readonly linkSigningSecret: Option.Option<Redacted.Redacted<string>>
+}
+
+/** The smallest operator token accepted: shorter ones are too easy to guess. */
+export const minAdminTokenLength = 16
+
+/** Reads and validates the configuration; a bad value stops the server with a message that names it. */
+export const config: Config.Config<ServerConfig> = Config.all({
+  port: Config.integer("PORT").pipe(
+    Config.withDefault(8080),
+    Config.validate({ message: "PORT must be between 0 and 65535", validation: (p) => p >= 0 && p <= 65535 })
+  ),
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  bootstrapApiKey: Config.option(
+    Config.redacted("BOOTSTRAP_API_KEY").pipe(
+      Config.validate({
+        message: "BOOTSTRAP_API_KEY must be vap_ followed by 40 letters and digits",
+        validation: (key) => ApiKey.isWellFormed(Redacted.value(key))
+      })
+    )
+  ),
+  adminToken: Config.option(
+    Config.redacted("ADMIN_TOKEN").pipe(
+      Config.validate({
+        message: `ADMIN_TOKEN must be at least ${minAdminTokenLength} characters`,
+        validation: (token) => Redacted.value(token).length >= minAdminTokenLength
+      })
+    )
+  ),
+  publicBaseUrl: Config.option(Config.nonEmptyString("PUBLIC_BASE_URL")),
+  linkSigningSecret: Config.option(
+    Config.redacted("LINK_SIGNING_SECRET").pipe(
+      Config.validate({
+        message: "LINK_SIGNING_SECRET must be at least 32 characters",
+        validation: (secret) => new TextEncoder().encode(Redacted.value(secret)).length >= 32
+      })
+    )
+  )
+})
+
+/** The configuration as an effect. */
+export const load = Effect.suspend(() => config)

@@ -1,0 +1,46 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Triggers } from "@voice-agent-platform/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+import { render } from "../shared/Pagination.js"
+import { triggerResponse } from "./TriggerResponses.js"
+
+/** Handlers of the triggers group. */
+export const TriggersHandlers = HttpApiBuilder.group(Api, "triggers", (handlers) =>
+  Effect.gen(function* () {
+    const triggers = yield* Triggers.Triggers
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const trigger = yield* triggers.create(organization.id, {
+            agent: String(payload.agent_id),
+            name: payload.name,
+            ...(payload.initial_context == null ? {} : { initial_context: payload.initial_context })
+          })
+          return triggerResponse(trigger)
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
+          return render(yield* triggers.list(organization.id, filter, urlParams), triggerResponse)
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return triggerResponse(yield* triggers.get(organization.id, path.trigger_id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("archive", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          yield* triggers.archive(organization.id, path.trigger_id)
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+  })
+)

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "@effect/vitest"
+import { CallScript, InMemory, Organizations } from "@voice-agent-platform/core"
+import { Effect, Exit, Layer, ManagedRuntime, Redacted, Schema } from "effect"
+import { createServer, request } from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Client from "../src/embedding/Client.js"
+import * as NodeHandler from "../src/embedding/NodeHandler.js"
+import * as WebHandler from "../src/embedding/WebHandler.js"
+
+/** An engine the test can also reach, to make an organization and its key. */
+const sharedEngine = async () => {
+  const memoMap = Effect.runSync(Layer.makeMemoMap)
+  const runtime = ManagedRuntime.make(InMemory.layer, memoMap)
+  const engine = Layer.succeedContext(
+    await runtime.runPromise(Effect.context<Layer.Layer.Success<typeof InMemory.layer>>())
+  )
+  const { key } = await runtime.runPromise(
+    Effect.flatMap(Organizations.Organizations, (o) => o.create({ name: "Embedded" }))
+  )
+  return { engine, apiKey: key.api_key, dispose: () => runtime.dispose() }
+}
+
+describe("embedding", () => {
+  it("serves as a web handler (Request → Response)", async () => {
+    const { engine, apiKey, dispose } = await sharedEngine()
+    const web = WebHandler.make({ engine, adminToken: Redacted.make("operator-token-0123456789") })
+    try {
+      const health = await web.handler(new Request("http://embedded.test/health"))
+      expect(health.status).toBe(200)
+      const created = await web.handler(
+        new Request("http://embedded.test/api/v1/agents/from-script", {
+          method: "POST",
+          headers: { "x-api-key": apiKey, "content-type": "application/json" },
+          body: JSON.stringify({ agent: { greeting: "Hello" } })
+        })
+      )
+      expect(created.status).toBe(200)
+      expect(created.headers.get("x-request-id")).toBeTruthy()
+      const unauthorized = await web.handler(new Request("http://embedded.test/api/v1/agents"))
+      expect(unauthorized.status).toBe(401)
+      expect(await unauthorized.json()).toEqual({ detail: "Invalid API key" })
+    } finally {
+      await web.dispose()
+      await dispose()
+    }
+  })
+
+  it("serves as a Node (req, res) handler mounted on node:http", async () => {
+    const { engine, apiKey, dispose } = await sharedEngine()
+    const node = NodeHandler.make({ engine })
+    const server = createServer(node.handler)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = (server.address() as AddressInfo).port
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          { host: "127.0.0.1", port, path: "/api/v1/agents?limit=5", headers: { "x-api-key": apiKey } },
+          (res) => {
+            let body = ""
+            res.on("data", (c) => (body += c))
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+          }
+        )
+        req.on("error", reject)
+        req.end()
+      })
+      expect(answer.status).toBe(200)
+      expect(JSON.parse(answer.body)).toMatchObject({ items: [], total_count: 0, page: 1, limit: 5 })
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+      await node.dispose()
+      await dispose()
+    }
+  })
+
+  it("has a typed client made from the same definition", async () => {
+    const { engine, apiKey, dispose } = await sharedEngine()
+    const node = NodeHandler.make({ engine })
+    const server = createServer(node.handler)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = (server.address() as AddressInfo).port
+    try {
+      const program = Effect.gen(function* () {
+        const client = yield* Client.make({ baseUrl: `http://127.0.0.1:${port}`, apiKey })
+        // Payloads are the schema's Type: decode the wire shape to fill its defaults.
+        const payload = Schema.decodeUnknownSync(CallScript.CallScriptRequest)({
+          agent: { greeting: "Hi there" }
+        })
+        const agent = yield* client.agents.createFromScript({ payload })
+        const read = yield* client.agents.get({ path: { agent_id: agent.public_id } })
+        expect(read.workflow_definition.first_message).toBe("Hi there")
+        const missing = yield* Effect.exit(
+          client.agents.get({ path: { agent_id: "agent_00000000000000000000" } })
+        )
+        expect(Exit.isFailure(missing)).toBe(true)
+      })
+      await Effect.runPromise(program)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+      await node.dispose()
+      await dispose()
+    }
+  })
+})

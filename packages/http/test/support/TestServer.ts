@@ -1,0 +1,59 @@
+import { HttpApiBuilder, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { DownloadLinks, InMemory, Organizations } from "@voice-agent-platform/core"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { Api } from "../../src/Api.js"
+import * as AppLayer from "../../src/AppLayer.js"
+import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentication.js"
+
+/**
+ * A real HTTP server on a random local port over the in-memory engine; tests talk to it through
+ * `HttpClient` (raw) or a typed client, and reach the same engine directly to set things up.
+ */
+/** The operator token of the test server. */
+export const adminToken = "test-admin-token-0123456789"
+
+export const TestServer = HttpApiBuilder.serve().pipe(
+  Layer.provide(AppLayer.layer),
+  Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
+  Layer.provide(DownloadLinks.layerRandom),
+  Layer.provideMerge(InMemory.layer),
+  Layer.provideMerge(NodeHttpServer.layerTest)
+)
+
+/** A fresh organization and its API key. */
+export const organization = (options: { readonly outbound_channels?: number } = {}) =>
+  Effect.flatMap(Organizations.Organizations, (organizations) =>
+    Effect.map(organizations.create({ name: "Test organization", ...options }), ({ organization, key }) => ({
+      organization,
+      apiKey: key.api_key
+    }))
+  )
+
+/** The raw client, with the organization's key on every request. */
+export const rawClient = (apiKey: string) =>
+  Effect.map(HttpClient.HttpClient, HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", apiKey)))
+
+/** A typed client made from the API definition, with the organization's key on every request. */
+export const typedClient = (apiKey: string) =>
+  HttpApiClient.make(Api, {
+    transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", apiKey))
+  })
+
+/** Sends a request and answers its status, headers and JSON body (or text when the body is not JSON). */
+export const send = (client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest) =>
+  Effect.gen(function* () {
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let body: unknown = text
+    try {
+      body = JSON.parse(text)
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body, text }
+  }).pipe(Effect.scoped)
+
+/** A JSON request. */
+export const json = (method: "POST" | "PUT" | "PATCH" | "DELETE", url: string, body: unknown) =>
+  HttpClientRequest.make(method)(url).pipe(HttpClientRequest.bodyUnsafeJson(body))
