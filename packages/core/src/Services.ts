@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import * as Agents from "./agents/Agents.js"
 import type { Telephony } from "./calls/Telephony.js"
+import * as CallEvents from "./calls/CallEvents.js"
 import * as CallPlacement from "./calls/CallPlacement.js"
 import * as DoNotCallList from "./do-not-call/DoNotCallList.js"
 import type { BlobStore } from "./files/BlobStore.js"
@@ -22,6 +23,7 @@ import * as Usage from "./usage/Usage.js"
 /** Every domain service. */
 export type Services =
   | Agents.Agents
+  | CallEvents.CallEvents
   | CallPlacement.CallPlacement
   | DoNotCallList.DoNotCallList
   | Improvements.Improvements
@@ -44,6 +46,7 @@ export type Engine = Services | Ports
 
 /** Every domain service, wired over whatever storage, files, telephony and configuration the host provides. */
 export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(
+  CallEvents.layer,
   CallPlacement.layer,
   DoNotCallList.layer,
   Improvements.layer,

@@ -2,8 +2,12 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { AgentStore } from "../src/agents/AgentStore.js"
 import { CampaignStore } from "../src/campaigns/CampaignStore.js"
+import { CallFragmentStore } from "../src/calls/CallFragmentStore.js"
 import { ChannelStore } from "../src/calls/ChannelStore.js"
 import { DoNotCallStore } from "../src/do-not-call/DoNotCallStore.js"
+import { IdempotencyKey } from "../src/idempotency/IdempotencyKey.js"
+import type { IdempotencyClaim } from "../src/idempotency/IdempotencyRecord.js"
+import { IdempotencyStore } from "../src/idempotency/IdempotencyStore.js"
 import { ImprovementStore } from "../src/improvements/ImprovementStore.js"
 import { IntegrationStore } from "../src/integrations/IntegrationStore.js"
 import { DocumentStore } from "../src/knowledge-base/DocumentStore.js"
@@ -288,6 +292,56 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           )
           expect(later._tag).toBe("Granted")
           expect((yield* channels.held(org.id, at(700))).length).toBe(1)
+        })
+      )
+    })
+
+    describe("live call transcript fragments", () => {
+      it.effect("keeps every appended fragment in order, per run and organization, until cleared", () =>
+        Effect.gen(function* () {
+          const fragments = yield* CallFragmentStore
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          const second = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual([])
+          const said = [
+            {
+              role: "assistant" as const,
+              text: "Dzień dobry, mówi Ola.",
+              timestamp: new Date(at(1).getTime() + 123)
+            },
+            { role: "user" as const, text: "Hello 👋", timestamp: at(2) },
+            // the same instant as the one before: the order of appending decides
+            { role: "assistant" as const, text: "", timestamp: at(2) }
+          ]
+          for (const fragment of said) yield* fragments.append(org.id, run.workflow_run_id, fragment)
+          expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual(said)
+          // another run and another organization see none of them
+          expect(yield* fragments.list(org.id, second.workflow_run_id)).toEqual([])
+          expect(yield* fragments.list(other.id, run.workflow_run_id)).toEqual([])
+          yield* fragments.clear(other.id, run.workflow_run_id)
+          expect(yield* fragments.list(org.id, run.workflow_run_id)).toHaveLength(3)
+          // simultaneous appends lose nothing
+          yield* Effect.all(
+            Array.from({ length: 50 }, (_, i) =>
+              fragments.append(org.id, second.workflow_run_id, {
+                role: "user",
+                text: `${i}`,
+                timestamp: at(i)
+              })
+            ),
+            { concurrency: "unbounded" }
+          )
+          const appended = yield* fragments.list(org.id, second.workflow_run_id)
+          expect(appended.map((f) => Number(f.text)).sort((a, b) => a - b)).toEqual(
+            Array.from({ length: 50 }, (_, i) => i)
+          )
+          yield* fragments.clear(org.id, run.workflow_run_id)
+          expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual([])
+          expect(yield* fragments.list(org.id, second.workflow_run_id)).toHaveLength(50)
         })
       )
     })
@@ -581,6 +635,102 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             updated_at: at(3)
           })
           expect(Option.isNone(yield* integrations.find(other.id, `conn-${suffix}`))).toBe(true)
+        })
+      )
+    })
+
+    describe("idempotency keys", () => {
+      const ttl = { retentionSeconds: 86_400, leaseSeconds: 60 }
+      const claimOf = (
+        organization_id: IdempotencyClaim["organization_id"],
+        key: IdempotencyKey,
+        fingerprint: string,
+        token: string
+      ): IdempotencyClaim => ({ organization_id, key, fingerprint, token })
+      const freshKey = Effect.map(Fixtures.unique(), (s) => IdempotencyKey.make(`key-${s}`))
+
+      it.effect("claims a key exactly once, however many first requests arrive at once", () =>
+        Effect.gen(function* () {
+          const store = yield* IdempotencyStore
+          const org = yield* Fixtures.organization()
+          const key = yield* freshKey
+          const outcomes = yield* Effect.all(
+            Array.from({ length: 50 }, (_, i) =>
+              store.begin(claimOf(org.id, key, "fp", `t${i}`), at(0), ttl)
+            ),
+            { concurrency: "unbounded" }
+          )
+          expect(outcomes.filter((o) => o._tag === "Claimed")).toHaveLength(1)
+          expect(outcomes.filter((o) => o._tag === "InFlight")).toHaveLength(49)
+          expect(outcomes.find((o) => o._tag === "InFlight")).toEqual({
+            _tag: "InFlight",
+            leaseUntil: at(60)
+          })
+        })
+      )
+
+      it.effect("replays the final answer to the same request, refuses another, per organization", () =>
+        Effect.gen(function* () {
+          const store = yield* IdempotencyStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const key = yield* freshKey
+          const claim = claimOf(org.id, key, "fp-a", "holder")
+          expect(yield* store.begin(claim, at(0), ttl)).toEqual({ _tag: "Claimed" })
+          const response = { status: 200, body: { id: 7, items: [1, "two", null], nested: { ok: true } } }
+          expect(yield* store.complete({ ...claim, token: "stranger" }, response)).toBe(false)
+          expect(yield* store.complete(claim, response)).toBe(true)
+          expect(yield* store.complete(claim, { status: 404, body: {} })).toBe(false)
+          expect(yield* store.begin({ ...claim, token: "retry" }, at(10), ttl)).toEqual({
+            _tag: "Replay",
+            response
+          })
+          expect(yield* store.begin(claimOf(org.id, key, "fp-b", "other-body"), at(10), ttl)).toEqual({
+            _tag: "Mismatch"
+          })
+          // a completed key is no longer held: nobody can abandon it
+          expect(yield* store.abandon(claim)).toBe(false)
+          expect(yield* store.begin(claimOf(other.id, key, "fp-b", "elsewhere"), at(10), ttl)).toEqual({
+            _tag: "Claimed"
+          })
+        })
+      )
+
+      it.effect("frees an abandoned key, and only its holder may abandon it", () =>
+        Effect.gen(function* () {
+          const store = yield* IdempotencyStore
+          const org = yield* Fixtures.organization()
+          const key = yield* freshKey
+          const claim = claimOf(org.id, key, "fp-a", "holder")
+          expect((yield* store.begin(claim, at(0), ttl))._tag).toBe("Claimed")
+          expect(yield* store.abandon({ ...claim, token: "stranger" })).toBe(false)
+          expect((yield* store.begin({ ...claim, token: "second" }, at(1), ttl))._tag).toBe("InFlight")
+          expect(yield* store.abandon(claim)).toBe(true)
+          expect(yield* store.abandon(claim)).toBe(false)
+          // once free, the key takes any request
+          expect((yield* store.begin(claimOf(org.id, key, "fp-b", "next"), at(2), ttl))._tag).toBe("Claimed")
+        })
+      )
+
+      it.effect("lets a lapsed claim be taken over, and forgets keys after their retention", () =>
+        Effect.gen(function* () {
+          const store = yield* IdempotencyStore
+          const org = yield* Fixtures.organization()
+          const key = yield* freshKey
+          const first = claimOf(org.id, key, "fp", "first")
+          const second = { ...first, token: "second" }
+          expect((yield* store.begin(first, at(0), ttl))._tag).toBe("Claimed")
+          expect((yield* store.begin(second, at(59), ttl))._tag).toBe("InFlight")
+          expect((yield* store.begin(second, at(60), ttl))._tag).toBe("Claimed")
+          // the first request's late answer no longer counts
+          expect(yield* store.complete(first, { status: 200, body: { from: "first" } })).toBe(false)
+          expect(yield* store.abandon(first)).toBe(false)
+          const answer = { status: 403, body: { detail: "refused" } }
+          expect(yield* store.complete(second, answer)).toBe(true)
+          const retry = { ...first, token: "retry" }
+          const lastMoment = new Date(at(60).getTime() + 86_400_000 - 1)
+          expect(yield* store.begin(retry, lastMoment, ttl)).toEqual({ _tag: "Replay", response: answer })
+          expect(yield* store.begin(retry, at(60 + 86_400), ttl)).toEqual({ _tag: "Claimed" })
         })
       )
     })

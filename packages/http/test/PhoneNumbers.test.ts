@@ -521,8 +521,10 @@ describe("phone numbers over HTTP", () => {
         "periods",
         "phone_number_id"
       ])
-      // idempotency belongs to a later change: not declared here
-      expect(JSON.stringify(doc.paths["/api/v1/phone-numbers/polish/order"])).not.toContain("Idempotency-Key")
+      const orderParams = doc.paths["/api/v1/phone-numbers/polish/order"].post.parameters as Array<Body>
+      expect(orderParams.map((p) => [p.name, p.in, p.required])).toEqual([
+        ["Idempotency-Key", "header", false]
+      ])
     }).pipe(Effect.provide(TestServer))
   )
 })

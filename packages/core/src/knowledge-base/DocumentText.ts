@@ -178,7 +178,7 @@ const unpark = (s: string) => s.replace(/[\ue000-\ue013]/g, (c) => escapable[c.c
  */
 const codeSpans = (line: string): Array<{ readonly code: boolean; readonly text: string }> => {
   const runs: Array<{ readonly start: number; readonly length: number }> = []
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < line.length;) {
     if (line[i] !== "`") {
       i++
       continue
@@ -197,7 +197,7 @@ const codeSpans = (line: string): Array<{ readonly code: boolean; readonly text:
   const next = new Map<number, number>()
   const parts: Array<{ readonly code: boolean; readonly text: string }> = []
   let cursor = 0
-  for (let k = 0; k < runs.length; ) {
+  for (let k = 0; k < runs.length;) {
     const run = runs[k]!
     const same = byLength.get(run.length)!
     let p = next.get(run.length) ?? 0
@@ -274,7 +274,12 @@ export const markdown = (source: string): Extraction => {
       inFence = fenceMatch[1]!
       continue
     }
-    if (thematicBreak.test(raw) || tableDelimiter.test(raw) || referenceDefinition.test(raw)) continue
+    // Rules, table delimiters and link definitions are short; long lines skip the backtracking patterns.
+    if (
+      raw.length <= 1000 &&
+      (thematicBreak.test(raw) || tableDelimiter.test(raw) || referenceDefinition.test(raw))
+    )
+      continue
     let line = raw.replace(/^\s{0,3}(?:>\s?)+/, "")
     const h = heading.exec(line)
     if (h !== null) {

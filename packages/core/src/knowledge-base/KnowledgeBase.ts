@@ -55,6 +55,9 @@ export const blobKey = (organizationId: OrganizationId, documentUuid: string): s
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** How callers name a document: its id, a parsed reference, or `{document_id}` as given. */
+export type DocumentLookup = DocumentId | DocumentRef | string
+
 /** `{document_id}` as given: a positive integer is the id, a UUID (any case) the `document_uuid`. */
 export const parseRef = (value: string): Option.Option<DocumentRef> => {
   if (/^[1-9][0-9]{0,15}$/.test(value) && Number(value) <= Number.MAX_SAFE_INTEGER) {
@@ -103,23 +106,23 @@ export class KnowledgeBase extends Context.Tag("@voice-agent-platform/core/Knowl
     /** Runs (or reruns) processing now and answers the document as it ends: `completed` or `failed`. */
     readonly process: (
       organizationId: OrganizationId,
-      ref: DocumentRef | string
+      ref: DocumentLookup
     ) => Effect.Effect<Document, DocumentNotFound>
     readonly get: (
       organizationId: OrganizationId,
-      ref: DocumentRef | string
+      ref: DocumentLookup
     ) => Effect.Effect<Document, DocumentNotFound>
     /** Newest first. */
     readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Document>>
     readonly chunks: (
       organizationId: OrganizationId,
-      ref: DocumentRef | string,
+      ref: DocumentLookup,
       page: PageRequest
     ) => Effect.Effect<ChunkPage, DocumentNotFound>
     /** Deletes the document, its chunks and its file. */
     readonly remove: (
       organizationId: OrganizationId,
-      ref: DocumentRef | string
+      ref: DocumentLookup
     ) => Effect.Effect<Document, DocumentNotFound>
     /** The chunks of completed documents most relevant to the query, best first. */
     readonly search: (
@@ -148,10 +151,20 @@ export const layerWith = (
       const chunking = options.chunking ?? Chunking.defaults
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-      const find = (organizationId: OrganizationId, ref: DocumentRef | string) =>
+      const find = (organizationId: OrganizationId, ref: DocumentLookup) =>
         Effect.gen(function* () {
-          const parsed = typeof ref === "string" ? parseRef(ref) : Option.some(ref)
-          const given = typeof ref === "string" ? ref : ref._tag === "Id" ? String(ref.id) : ref.uuid
+          const parsed: Option.Option<DocumentRef> =
+            typeof ref === "string"
+              ? parseRef(ref)
+              : Option.some(typeof ref === "number" ? { _tag: "Id", id: ref } : ref)
+          const given =
+            typeof ref === "string"
+              ? ref
+              : typeof ref === "number"
+                ? String(ref)
+                : ref._tag === "Id"
+                  ? String(ref.id)
+                  : ref.uuid
           const found = Option.isSome(parsed)
             ? yield* store.find(organizationId, parsed.value)
             : Option.none()

@@ -3,14 +3,17 @@ import type { Stores } from "../storage/Stores.js"
 import * as PriceListConfig from "../phone-numbers/PriceListConfig.js"
 import * as SecureRandom from "../randomness/SecureRandom.js"
 import * as Services from "../Services.js"
+import * as SimulatedTelephony from "../calls/SimulatedTelephony.js"
 import * as MemoryAgentStore from "./MemoryAgentStore.js"
 import * as MemoryBlobStore from "./MemoryBlobStore.js"
 import * as MemoryTelephony from "./MemoryTelephony.js"
+import * as MemoryCallFragmentStore from "./MemoryCallFragmentStore.js"
 import * as MemoryCampaignStore from "./MemoryCampaignStore.js"
 import * as MemoryChannelStore from "./MemoryChannelStore.js"
 import * as MemoryDatabase from "./MemoryDatabase.js"
 import * as MemoryDocumentStore from "./MemoryDocumentStore.js"
 import * as MemoryDoNotCallStore from "./MemoryDoNotCallStore.js"
+import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.js"
 import * as MemoryImprovementStore from "./MemoryImprovementStore.js"
 import * as MemoryIntegrationStore from "./MemoryIntegrationStore.js"
 import * as MemoryOrganizationStore from "./MemoryOrganizationStore.js"
@@ -29,6 +32,7 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
   MemoryImprovementStore.layer,
   MemoryRunStore.layer,
   MemoryChannelStore.layer,
+  MemoryCallFragmentStore.layer,
   MemoryDoNotCallStore.layer,
   MemoryPhoneNumberStore.layer,
   MemoryToolStore.layerTools,
@@ -37,7 +41,8 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
   MemoryCampaignStore.layer,
   MemoryUsageStore.layer,
   MemoryIntegrationStore.layer,
-  MemoryTriggerStore.layer
+  MemoryTriggerStore.layer,
+  MemoryIdempotencyStore.layer
 ).pipe(Layer.provide(MemoryDatabase.layer))
 
 /**
@@ -50,6 +55,23 @@ export const layer = Services.layer.pipe(
       layerStores,
       MemoryBlobStore.layer,
       MemoryTelephony.layer,
+      SecureRandom.layerWebCrypto,
+      PriceListConfig.layerDefault
+    )
+  )
+)
+
+/**
+ * The whole engine in memory with the built-in simulated voice runtime: placed calls ring, talk and end
+ * (`SimulatedTelephony`, timed by `SimulationConfig`), leaving transcripts, recordings and usage behind.
+ * What the bundled server and the embedding default run on.
+ */
+export const layerSimulated = Services.layer.pipe(
+  Layer.provideMerge(SimulatedTelephony.layer),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      layerStores,
+      MemoryBlobStore.layer,
       SecureRandom.layerWebCrypto,
       PriceListConfig.layerDefault
     )

@@ -1,7 +1,9 @@
 import type { AgentStore } from "../agents/AgentStore.js"
 import type { CampaignStore } from "../campaigns/CampaignStore.js"
+import type { CallFragmentStore } from "../calls/CallFragmentStore.js"
 import type { ChannelStore } from "../calls/ChannelStore.js"
 import type { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
+import type { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 import type { ImprovementStore } from "../improvements/ImprovementStore.js"
 import type { IntegrationStore } from "../integrations/IntegrationStore.js"
 import type { DocumentStore } from "../knowledge-base/DocumentStore.js"
@@ -24,6 +26,7 @@ export type Stores =
   | ImprovementStore
   | RunStore
   | ChannelStore
+  | CallFragmentStore
   | DoNotCallStore
   | PhoneNumberStore
   | ToolStore
@@ -33,3 +36,4 @@ export type Stores =
   | UsageStore
   | IntegrationStore
   | TriggerStore
+  | IdempotencyStore

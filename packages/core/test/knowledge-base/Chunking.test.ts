@@ -77,6 +77,15 @@ describe("Chunking.split", () => {
     }
   })
 
+  it("caps the overlap below half the size, so each chunk brings mostly new text", () => {
+    expect(texts(split("aa bb cc dd ee ff gg hh", { size: 8, overlap: 7 }))).toEqual([
+      "aa bb cc",
+      "cc dd ee",
+      "ee ff gg",
+      "gg hh"
+    ])
+  })
+
   it("skips a long run of whitespace instead of repeating the text before it", () => {
     const source = `alpha beta${" ".repeat(40)}gamma`
     expect(texts(split(source, { size: 20, overlap: 8 }))).toEqual(["alpha beta", "gamma"])

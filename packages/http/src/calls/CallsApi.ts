@@ -8,6 +8,7 @@ import {
   ServiceUnavailable,
   TooManyRequests
 } from "../errors/ApiErrors.js"
+import * as Idempotent from "../idempotency/Idempotent.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { AgentIdParam } from "../shared/Ids.js"
 import { JsonObject, strict } from "../shared/Json.js"
@@ -40,7 +41,7 @@ export const CallResponse = Schema.Struct({
 }).annotations({ identifier: "PlacedCall" })
 
 const gates =
-  "Refusals, in this order: 403 when the number is on the Do not call list (`detail` starts with `do_not_call`); 409 outside 08:00-21:00 in every time zone the number may ring in, with `Retry-After` and `detail.retry_at`; 429 when every outbound channel is busy, with `Retry-After`. 409 `{detail: string}` also answers an archived agent or trigger; 503 when the voice runtime does not take the call."
+  "Refusals, in this order: 403 when the number is on the Do not call list (`detail` starts with `do_not_call`); 409 outside 08:00-21:00 in every time zone the number may ring in, with `Retry-After` and `detail.retry_at`; 429 when every outbound channel is busy, with `Retry-After`. 409 `{detail: string}` also answers an archived agent or trigger; 503 when the voice runtime does not take the call. An `Idempotency-Key` makes retries safe: a repeat places no second call."
 
 const retryAfter = (description: string) => ({
   "Retry-After": { description, schema: { type: "integer", minimum: 1 } }
@@ -66,6 +67,7 @@ const documentRefusals = (operation: Record<string, any>): Record<string, any> =
 const callEndpoint = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.post(name, path)
     .setPayload(PlaceCallRequest)
+    .setHeaders(Idempotent.IdempotencyKeyHeader)
     .addSuccess(CallResponse)
     .addError(Forbidden)
     .addError(NotFound)
@@ -73,7 +75,7 @@ const callEndpoint = <const Name extends string>(name: Name, path: HttpApiEndpoi
     .addError(OutsideCallingHours)
     .addError(TooManyRequests)
     .addError(ServiceUnavailable)
-    .annotate(OpenApi.Transform, documentRefusals)
+    .annotate(OpenApi.Transform, (operation) => Idempotent.document(documentRefusals(operation)))
 
 /** Outbound calls: with an agent, through a trigger, and at the legacy address. */
 export class CallsApi extends HttpApiGroup.make("calls")

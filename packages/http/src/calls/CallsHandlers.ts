@@ -3,8 +3,9 @@ import { CallPlacement, PhoneNumber, Triggers } from "@voice-agent-platform/core
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
+import * as Idempotent from "../idempotency/Idempotent.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import type { PlaceCallRequest } from "./CallsApi.js"
+import { CallResponse, type PlaceCallRequest } from "./CallsApi.js"
 import { callResponse } from "./CallResponses.js"
 
 /** The body as the core takes it: absent and null optional fields mean the same. */
@@ -29,15 +30,53 @@ export const CallsHandlers = HttpApiBuilder.group(Api, "calls", (handlers) =>
         return callResponse(run)
       }).pipe(Effect.mapError(CoreErrors.toHttp))
 
+    /** A call request under its `Idempotency-Key`, if it has one: a repeat places no second call. */
+    const idempotent = <E, R>(
+      route: string,
+      request: {
+        readonly path: Readonly<Record<string, unknown>>
+        readonly payload: typeof PlaceCallRequest.Type
+        readonly headers: typeof Idempotent.IdempotencyKeyHeader.Type
+      },
+      handler: Effect.Effect<typeof CallResponse.Type, E, R>
+    ) =>
+      Idempotent.run(
+        {
+          headers: request.headers,
+          method: "POST",
+          route,
+          path: request.path,
+          body: request.payload,
+          success: CallResponse
+        },
+        handler
+      )
+
     return handlers
-      .handle("placeWithAgent", ({ path, payload }) => placeWithAgent(path.agent_id, payload))
-      .handle("placeLegacy", ({ path, payload }) => placeWithAgent(path.workflow_id, payload))
-      .handle("placeWithTrigger", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          const run = yield* triggers.placeCall(organization.id, path.trigger_id, callOptions(payload))
-          return callResponse(run)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      .handle("placeWithAgent", (request) =>
+        idempotent("/agents/:agent_id/calls", request, placeWithAgent(request.path.agent_id, request.payload))
+      )
+      .handle("placeLegacy", (request) =>
+        idempotent(
+          "/workflow/:workflow_id/calls",
+          request,
+          placeWithAgent(request.path.workflow_id, request.payload)
+        )
+      )
+      .handle("placeWithTrigger", (request) =>
+        idempotent(
+          "/triggers/:trigger_id/calls",
+          request,
+          Effect.gen(function* () {
+            const organization = yield* CurrentOrganization
+            const run = yield* triggers.placeCall(
+              organization.id,
+              request.path.trigger_id,
+              callOptions(request.payload)
+            )
+            return callResponse(run)
+          }).pipe(Effect.mapError(CoreErrors.toHttp))
+        )
       )
   })
 )

@@ -6,7 +6,10 @@ import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js
 
 /** How an embedded API is wired. */
 export interface EmbeddingOptions {
-  /** The engine: services and ports. Default: everything in memory (`InMemory.layer`). */
+  /**
+   * The engine: services and ports. Default: everything in memory with the simulated voice runtime
+   * (`InMemory.layerSimulated`).
+   */
   readonly engine?: Layer.Layer<Services.Engine>
   /** Turns the operator API (`/admin/v1`) on. */
   readonly adminToken?: Redacted.Redacted<string>
@@ -26,5 +29,5 @@ export const appLayer = (options: EmbeddingOptions = {}) =>
         ? DownloadLinks.layerRandom
         : Layer.orDie(DownloadLinks.layer(Redacted.value(options.linkSigningSecret)))
     ),
-    Layer.provide(options.engine ?? InMemory.layer)
+    Layer.provide(options.engine ?? InMemory.layerSimulated)
   )

@@ -2,11 +2,13 @@ import { Money } from "@voice-agent-platform/core"
 import type {
   AgentErrors,
   CallErrors,
+  CallEventErrors,
   DoNotCallErrors,
   DownloadLinks,
   E164,
   ImprovementErrors,
   IntegrationErrors,
+  KnowledgeBaseErrors,
   OrganizationErrors,
   PhoneNumberErrors,
   RunErrors,
@@ -34,6 +36,8 @@ export type CoreError =
   | RunErrors.RunNotFound
   | RunErrors.RunFileNotAvailable
   | Runs.RunStillLive
+  | CallEventErrors.CallAlreadyEnded
+  | CallEventErrors.InvalidRecording
   | DownloadLinks.DownloadLinkRefused
   | ImprovementErrors.ImprovementNotFound
   | ImprovementErrors.ImprovementAlreadyDecided
@@ -57,6 +61,8 @@ export type CoreError =
   | ToolErrors.ToolArchived
   | ToolErrors.CredentialNotFound
   | ToolErrors.CredentialInUse
+  | KnowledgeBaseErrors.DocumentNotFound
+  | KnowledgeBaseErrors.DocumentTooLarge
 
 type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
   ? T extends
@@ -71,10 +77,12 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
       | "DoNotCallEntryNotFound"
       | "ToolNotFound"
       | "CredentialNotFound"
+      | "DocumentNotFound"
     ? NotFound
     : T extends
           | "AgentArchived"
           | "RunStillLive"
+          | "CallAlreadyEnded"
           | "ImprovementAlreadyDecided"
           | "NoInventory"
           | "PhoneNumberNotActive"
@@ -85,7 +93,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
       ? Conflict
       : T extends "InsufficientBalance"
         ? PaymentRequired
-        : T extends "InvalidPhoneNumber" | "InvalidReportingPeriod"
+        : T extends "InvalidPhoneNumber" | "InvalidReportingPeriod" | "DocumentTooLarge" | "InvalidRecording"
           ? ValidationError
           : T extends "DoNotCallListed" | "DownloadLinkRefused"
             ? Forbidden
@@ -116,9 +124,11 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "DoNotCallEntryNotFound":
     case "ToolNotFound":
     case "CredentialNotFound":
+    case "DocumentNotFound":
       return new NotFound({ detail: e.message }) as HttpErrorOf<E>
     case "AgentArchived":
     case "RunStillLive":
+    case "CallAlreadyEnded":
     case "ImprovementAlreadyDecided":
     case "NoInventory":
     case "PhoneNumberNotActive":
@@ -141,6 +151,14 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "InvalidReportingPeriod":
       return new ValidationError({
         detail: [{ loc: ["query", e.field], msg: e.message, type: "value_error" }]
+      }) as HttpErrorOf<E>
+    case "DocumentTooLarge":
+      return new ValidationError({
+        detail: [{ loc: ["body", "file"], msg: e.message, type: "value_error.file_too_large" }]
+      }) as HttpErrorOf<E>
+    case "InvalidRecording":
+      return new ValidationError({
+        detail: [{ loc: ["body"], msg: e.message, type: "value_error.recording" }]
       }) as HttpErrorOf<E>
     case "DoNotCallListed":
     case "DownloadLinkRefused":

@@ -1,7 +1,154 @@
-import { HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
+import { Document } from "@voice-agent-platform/core"
+import { Schema } from "effect"
+import { NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
+import { JsonObject, strict } from "../shared/Json.js"
+import { PageOf, PageQuery } from "../shared/Pagination.js"
+import { Timestamp } from "../shared/Timestamp.js"
+
+/** A knowledge-base document as the API shows it: every field of the specification. */
+export const DocumentResponse = Schema.Struct({
+  id: Schema.Int,
+  document_uuid: Schema.String,
+  filename: Schema.String,
+  file_size_bytes: Schema.Int,
+  file_hash: Schema.String.annotations({ description: "Lower-case hex SHA-256 of the file's bytes" }),
+  mime_type: Schema.String,
+  processing_status: Document.ProcessingStatus,
+  total_chunks: Schema.Int,
+  custom_metadata: JsonObject,
+  parser_metadata: JsonObject,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  organization_id: Schema.Int,
+  created_by: Schema.NullOr(Schema.Int),
+  is_active: Schema.Boolean,
+  processing_error: Schema.NullOr(Schema.String),
+  source_url: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "KnowledgeBaseDocument" })
+
+/** One piece of a processed document's text, in document order. */
+export const DocumentChunkResponse = Schema.Struct({
+  document_id: Schema.Int,
+  document_uuid: Schema.String,
+  chunk_index: Schema.Int,
+  text: Schema.String
+}).annotations({ identifier: "KnowledgeBaseDocumentChunk" })
+
+/** `POST /knowledge-base/search`. */
+export const SearchRequest = strict(
+  Schema.Struct({
+    query: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(1000)),
+    limit: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 50)), { default: () => 5, exact: true })
+  }).annotations({ identifier: "KnowledgeBaseSearchRequest" })
+)
+
+/** A chunk that matched a search. */
+export const SearchResult = Schema.Struct({
+  document_id: Schema.Int,
+  document_uuid: Schema.String,
+  filename: Schema.String,
+  chunk_index: Schema.Int,
+  text: Schema.String,
+  score: Schema.Number.annotations({ description: "BM25 relevance; higher is more relevant" })
+}).annotations({ identifier: "KnowledgeBaseSearchResult" })
+
+/** The answer of a search: the best chunks first. */
+export const SearchResponse = Schema.Struct({
+  query: Schema.String,
+  results: Schema.Array(SearchResult)
+}).annotations({ identifier: "KnowledgeBaseSearchResponse" })
+
+/**
+ * The upload form. It is read as a stream by the handler (so the size limit applies while reading and
+ * every failing field is reported as a 422); the schema documents the form.
+ */
+export const UploadDocumentForm = HttpApiSchema.MultipartStream(
+  Schema.Struct({
+    file: Multipart.FileSchema.annotations({
+      description: "The document: plain text, Markdown, CSV, JSON or HTML, UTF-8, at most 10 MiB"
+    }),
+    custom_metadata: Schema.optional(
+      Schema.String.annotations({ description: "A JSON object, as text; stored and returned as given" })
+    ),
+    source_url: Schema.optional(
+      Schema.String.annotations({ description: "Where the document came from: an absolute http(s) URL" })
+    )
+  }).annotations({ identifier: "UploadDocumentForm" })
+)
+
+/** `{document_id}`: the document's number or its `document_uuid`. */
+export const DocumentIdParam = Schema.String.pipe(
+  Schema.pattern(
+    /^(?:[1-9][0-9]{0,15}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/,
+    {
+      message: () => "expected the document's number or its document_uuid"
+    }
+  )
+).annotations({ description: "The document's number (`id`) or its `document_uuid`" })
+
+const documentPath = Schema.Struct({ document_id: DocumentIdParam })
 
 /** Knowledge-base documents: upload, processing, chunks, search. */
 export class KnowledgeBaseApi extends HttpApiGroup.make("knowledgeBase")
+  .add(
+    HttpApiEndpoint.post("upload", "/knowledge-base/documents")
+      .setPayload(UploadDocumentForm)
+      .addSuccess(DocumentResponse)
+      .annotate(OpenApi.Summary, "Upload a document")
+      .annotate(
+        OpenApi.Description,
+        "Uploads a file as `multipart/form-data` (part `file`; optional `custom_metadata`, a JSON object as text, and `source_url`). The document is answered `pending` (or already `processing`) and processed in the background: it ends `completed` with `total_chunks`, or `failed` with `processing_error` (for example an unsupported type or a file that is not UTF-8). Readable types: plain text, Markdown, CSV, JSON and HTML, by extension or declared media type. A file over 10 MiB, a missing file or a bad field answers 422. Uploading the same bytes again makes another document with the same `file_hash`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/knowledge-base/documents")
+      .setUrlParams(PageQuery)
+      .addSuccess(PageOf(DocumentResponse, "KnowledgeBaseDocumentPage"))
+      .annotate(OpenApi.Summary, "List documents")
+      .annotate(OpenApi.Description, "The organization's knowledge-base documents, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/knowledge-base/documents/:document_id")
+      .setPath(documentPath)
+      .addSuccess(DocumentResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get document details")
+      .annotate(
+        OpenApi.Description,
+        "One document by number or `document_uuid`, with its processing status. Users can access only documents of their own organization; another organization's document answers 404."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("chunks", "/knowledge-base/documents/:document_id/chunks")
+      .setPath(documentPath)
+      .setUrlParams(PageQuery)
+      .addSuccess(PageOf(DocumentChunkResponse, "KnowledgeBaseDocumentChunkPage"))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List document chunks")
+      .annotate(
+        OpenApi.Description,
+        "The pieces a processed document's text was split into (about 1,000 characters each, consecutive pieces sharing up to 100), in document order. Empty until processing completes."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/knowledge-base/documents/:document_id")
+      .setPath(documentPath)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Delete a document")
+      .annotate(OpenApi.Description, "Deletes the document, its chunks and its stored file; answers 204.")
+  )
+  .add(
+    HttpApiEndpoint.post("search", "/knowledge-base/search")
+      .setPayload(SearchRequest)
+      .addSuccess(SearchResponse)
+      .annotate(OpenApi.Summary, "Search the knowledge base")
+      .annotate(
+        OpenApi.Description,
+        "Ranks the chunks of the organization's completed documents by relevance to `query` (BM25 over words; letter case and diacritics are ignored) and answers the best `limit` (1..50, default 5), best first. A query with no words answers no results."
+      )
+  )
   .middleware(Authentication)
   .prefix("/api/v1") {}

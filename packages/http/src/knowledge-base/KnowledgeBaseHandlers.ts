@@ -1,8 +1,65 @@
 import { HttpApiBuilder } from "@effect/platform"
+import { KnowledgeBase } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+import { render } from "../shared/Pagination.js"
+import { chunkResponse, documentResponse, searchResult } from "./KnowledgeBaseResponses.js"
+import * as UploadForm from "./UploadForm.js"
 
 /** Handlers of the knowledgeBase group. */
 export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", (handlers) =>
-  Effect.succeed(handlers)
+  Effect.gen(function* () {
+    const knowledgeBase = yield* KnowledgeBase.KnowledgeBase
+    return handlers
+      .handle("upload", ({ payload, request }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const form = yield* UploadForm.read(request, payload, knowledgeBase.maxFileBytes)
+          const document = yield* knowledgeBase
+            .upload(organization.id, {
+              filename: form.file.name,
+              mime_type: form.file.content_type,
+              bytes: form.file.bytes,
+              custom_metadata: form.custom_metadata,
+              source_url: form.source_url
+            })
+            .pipe(Effect.mapError(CoreErrors.toHttp))
+          return documentResponse(document)
+        })
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return render(yield* knowledgeBase.list(organization.id, urlParams), documentResponse)
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return documentResponse(yield* knowledgeBase.get(organization.id, path.document_id))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("chunks", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const { document, page } = yield* knowledgeBase.chunks(organization.id, path.document_id, urlParams)
+          return render(page, chunkResponse(document))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("delete", ({ path }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          yield* knowledgeBase.remove(organization.id, path.document_id)
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("search", ({ payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const hits = yield* knowledgeBase.search(organization.id, payload.query, payload.limit)
+          return { query: payload.query, results: hits.map(searchResult) }
+        })
+      )
+  })
 )

@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { NumberPricing, PhoneNumber } from "@voice-agent-platform/core"
 import { ParseResult, Schema } from "effect"
 import { Conflict, NotFound, PaymentRequired } from "../errors/ApiErrors.js"
+import * as Idempotent from "../idempotency/Idempotent.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { IntId } from "../shared/Ids.js"
 import { strict } from "../shared/Json.js"
@@ -154,6 +155,7 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
   .add(
     HttpApiEndpoint.post("order", "/phone-numbers/polish/order")
       .setPayload(OrderNumberRequest)
+      .setHeaders(Idempotent.IdempotencyKeyHeader)
       .addSuccess(PhoneNumberChargeResponse)
       .addError(NotFound)
       .addError(Conflict)
@@ -161,8 +163,9 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
       .annotate(OpenApi.Summary, "Order a Polish number")
       .annotate(
         OpenApi.Description,
-        "Takes an inventory number (the given `phone_number_id`, or any of the `number_type`), activates it at once and debits the activation fee plus the first month, all or nothing. No number of the type left: 409 `no_inventory` (register demand with `POST /phone-numbers/polish/request`). Balance too low: 402 with `top_up_pln`."
+        "Takes an inventory number (the given `phone_number_id`, or any of the `number_type`), activates it at once and debits the activation fee plus the first month, all or nothing. No number of the type left: 409 `no_inventory` (register demand with `POST /phone-numbers/polish/request`). Balance too low: 402 with `top_up_pln`. An `Idempotency-Key` makes retries safe: a repeat takes no second number and debits nothing."
       )
+      .annotate(OpenApi.Transform, Idempotent.document)
   )
   .add(
     HttpApiEndpoint.post("requestNumber", "/phone-numbers/polish/request")

@@ -3,8 +3,10 @@ import { PhoneNumber, PhoneNumbers } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
+import * as Idempotent from "../idempotency/Idempotent.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "../shared/Pagination.js"
+import { PhoneNumberChargeResponse } from "./PhoneNumbersApi.js"
 import {
   chargeResponse,
   numberRequestResponse,
@@ -30,11 +32,21 @@ export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (h
           return priceQuoteResponse(yield* numbers.quote(organization.id, urlParams))
         }).pipe(Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("order", ({ payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          return chargeResponse(yield* numbers.order(organization.id, payload))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      .handle("order", ({ headers, payload }) =>
+        Idempotent.run(
+          {
+            headers,
+            method: "POST",
+            route: "/phone-numbers/polish/order",
+            path: {},
+            body: payload,
+            success: PhoneNumberChargeResponse
+          },
+          Effect.gen(function* () {
+            const organization = yield* CurrentOrganization
+            return chargeResponse(yield* numbers.order(organization.id, payload))
+          }).pipe(Effect.mapError(CoreErrors.toHttp))
+        )
       )
       .handle("requestNumber", ({ payload }) =>
         Effect.gen(function* () {

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { DownloadLinks, InMemory, OAuthProvidersConfig } from "@voice-agent-platform/core"
+import { DownloadLinks, InMemory, OAuthProvidersConfig, SimulationConfig } from "@voice-agent-platform/core"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import * as AppLayer from "../AppLayer.js"
@@ -24,15 +24,19 @@ const announce = Effect.gen(function* () {
 })
 
 /**
- * The bundled server: configuration from the environment, the in-memory engine, the bootstrap
- * organization, and the API on Node's HTTP server. Stopping it (SIGTERM, SIGINT) stops accepting
- * connections and lets requests in flight finish.
+ * The bundled server: configuration from the environment, the in-memory engine with the simulated
+ * voice runtime, the bootstrap organization, and the API on Node's HTTP server. Stopping it (SIGTERM,
+ * SIGINT) stops accepting connections and lets requests in flight finish.
  */
 export const layer = Layer.unwrapEffect(
   Effect.gen(function* () {
     const config = yield* ServerConfig.load
     // OAuth clients come from OAUTH_<PROVIDER>_CLIENT_ID; the integrations service reads them when built.
-    const engine = InMemory.layer.pipe(Layer.provide(OAuthProvidersConfig.layerConfig))
+    // Calls run on the built-in simulated voice runtime, SIM_CALL_SECONDS long.
+    const engine = InMemory.layerSimulated.pipe(
+      Layer.provide(OAuthProvidersConfig.layerConfig),
+      Layer.provide(SimulationConfig.layer(config.simCallSeconds))
+    )
     const bootstrap = Layer.effectDiscard(Bootstrap.run(config))
     const linkSigning = Option.match(config.linkSigningSecret, {
       onNone: () => DownloadLinks.layerRandom,

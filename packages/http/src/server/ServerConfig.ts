@@ -1,4 +1,4 @@
-import { ApiKey } from "@voice-agent-platform/core"
+import { ApiKey, SimulationConfig } from "@voice-agent-platform/core"
 import { Config, Effect, Option, Redacted } from "effect"
 
 /** The bundled server's settings, read from the environment. */
@@ -15,6 +15,8 @@ export interface ServerConfig {
   readonly publicBaseUrl: Option.Option<string>
   /** `LINK_SIGNING_SECRET`: signs download links; servers sharing a database must share it (default: random). */
   readonly linkSigningSecret: Option.Option<Redacted.Redacted<string>>
+  /** `SIM_CALL_SECONDS`: the talk time of a simulated call, fractions allowed (default 4). */
+  readonly simCallSeconds: number
 }
 
 /** The smallest operator token accepted: shorter ones are too easy to guess. */
@@ -51,6 +53,13 @@ export const config: Config.Config<ServerConfig> = Config.all({
         validation: (secret) => new TextEncoder().encode(Redacted.value(secret)).length >= 32
       })
     )
+  ),
+  simCallSeconds: Config.number("SIM_CALL_SECONDS").pipe(
+    Config.withDefault(SimulationConfig.defaultCallSeconds),
+    Config.validate({
+      message: `SIM_CALL_SECONDS must be more than 0 and at most ${SimulationConfig.maxCallSeconds}`,
+      validation: SimulationConfig.isValidCallSeconds
+    })
   )
 })
 

@@ -1,0 +1,239 @@
+import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
+import * as Agents from "../agents/Agents.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Run, RunStatus } from "../runs/Run.js"
+import { RunLogEntry } from "../runs/Run.js"
+import { RunNotFound } from "../runs/RunErrors.js"
+import type { RunId } from "../runs/RunId.js"
+import * as Runs from "../runs/Runs.js"
+import type { RunPatch } from "../runs/RunStore.js"
+import { RunStore } from "../runs/RunStore.js"
+import { Transactions } from "../storage/Transactions.js"
+import { Role } from "../transcripts/Transcript.js"
+import * as Transcripts from "../transcripts/Transcripts.js"
+import { UsageStore } from "../usage/UsageStore.js"
+import * as CallCost from "./CallCost.js"
+import { CallAlreadyEnded, InvalidRecording } from "./CallEventErrors.js"
+import { CallFragmentStore } from "./CallFragmentStore.js"
+import * as CallProgress from "./CallProgress.js"
+import { CallRates } from "./CallRates.js"
+import { ChannelStore } from "./ChannelStore.js"
+import * as WavFile from "./WavFile.js"
+
+/** How a call can end. */
+export const EndStatus = Schema.Literal("completed", "busy", "no_answer", "failed", "canceled")
+export type EndStatus = typeof EndStatus.Type
+
+/** The longest duration a call may report: a day. */
+export const maxDurationSeconds = 24 * 60 * 60
+
+/**
+ * What a voice runtime reports about a call, in the order it happens: it rings (`started` is the same as
+ * `ringing`), is answered, people speak (`fragment`), the agent gathers data, sends an SMS, logs, hands
+ * over the recording, and the call ends with its talk time in seconds (fractions allowed).
+ */
+export const CallEvent = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("started", "ringing") }),
+  Schema.Struct({ type: Schema.Literal("answered") }),
+  Schema.Struct({
+    type: Schema.Literal("fragment"),
+    role: Role,
+    text: Schema.String,
+    timestamp: Schema.ValidDateFromSelf
+  }),
+  Schema.Struct({
+    type: Schema.Literal("gathered"),
+    values: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  }),
+  Schema.Struct({ type: Schema.Literal("sms"), to: Schema.String, text: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("log"), level: RunLogEntry.fields.level, message: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("recording"), bytes: Schema.Uint8ArrayFromSelf }),
+  Schema.Struct({
+    type: Schema.Literal("ended"),
+    status: EndStatus,
+    duration_seconds: Schema.Number.pipe(Schema.between(0, maxDurationSeconds))
+  })
+).annotations({ identifier: "CallEvent" })
+export type CallEvent = typeof CallEvent.Type
+
+/** What became of an event: applied, or ignored because it repeated or reordered an earlier status. */
+export type CallEventOutcome =
+  { readonly _tag: "Applied"; readonly run: Run } | { readonly _tag: "Ignored"; readonly run: Run }
+
+export type CallEventError = RunNotFound | CallAlreadyEnded | InvalidRecording
+
+/** The status an event reports, or null for an event that carries content only. */
+const reportedStatus = (event: CallEvent): RunStatus | null => {
+  switch (event.type) {
+    case "started":
+    case "ringing":
+      return "ringing"
+    case "answered":
+      return "in_progress"
+    case "ended":
+      return event.status
+    default:
+      return null
+  }
+}
+
+/**
+ * The one way a call's progress arrives, from the simulated runtime in process or from an out-of-process
+ * voice runtime. It moves the run's status forward (see `CallProgress`), keeps transcript fragments in
+ * storage while the call is live, and when the call ends, in one transaction: writes the transcript file,
+ * sets status, duration, cost and `ended_at`, gives the outbound channel back and writes the call's line
+ * in the billing ledger (at `CallRates`, see `CallCost`).
+ *
+ * The recording is written to file storage when it arrives (bytes do not belong in the run store); like
+ * the transcript it cannot be read before the call has ended.
+ */
+export class CallEvents extends Context.Tag("@voice-agent-platform/core/CallEvents")<
+  CallEvents,
+  {
+    /**
+     * Applies one event to a run. Fails when the run does not exist, when the call has already ended
+     * (`CallAlreadyEnded`: nothing changes after the end) or when a recording is not a PCM WAV file.
+     */
+    readonly report: (
+      organizationId: OrganizationId,
+      runId: RunId,
+      event: CallEvent
+    ) => Effect.Effect<CallEventOutcome, CallEventError>
+  }
+>() {}
+
+/** The service over the run and transcript services and the stores. */
+export const make = Effect.gen(function* () {
+  const runStore = yield* RunStore
+  const runs = yield* Runs.Runs
+  const transcripts = yield* Transcripts.Transcripts
+  const fragments = yield* CallFragmentStore
+  const channels = yield* ChannelStore
+  const ledger = yield* UsageStore
+  const transactions = yield* Transactions
+  const rate = yield* CallRates
+
+  const find = (organizationId: OrganizationId, runId: RunId) =>
+    Effect.flatMap(
+      runStore.find(organizationId, runId),
+      Option.match({
+        onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: runId })),
+        onSome: Effect.succeed
+      })
+    )
+
+  const update = (run: Run, patch: RunPatch) =>
+    Effect.flatMap(
+      runStore.update(run.organization_id, run.workflow_run_id, patch),
+      Option.match({
+        onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: run.workflow_run_id })),
+        onSome: Effect.succeed
+      })
+    )
+
+  const applied = (run: Run): CallEventOutcome => ({ _tag: "Applied", run })
+
+  /** The end of a call: its transcript, its final state, its channel and its ledger line, together. */
+  const end = (run: Run, status: EndStatus, reportedSeconds: number, now: Date) =>
+    Effect.gen(function* () {
+      const { organization_id: organizationId, workflow_run_id: runId } = run
+      const spoken = yield* fragments.list(organizationId, runId)
+      if (spoken.length > 0) yield* transcripts.save(organizationId, runId, spoken)
+      const duration = CallCost.wholeSeconds(reportedSeconds)
+      const cost = CallCost.compute(duration, rate)
+      const ended = yield* update(run, {
+        status,
+        duration_seconds: duration,
+        cost,
+        ended_at: now,
+        channel_reservation_id: null
+      })
+      if (run.channel_reservation_id !== null) {
+        yield* channels.release(organizationId, run.channel_reservation_id)
+      }
+      // One line per call, also for one nobody answered (0 s, 0 PLN): the ledger accounts for every call.
+      yield* ledger.record({
+        organization_id: organizationId,
+        run_id: runId,
+        agent_id: run.workflow_id,
+        mode: run.mode,
+        duration_seconds: duration,
+        cost,
+        currency: run.currency,
+        recorded_at: now
+      })
+      yield* fragments.clear(organizationId, runId)
+      return applied(ended)
+    })
+
+  const apply = (run: Run, event: CallEvent, status: RunStatus) =>
+    Effect.gen(function* () {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      switch (event.type) {
+        case "started":
+        case "ringing":
+        case "answered":
+          return applied(yield* update(run, { status }))
+        case "fragment":
+          yield* fragments.append(run.organization_id, run.workflow_run_id, {
+            role: event.role,
+            text: event.text,
+            timestamp: event.timestamp
+          })
+          return applied(run)
+        case "gathered":
+          // Later values win: a runtime may correct what it gathered earlier.
+          return applied(
+            yield* update(run, { gathered_context: { ...run.gathered_context, ...event.values } })
+          )
+        case "sms":
+          return applied(
+            yield* update(run, { sms: [...run.sms, { to: event.to, text: event.text, sent_at: now }] })
+          )
+        case "log":
+          return applied(
+            yield* update(run, {
+              logs: [...run.logs, { timestamp: now, level: event.level, message: event.message }]
+            })
+          )
+        case "recording": {
+          const wav = WavFile.parse(event.bytes)
+          if (Either.isLeft(wav)) {
+            return yield* new InvalidRecording({
+              workflow_run_id: run.workflow_run_id,
+              reason: wav.left.reason
+            })
+          }
+          yield* runs.saveRecording(run.organization_id, run.workflow_run_id, event.bytes)
+          return applied(yield* find(run.organization_id, run.workflow_run_id))
+        }
+        case "ended":
+          return yield* end(run, event.status, event.duration_seconds, now)
+      }
+    })
+
+  return CallEvents.of({
+    report: (organizationId, runId, event) =>
+      // One transaction per event: events of one call never interleave, and an end is all or nothing.
+      transactions.run(
+        Effect.gen(function* () {
+          const run = yield* find(organizationId, runId)
+          const verdict = CallProgress.decide(run.status, reportedStatus(event))
+          switch (verdict._tag) {
+            case "AfterEnd":
+              return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
+            case "Stale":
+              return { _tag: "Ignored", run } satisfies CallEventOutcome
+            case "Apply":
+              return yield* apply(run, event, verdict.status)
+          }
+        })
+      )
+  })
+})
+
+/** Runs and transcripts as `CallEvents` uses them: stateless, so it builds its own over the same stores. */
+const runServices = Runs.layer.pipe(Layer.provideMerge(Transcripts.layer), Layer.provide(Agents.layer))
+
+/** Call events over the stores, file storage and configuration the host provides. */
+export const layer = Layer.effect(CallEvents, make).pipe(Layer.provide(runServices))

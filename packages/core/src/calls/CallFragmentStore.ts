@@ -1,0 +1,28 @@
+import { Context, type Effect } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { RunId } from "../runs/RunId.js"
+import type { TranscriptFragment } from "../transcripts/Transcript.js"
+
+/**
+ * The transcript fragments of live calls, kept until the call ends and its transcript file is written.
+ * They live in storage, not in a process, so that any server process may receive a call's events and the
+ * one that receives `ended` sees them all. Every operation is scoped to one organization.
+ */
+export class CallFragmentStore extends Context.Tag("@voice-agent-platform/core/CallFragmentStore")<
+  CallFragmentStore,
+  {
+    /** Adds a fragment to the run's; appending never loses a concurrent append. */
+    readonly append: (
+      organizationId: OrganizationId,
+      runId: RunId,
+      fragment: TranscriptFragment
+    ) => Effect.Effect<void>
+    /** The run's fragments in the order they were appended (none when there are none). */
+    readonly list: (
+      organizationId: OrganizationId,
+      runId: RunId
+    ) => Effect.Effect<ReadonlyArray<TranscriptFragment>>
+    /** Forgets the run's fragments, once they are saved in its transcript file. */
+    readonly clear: (organizationId: OrganizationId, runId: RunId) => Effect.Effect<void>
+  }
+>() {}

@@ -1,0 +1,27 @@
+import { Context, type Effect } from "effect"
+import type { IdempotencyClaim, IdempotencyTtl, StoredResponse } from "./IdempotencyRecord.js"
+
+/** What `begin` answers: the key is the caller's to run with, or what to answer instead. */
+export type BeginOutcome =
+  | { readonly _tag: "Claimed" }
+  | { readonly _tag: "Mismatch" }
+  | { readonly _tag: "InFlight"; readonly leaseUntil: Date }
+  | { readonly _tag: "Replay"; readonly response: StoredResponse }
+
+/**
+ * Idempotency keys, per organization. `begin` decides with `IdempotencyRule.decide` and claims in one
+ * atomic step, also across server processes sharing one database: of any number of simultaneous first
+ * requests with one key exactly one is `Claimed`. Only the claim's holder (its `token`) may complete or
+ * abandon it.
+ */
+export class IdempotencyStore extends Context.Tag("@voice-agent-platform/core/IdempotencyStore")<
+  IdempotencyStore,
+  {
+    /** Claims the key for the request, or says why not; records past their retention are forgotten. */
+    readonly begin: (claim: IdempotencyClaim, now: Date, ttl: IdempotencyTtl) => Effect.Effect<BeginOutcome>
+    /** Stores the final answer under the claim; false when the claim was lost (its lease lapsed and was taken). */
+    readonly complete: (claim: IdempotencyClaim, response: StoredResponse) => Effect.Effect<boolean>
+    /** Frees the key after an answer that is not kept (409, 429, 5xx, interruption); false when not held. */
+    readonly abandon: (claim: IdempotencyClaim) => Effect.Effect<boolean>
+  }
+>() {}

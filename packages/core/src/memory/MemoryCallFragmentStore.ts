@@ -1,0 +1,39 @@
+import { Effect, Layer } from "effect"
+import { CallFragmentStore } from "../calls/CallFragmentStore.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { RunId } from "../runs/RunId.js"
+import type { TranscriptFragment } from "../transcripts/Transcript.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { ownedBy } from "./OrganizationTable.js"
+
+interface LiveTranscript {
+  readonly organization_id: OrganizationId
+  readonly fragments: ReadonlyArray<TranscriptFragment>
+}
+
+/** Live calls' transcript fragments in memory, one row per run. */
+export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabaseTag> = Layer.effect(
+  CallFragmentStore,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabaseTag
+    const rows = db.table<RunId, LiveTranscript>("call_fragments")
+    return {
+      append: (organizationId, runId, fragment) =>
+        db.atomically(() => {
+          const row = rows.get(runId)
+          // Run ids are global: another organization's row under the id is never touched.
+          if (row !== undefined && row.organization_id !== organizationId) return
+          rows.set(runId, {
+            organization_id: organizationId,
+            fragments: [...(row?.fragments ?? []), fragment]
+          })
+        }),
+      list: (organizationId, runId) =>
+        db.atomically(() => ownedBy(organizationId, rows.get(runId))?.fragments ?? []),
+      clear: (organizationId, runId) =>
+        db.atomically(() => {
+          if (ownedBy(organizationId, rows.get(runId)) !== undefined) rows.delete(runId)
+        })
+    }
+  })
+)

@@ -1,0 +1,51 @@
+import { Effect, Layer } from "effect"
+import type { IdempotencyKey } from "../idempotency/IdempotencyKey.js"
+import type { IdempotencyRecord, StoredResponse } from "../idempotency/IdempotencyRecord.js"
+import * as IdempotencyRule from "../idempotency/IdempotencyRule.js"
+import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+
+/** Idempotency keys in memory; each claim is decided and written in one atomic step. */
+export const layer: Layer.Layer<IdempotencyStore, never, MemoryDatabaseTag> = Layer.effect(
+  IdempotencyStore,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabaseTag
+    const records = db.table<string, IdempotencyRecord>("idempotency_keys")
+    // JSON keeps the pair unambiguous whatever characters the key holds
+    const rowKey = (organizationId: OrganizationId, key: IdempotencyKey) =>
+      JSON.stringify([organizationId, key])
+
+    return {
+      begin: (claim, now, ttl) =>
+        db.atomically(() => {
+          // Keys past their retention are dropped here, so that the table does not grow without bound.
+          for (const record of records.values()) {
+            if (record.expires_at.getTime() <= now.getTime()) {
+              records.delete(rowKey(record.organization_id, record.key))
+            }
+          }
+          const id = rowKey(claim.organization_id, claim.key)
+          const decision = IdempotencyRule.decide(records.get(id), claim.fingerprint, now)
+          if (IdempotencyRule.mayClaim(decision)) {
+            records.set(id, IdempotencyRule.claimed(claim, now, ttl))
+            return { _tag: "Claimed" } as const
+          }
+          return decision
+        }),
+      complete: (claim, response: StoredResponse) =>
+        db.atomically(() => {
+          const id = rowKey(claim.organization_id, claim.key)
+          const record = records.get(id)
+          if (record === undefined || !IdempotencyRule.heldBy(record, claim)) return false
+          records.set(id, { ...record, response })
+          return true
+        }),
+      abandon: (claim) =>
+        db.atomically(() => {
+          const id = rowKey(claim.organization_id, claim.key)
+          return IdempotencyRule.heldBy(records.get(id), claim) ? records.delete(id) : false
+        })
+    }
+  })
+)
