@@ -29,9 +29,10 @@ export const sectionTitles = {
   gatheredData: "Data to gather"
 } as const
 
-/** The name an agent gets when the request has none: the goal, cut at a word boundary. */
+/** The name an agent gets when the request has none: the goal, capitalised and cut at a word boundary. */
 export const defaultName = (goal: string): string => {
-  const clean = goal.replace(/\s+/g, " ").trim()
+  const spaced = goal.replace(/\s+/g, " ").trim()
+  const clean = spaced.charAt(0).toUpperCase() + spaced.slice(1)
   if (clean === "") return "Call script agent"
   if (clean.length <= 60) return clean
   const cut = clean.slice(0, 60)
@@ -86,7 +87,7 @@ const section = (title: string, lines: ReadonlyArray<string>): string | undefine
 const roleSection = (request: CallScriptRequest, name: string): string => {
   const script = request.agent
   const lines = [
-    `You are ${name}, a voice agent on an ${script.call_direction} phone call.`,
+    `You are the voice agent "${name}" on an ${script.call_direction} phone call.`,
     script.persona.trim() && `Persona: ${script.persona.trim()}`,
     script.agent_goal.trim() && `Goal of the call: ${script.agent_goal.trim()}`,
     script.formality.trim() && `Tone: ${script.formality.trim()}`,

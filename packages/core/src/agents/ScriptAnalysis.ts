@@ -34,9 +34,10 @@
  * - A section holds every line up to a blank line. After a blank line it goes on only while lines look
  *   like its items: list items; `Q:`/`A:`/`Objection:`/`Response:` lines or `… -> …` pairs in Objections
  *   and FAQ; lines with a `?` in FAQ; `key: value` lines that are not labels in Facts; anything but a
- *   label in Knowledge. Any other line ends it and is read as a top-level line. Inside a section a
- *   header with a value is an item unless it follows a blank line; a bare header always starts a new
- *   section. Repeated sections append to the same list, in order.
+ *   label in Knowledge. Any other line ends it and is read as a top-level line. In Required phrases,
+ *   Collect, Custom data and Avoid an unbulleted header or label always ends the section; in
+ *   the other sections a header with a value is an item unless it follows a blank line; a bare header
+ *   always starts a new section. Repeated sections append to the same list, in order.
  * - A line indented deeper than the item above it (no blank line between) continues that item: a
  *   step's description (sub-bullets joined with `; `), a pair's answer, a field's description, a
  *   fact's value, or the phrase itself.
@@ -75,6 +76,12 @@ type Section =
 type Label =
   "goal" | "greeting" | "persona" | "formality" | "address" | "direction" | "name" | "language" | "website"
 type FieldType = "string" | "number" | "boolean" | "date"
+
+/**
+ * Sections of short list items (phrases, fields, topics), where a `Key: value` line is never an item;
+ * steps may be `Title: description` lines, pairs and facts are `key: value` by nature.
+ */
+const listedSections: ReadonlySet<Section> = new Set<Section>(["required", "collect", "custom", "avoid"])
 type PairRole = "objection" | "question" | "reply"
 
 const table = <K extends string>(entries: ReadonlyArray<readonly [K, string]>): ReadonlyMap<string, K> =>
@@ -386,6 +393,15 @@ class Reading {
         return
       }
       this.endBlock()
+    }
+    // In a section whose items are list items, an unbulleted header or label is not an item: it ends the
+    // section (a `Collect: …` line right under a list of required phrases starts the data fields).
+    if (this.section !== undefined && marker === undefined && listedSections.has(this.section)) {
+      if (header !== undefined) return this.openSection(header)
+      if (this.isKnownKey(line)) {
+        this.section = undefined
+        this.open = undefined
+      }
     }
     if (this.section !== undefined) {
       if (header !== undefined && (header.rest === "" || this.afterBlank)) return this.openSection(header)

@@ -95,6 +95,7 @@ describe("AgentFromScript.compose", () => {
     expect(composed.name).toBe("Book a free consultation with the clinic")
     expect(AgentFromScript.compose(decode({ agent: { greeting: "Hi" }, agent_name: "Ada" })).name).toBe("Ada")
     expect(AgentFromScript.defaultName("")).toBe("Call script agent")
+    expect(AgentFromScript.defaultName("  confirm the   visit ")).toBe("Confirm the visit")
     const long = AgentFromScript.defaultName("word ".repeat(40))
     expect(long.length).toBeLessThanOrEqual(61)
     expect(long.endsWith("…")).toBe(true)

@@ -314,6 +314,16 @@ describe("ScriptAnalysis.analyze", () => {
       expect(result.agent.greeting).toBe("Thanks and goodbye.")
     })
 
+    it("ends a list of phrases, fields or topics at an unbulleted header or label", () => {
+      const result = analyze(
+        "Required phrases:\n- This call is recorded.\nCollect: preferred time, email\nAvoid:\n- prices\nGoal: confirm"
+      )
+      expect(result.agent.required_phrases).toEqual(["This call is recorded."])
+      expect(result.agent.data_fields).toEqual(["preferred time", "email"])
+      expect(result.agent.avoid_topics).toEqual(["prices"])
+      expect(result.agent.agent_goal).toBe("confirm")
+    })
+
     it("keeps a `Header: value` line right inside a section as an item", () => {
       const result = analyze("Steps:\nGreeting: introduce yourself\nPlan: offer the plan")
       expect(result.agent.conversation_structure).toEqual([
