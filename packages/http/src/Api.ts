@@ -15,7 +15,9 @@ import { KnowledgeBaseApi } from "./knowledge-base/KnowledgeBaseApi.js"
 import { PhoneNumbersApi } from "./phone-numbers/PhoneNumbersApi.js"
 import { ToolsApi } from "./tools/ToolsApi.js"
 import { TriggersApi } from "./triggers/TriggersApi.js"
+import { RuntimeApi } from "./runtime/RuntimeApi.js"
 import { UsageApi } from "./usage/UsageApi.js"
+import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /** The whole REST API: one group per resource. Typed clients and the OpenAPI document come from it. */
 export class Api extends HttpApi.make("voice-agent-platform")
@@ -33,6 +35,8 @@ export class Api extends HttpApi.make("voice-agent-platform")
   .add(PhoneNumbersApi)
   .add(UsageApi)
   .add(KnowledgeBaseApi)
+  .add(WebhooksApi)
+  .add(RuntimeApi)
   .add(AdminApi)
   .addError(ValidationError)
   .annotate(OpenApi.Title, "Voice Agent Platform API")

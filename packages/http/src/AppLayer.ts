@@ -14,7 +14,9 @@ import { KnowledgeBaseHandlers } from "./knowledge-base/KnowledgeBaseHandlers.js
 import { PhoneNumbersHandlers } from "./phone-numbers/PhoneNumbersHandlers.js"
 import { ToolsHandlers } from "./tools/ToolsHandlers.js"
 import { TriggersHandlers } from "./triggers/TriggersHandlers.js"
+import { RuntimeHandlers } from "./runtime/RuntimeHandlers.js"
 import { UsageHandlers } from "./usage/UsageHandlers.js"
+import { WebhooksHandlers } from "./webhooks/WebhooksHandlers.js"
 import { AgentsHandlers } from "./agents/AgentsHandlers.js"
 import { Api } from "./Api.js"
 import * as DocsRoutes from "./docs/DocsRoutes.js"
@@ -55,6 +57,8 @@ export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = Layer.mergeA
         PhoneNumbersHandlers,
         UsageHandlers,
         KnowledgeBaseHandlers,
+        WebhooksHandlers,
+        RuntimeHandlers,
         AdminHandlers
       ]),
       Layer.provide([Authentication.layer, OperatorAuthentication.layer])
