@@ -1,12 +1,22 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ServiceUnavailable } from "../errors/ApiErrors.js"
 
-/** Liveness: the process answers. Open, at the root. */
+/** Liveness and readiness probes. Open, at the root. */
 export class HealthApi extends HttpApiGroup.make("health")
   .add(
     HttpApiEndpoint.get("health", "/health")
       .addSuccess(Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" }))
       .annotate(OpenApi.Summary, "Health")
-      .annotate(OpenApi.Description, "Answers 200 while the process runs. Needs no API key.")
+      .annotate(OpenApi.Description, "Liveness: answers 200 while the process runs. Needs no API key.")
   )
-  .annotate(OpenApi.Exclude, false) {}
+  .add(
+    HttpApiEndpoint.get("ready", "/ready")
+      .addSuccess(Schema.Struct({ status: Schema.Literal("ready") }).annotations({ identifier: "Ready" }))
+      .addError(ServiceUnavailable)
+      .annotate(OpenApi.Summary, "Readiness")
+      .annotate(
+        OpenApi.Description,
+        "Readiness: 200 when the storage answers within 2 seconds, else 503. Needs no API key."
+      )
+  ) {}

@@ -1,8 +1,25 @@
 import { HttpApiBuilder } from "@effect/platform"
+import { OrganizationStore } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
+import { ServiceUnavailable } from "../errors/ApiErrors.js"
 
 /** Handlers of the health group. */
 export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
-  handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
+  Effect.gen(function* () {
+    const organizations = yield* OrganizationStore.OrganizationStore
+    return handlers
+      .handle("health", () => Effect.succeed({ status: "ok" as const }))
+      .handle("ready", () =>
+        organizations.count.pipe(
+          Effect.timeout("2 seconds"),
+          Effect.as({ status: "ready" as const }),
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("readiness check failed", cause).pipe(
+              Effect.zipRight(Effect.fail(new ServiceUnavailable({ detail: "storage is not answering" })))
+            )
+          )
+        )
+      )
+  })
 )
