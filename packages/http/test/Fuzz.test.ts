@@ -53,6 +53,12 @@ const queryValue = FastCheck.oneof(
   FastCheck.string({ maxLength: 20 })
 )
 
+const deepObject = (levels: number): unknown => {
+  let value: unknown = 1
+  for (let i = 0; i < levels; i++) value = { a: value }
+  return value
+}
+
 const body = FastCheck.oneof(
   FastCheck.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   FastCheck.string({ maxLength: 200 }),
@@ -64,6 +70,12 @@ const body = FastCheck.oneof(
     '{"name": 5}',
     '{"agent": {"greeting": 42}}',
     '{"phone_number": "+48500000486"}'
+  ),
+  // deep nesting, at the top and inside free-form fields
+  FastCheck.constantFrom(
+    "[".repeat(20_000) + "]".repeat(20_000),
+    JSON.stringify({ initial_context: deepObject(50), config: deepObject(50), headers: deepObject(50) }),
+    JSON.stringify({ mode: "chat", initial_context: deepObject(33) })
   )
 )
 

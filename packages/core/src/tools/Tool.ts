@@ -50,11 +50,37 @@ export const Tool = Schema.Struct({
 })
 export type Tool = typeof Tool.Type
 
-/** A tool as the API shows it: secrets (an integration's `api_key`) are never echoed back. */
-export const withoutSecrets = (tool: Tool): Tool =>
-  tool.definition.type === "integration" && tool.definition.config.api_key !== undefined
-    ? {
-        ...tool,
-        definition: { ...tool.definition, config: { ...tool.definition.config, api_key: null } }
-      }
-    : tool
+/** Header names whose values are credentials (`Authorization`, `Cookie`, `X-API-Key`, `X-Auth-Token`, ...). */
+export const isSecretHeader = (name: string): boolean => {
+  const compact = name.toLowerCase().replace(/[-_\s.]/g, "")
+  return (
+    compact === "authorization" ||
+    compact === "proxyauthorization" ||
+    compact === "cookie" ||
+    ["token", "secret", "password", "apikey", "auth"].some((word) => compact.includes(word))
+  )
+}
+
+/** What a secret header value reads back as. */
+export const secretMask = "****"
+
+/**
+ * A tool as the API shows it: secrets are never echoed back — an integration's `api_key` reads as null
+ * and an HTTP API tool's credential headers read as `****`.
+ */
+export const withoutSecrets = (tool: Tool): Tool => {
+  const definition = tool.definition
+  if (definition.type === "integration" && definition.config.api_key !== undefined) {
+    return { ...tool, definition: { ...definition, config: { ...definition.config, api_key: null } } }
+  }
+  if (definition.type === "http_api" && definition.config.headers != null) {
+    const headers = Object.fromEntries(
+      Object.entries(definition.config.headers).map(([name, value]) => [
+        name,
+        isSecretHeader(name) ? secretMask : value
+      ])
+    )
+    return { ...tool, definition: { ...definition, config: { ...definition.config, headers } } }
+  }
+  return tool
+}

@@ -1,4 +1,5 @@
 import type { Tool } from "./Tool.js"
+import { isSecretHeader, secretMask } from "./Tool.js"
 import type { ToolDefinition } from "./ToolDefinition.js"
 import { defaultTimeoutMs } from "./ToolDefinition.js"
 import type { ToolPatch } from "./ToolStore.js"
@@ -56,6 +57,22 @@ const keepApiKey = (current: ToolDefinition, next: ToolDefinition): ToolDefiniti
 }
 
 /**
+ * Keeps a stored credential header when a new HTTP API definition sends back its mask (`****`), which
+ * is how the API shows it; any other value replaces it.
+ */
+const keepSecretHeaders = (current: ToolDefinition, next: ToolDefinition): ToolDefinition => {
+  if (current.type !== "http_api" || next.type !== "http_api" || next.config.headers == null) return next
+  const stored = current.config.headers ?? {}
+  const headers = Object.fromEntries(
+    Object.entries(next.config.headers).map(([name, value]) => [
+      name,
+      value === secretMask && isSecretHeader(name) && stored[name] !== undefined ? stored[name] : value
+    ])
+  )
+  return { ...next, config: { ...next.config, headers } }
+}
+
+/**
  * The store patch an update makes. A category that was the default (equal to the old definition's
  * type) follows a definition of another type unless the update names a category itself.
  */
@@ -66,7 +83,9 @@ export const patch = (current: Tool, changes: ToolChanges): ToolPatch => {
   if (changes.icon !== undefined) out.icon = changes.icon
   if (changes.icon_color !== undefined) out.icon_color = changes.icon_color
   if (changes.definition !== undefined) {
-    const definition = normalize(keepApiKey(current.definition, changes.definition))
+    const definition = normalize(
+      keepSecretHeaders(current.definition, keepApiKey(current.definition, changes.definition))
+    )
     out.definition = definition
     if (
       changes.category === undefined &&

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck, Schema } from "effect"
 import type { OrganizationId } from "../../src/organizations/Organization.js"
 import type { Tool, ToolId } from "../../src/tools/Tool.js"
-import { CreateToolRequest } from "../../src/tools/Tool.js"
+import { CreateToolRequest, withoutSecrets } from "../../src/tools/Tool.js"
 import type { ToolDefinition } from "../../src/tools/ToolDefinition.js"
 import * as ToolUpdate from "../../src/tools/ToolUpdate.js"
 
@@ -117,4 +117,37 @@ describe("ToolUpdate", () => {
       expect(apiKeyOf(ToolUpdate.patch(current, { definition: next }).definition)).toBe(key)
     }
   )
+})
+
+describe("credential headers of HTTP API tools", () => {
+  const httpTool = (headers: Record<string, string>) =>
+    ({
+      definition: {
+        schema_version: 1,
+        type: "http_api",
+        config: { method: "GET", url: "https://crm.example/api", headers, timeout_ms: 5000 }
+      }
+    }) as unknown as Tool
+
+  it("are masked when shown and kept when the mask is sent back", () => {
+    const stored = httpTool({ Authorization: "Bearer s3cret", "X-Api-Key": "k", Accept: "application/json" })
+    const shown = withoutSecrets(stored)
+    expect((shown.definition.config as { headers: Record<string, string> }).headers).toEqual({
+      Authorization: "****",
+      "X-Api-Key": "****",
+      Accept: "application/json"
+    })
+    const updated = ToolUpdate.patch(stored, { definition: shown.definition } as never)
+    expect((updated.definition!.config as { headers: Record<string, string> }).headers).toEqual({
+      Authorization: "Bearer s3cret",
+      "X-Api-Key": "k",
+      Accept: "application/json"
+    })
+    const replaced = ToolUpdate.patch(stored, {
+      definition: httpTool({ Authorization: "Bearer new" }).definition
+    } as never)
+    expect((replaced.definition!.config as { headers: Record<string, string> }).headers).toEqual({
+      Authorization: "Bearer new"
+    })
+  })
 })

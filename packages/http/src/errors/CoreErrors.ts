@@ -16,7 +16,8 @@ import type {
   Telephony,
   ToolErrors,
   TriggerErrors,
-  UsageErrors
+  UsageErrors,
+  WebhookErrors
 } from "@voice-agent-platform/core"
 import {
   Conflict,
@@ -63,6 +64,7 @@ export type CoreError =
   | ToolErrors.CredentialInUse
   | KnowledgeBaseErrors.DocumentNotFound
   | KnowledgeBaseErrors.DocumentTooLarge
+  | WebhookErrors.WebhookEndpointNotFound
 
 type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
   ? T extends
@@ -78,6 +80,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
       | "ToolNotFound"
       | "CredentialNotFound"
       | "DocumentNotFound"
+      | "WebhookEndpointNotFound"
     ? NotFound
     : T extends
           | "AgentArchived"
@@ -125,6 +128,7 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "ToolNotFound":
     case "CredentialNotFound":
     case "DocumentNotFound":
+    case "WebhookEndpointNotFound":
       return new NotFound({ detail: e.message }) as HttpErrorOf<E>
     case "AgentArchived":
     case "RunStillLive":

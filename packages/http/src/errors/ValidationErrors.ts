@@ -21,6 +21,12 @@ const typeOf: Record<ParseResult.ArrayFormatterIssue["_tag"], string> = {
 }
 
 /** One FastAPI-shaped issue from an Effect Schema issue. */
+/** Messages quote the rejected value: keep them short, so a huge or secret value is not echoed whole. */
+const maxMessageLength = 300
+
+const shorten = (message: string) =>
+  message.length <= maxMessageLength ? message : `${message.slice(0, maxMessageLength)}…`
+
 export const toIssue = (location: Location, issue: ParseResult.ArrayFormatterIssue): ValidationIssue => ({
   loc: [location, ...issue.path.map((key) => (typeof key === "number" ? key : String(key)))],
   msg:
@@ -28,7 +34,7 @@ export const toIssue = (location: Location, issue: ParseResult.ArrayFormatterIss
       ? "Field required"
       : issue._tag === "Unexpected"
         ? "Extra inputs are not permitted"
-        : issue.message,
+        : shorten(issue.message),
   type: typeOf[issue._tag] ?? "value_error"
 })
 
@@ -113,7 +119,7 @@ export const makeResolver = <
   return (
     request: HttpServerRequest.HttpServerRequest,
     error: HttpApiDecodeError
-  ): Effect.Effect<ValidationError> =>
+  ): Effect.Effect<ValidationError | undefined> =>
     Effect.gen(function* () {
       const fallback = new ValidationError({
         detail: error.issues.map((issue) =>
@@ -132,17 +138,31 @@ export const makeResolver = <
         ...issuesOf("path", endpoint.pathSchema, match.params),
         ...issuesOf("header", endpoint.headersSchema, request.headers)
       ]
+      const contentType = (request.headers["content-type"] ?? "").toLowerCase()
       if (bodyMethods.has(request.method) && Option.isSome(endpoint.payloadSchema)) {
-        const text = yield* Effect.orElseSucceed(request.text, () => "")
-        if (text.trim() === "") {
-          issues.push({ loc: ["body"], msg: "Field required", type: "missing" })
+        if (contentType.startsWith("multipart/") || contentType.startsWith("audio/")) {
+          // A streamed body was consumed by its handler and cannot be read again: report what failed.
+          issues.push(...fallback.detail)
         } else {
-          const body = Either.try(() => JSON.parse(text) as unknown)
-          if (Either.isLeft(body)) return malformedJson("the body is not valid JSON")
-          issues.push(...issuesOf("body", endpoint.payloadSchema, body.right))
+          const text = yield* Effect.orElseSucceed(request.text, () => "")
+          if (text.trim() === "") {
+            issues.push({ loc: ["body"], msg: "Field required", type: "missing" })
+          } else if (contentType !== "" && !contentType.includes("json")) {
+            issues.push({
+              loc: ["header", "content-type"],
+              msg: `Expected application/json, got ${contentType.slice(0, 100)}`,
+              type: "value_error"
+            })
+          } else {
+            const body = Either.try(() => JSON.parse(text) as unknown)
+            if (Either.isLeft(body)) return malformedJson("the body is not valid JSON")
+            issues.push(...issuesOf("body", endpoint.payloadSchema, body.right))
+          }
         }
       }
       issues.push(...issuesOf("query", endpoint.urlParamsSchema, match.searchParams))
-      return issues.length === 0 ? fallback : new ValidationError({ detail: mergeAlternatives(issues) })
+      // Nothing in the request is wrong: the failure was the server's (e.g. a response that does not
+      // encode), which the caller must not be told is its own.
+      return issues.length === 0 ? undefined : new ValidationError({ detail: mergeAlternatives(issues) })
     })
 }

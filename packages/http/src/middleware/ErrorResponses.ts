@@ -5,6 +5,7 @@ import { Cause, Effect, Option } from "effect"
 import type { ApiError } from "../errors/ApiErrors.js"
 import { isApiError, NotFound, OutsideCallingHours, statusOf, TooManyRequests } from "../errors/ApiErrors.js"
 import * as ValidationErrors from "../errors/ValidationErrors.js"
+import * as BodyLimits from "./BodyLimits.js"
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/
 
@@ -40,31 +41,39 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const requestId = requestIdOf(request)
-      const response = yield* app.pipe(
-        Effect.catchAllCause((cause) => {
-          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-          const failure = Cause.failureOption(cause)
-          const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
-          if (error instanceof HttpApiDecodeError) {
-            return Effect.map(resolveValidation(request, error), render)
-          }
-          if (isApiError(error)) return Effect.succeed(render(error))
-          if (isMalformedBody(error))
-            return Effect.succeed(render(ValidationErrors.malformedJson("the body is not valid JSON")))
-          if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
-            return Effect.succeed(render(new NotFound({ detail: "Not Found" })))
-          }
-          return Effect.logError("Unhandled error", cause).pipe(
-            Effect.annotateLogs({ request_id: requestId, method: request.method, url: request.url }),
-            Effect.as(
-              HttpServerResponse.unsafeJson(
-                { detail: "Internal server error", request_id: requestId },
-                { status: 500 }
-              )
+      const internalError = (cause: Cause.Cause<unknown>) =>
+        Effect.logError("Unhandled error", cause).pipe(
+          Effect.annotateLogs({ request_id: requestId, method: request.method, url: request.url }),
+          Effect.as(
+            HttpServerResponse.unsafeJson(
+              { detail: "Internal server error", request_id: requestId },
+              { status: 500 }
             )
           )
-        })
-      )
+        )
+      const refused = yield* BodyLimits.check(request)
+      const response = refused
+        ? render(refused)
+        : yield* app.pipe(
+            Effect.catchAllCause((cause) => {
+              if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+              const failure = Cause.failureOption(cause)
+              const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
+              if (error instanceof HttpApiDecodeError) {
+                return Effect.flatMap(resolveValidation(request, error), (validation) =>
+                  validation === undefined ? internalError(cause) : Effect.succeed(render(validation))
+                )
+              }
+              if (isApiError(error)) return Effect.succeed(render(error))
+              if (isMalformedBody(error)) {
+                return Effect.succeed(render(ValidationErrors.malformedJson("the body is not valid JSON")))
+              }
+              if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
+                return Effect.succeed(render(new NotFound({ detail: "Not Found" })))
+              }
+              return internalError(cause)
+            })
+          )
       return HttpServerResponse.setHeader(response, "x-request-id", requestId)
     })
   return HttpApiBuilder.middleware(api, shape as never)

@@ -1,7 +1,8 @@
 import { Page } from "@voice-agent-platform/core"
 import { Schema } from "effect"
+import { CanonicalInt } from "./Ids.js"
 
-const intParam = Schema.NumberFromString.pipe(Schema.int())
+const intParam = CanonicalInt
 
 /** `page` (>= 1, default 1) and `limit` (1..100, default 50): the query of every list. */
 export const PageParams = {

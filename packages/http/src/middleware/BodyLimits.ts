@@ -1,0 +1,55 @@
+import type { HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { ValidationError } from "../errors/ApiErrors.js"
+
+/** The largest JSON body accepted; uploads (multipart, audio) have limits of their own. */
+export const maxJsonBytes = 1024 * 1024
+
+/** The deepest nesting a JSON body may have; free-form objects inside it are bounded further. */
+export const maxJsonDepth = 64
+
+const bodyMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/** The deepest bracket nesting of a JSON text, counting only brackets outside strings; linear, no recursion. */
+export const nestingDepth = (text: string): number => {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92)
+        i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth)
+    else if (c === 125 || c === 93) depth--
+  }
+  return deepest
+}
+
+const refuse = (msg: string) => new ValidationError({ detail: [{ loc: ["body"], msg, type: "value_error" }] })
+
+/**
+ * Refuses a JSON body that is too large or nests too deep before anything decodes it: such input cannot be
+ * valid for any endpoint, and decoding and describing it would cost time and stack for nothing.
+ */
+export const check = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<ValidationError | undefined> => {
+  if (!bodyMethods.has(request.method)) return Effect.succeed(undefined)
+  const contentType = (request.headers["content-type"] ?? "").toLowerCase()
+  if (contentType.startsWith("multipart/") || contentType.startsWith("audio/"))
+    return Effect.succeed(undefined)
+  const declared = Number(request.headers["content-length"] ?? "0")
+  if (declared > maxJsonBytes) return Effect.succeed(refuse(`The body must be at most ${maxJsonBytes} bytes`))
+  return Effect.map(
+    Effect.orElseSucceed(request.text, () => ""),
+    (text) => {
+      if (text.length > maxJsonBytes) return refuse(`The body must be at most ${maxJsonBytes} bytes`)
+      if (nestingDepth(text) > maxJsonDepth)
+        return refuse(`JSON must not nest deeper than ${maxJsonDepth} levels`)
+      return undefined
+    }
+  )
+}

@@ -1,0 +1,107 @@
+import { HttpClientRequest } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, FastCheck } from "effect"
+import { maxJsonDepth, nestingDepth } from "../src/middleware/BodyLimits.js"
+import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+
+const nested = (levels: number): unknown => {
+  let value: unknown = "leaf"
+  for (let i = 0; i < levels; i++) value = { next: value }
+  return value
+}
+
+describe("body limits and awkward input", () => {
+  it("measures JSON nesting outside strings", () => {
+    expect(nestingDepth('{"a":[1,{"b":2}]}')).toBe(3)
+    expect(nestingDepth('{"a":"[[[[{{{{"}')).toBe(1)
+    expect(nestingDepth('{"a":"\\"[["}')).toBe(1)
+    expect(nestingDepth("")).toBe(0)
+  })
+
+  it.prop(
+    "agrees with the structure of any JSON value",
+    [FastCheck.jsonValue({ maxDepth: 6 })],
+    ([value]) => {
+      const depthOf = (v: unknown): number =>
+        typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0
+      expect(nestingDepth(JSON.stringify(value))).toBe(depthOf(value))
+    }
+  )
+
+  it.effect("refuses too deep and too large bodies with a 422 at body, never a 500", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const deep = yield* send(
+        client,
+        HttpClientRequest.post("/api/v1/tools").pipe(
+          HttpClientRequest.bodyText("[".repeat(100_000) + "]".repeat(100_000), "application/json")
+        )
+      )
+      expect(deep.status).toBe(422)
+      expect(deep.body).toMatchObject({
+        detail: [{ loc: ["body"], msg: `JSON must not nest deeper than ${maxJsonDepth} levels` }]
+      })
+      const large = yield* send(client, json("POST", "/api/v1/tools", { name: "x".repeat(2 * 1024 * 1024) }))
+      expect(large.status).toBe(422)
+      expect(large.text.length).toBeLessThan(1000)
+    }).pipe(Effect.provide(TestServer))
+  )
+
+  it.effect("refuses free-form objects nested deeper than 32 levels, and stores nothing", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const agent = (yield* send(
+        client,
+        json("POST", "/api/v1/agents/from-script", { agent: { greeting: "Hi" } })
+      )).body as {
+        public_id: string
+      }
+      const created = yield* send(
+        client,
+        json("POST", `/api/v1/agents/${agent.public_id}/conversations`, {
+          mode: "chat",
+          initial_context: nested(40)
+        })
+      )
+      expect(created.status).toBe(422)
+      expect(created.body).toMatchObject({ detail: [{ loc: ["body", "initial_context"] }] })
+      const list = yield* send(
+        client,
+        HttpClientRequest.get(`/api/v1/agents/${agent.public_id}/conversations`)
+      )
+      expect(list.status).toBe(200)
+      expect((list.body as { total_count: number }).total_count).toBe(0)
+      const connection = yield* send(
+        client,
+        json("POST", "/api/v1/integrations", { provider: "hubspot", name: "CRM", config: nested(40) })
+      )
+      expect(connection.status).toBe(422)
+      expect((yield* send(client, HttpClientRequest.get("/api/v1/integrations"))).status).toBe(200)
+    }).pipe(Effect.provide(TestServer))
+  )
+
+  it.effect("answers a clear 422 for a body that is not labelled JSON, and ids have one spelling", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const form = yield* send(
+        client,
+        HttpClientRequest.post("/api/v1/agents/from-script").pipe(
+          HttpClientRequest.bodyText(
+            JSON.stringify({ agent: { greeting: "Hi" } }),
+            "application/x-www-form-urlencoded"
+          )
+        )
+      )
+      expect(form.status).toBe(422)
+      expect(form.body).toMatchObject({ detail: [{ loc: ["header", "content-type"] }] })
+      for (const spelling of ["0x10", "1e3", "%20%2010", "010"]) {
+        const response = yield* send(client, HttpClientRequest.get(`/api/v1/phone-numbers/${spelling}`))
+        expect(response.status, spelling).toBe(422)
+      }
+      expect((yield* send(client, HttpClientRequest.get("/api/v1/agents?limit=1e1"))).status).toBe(422)
+    }).pipe(Effect.provide(TestServer))
+  )
+})
