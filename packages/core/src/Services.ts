@@ -2,14 +2,17 @@ import { Layer } from "effect"
 import * as Agents from "./agents/Agents.js"
 import type { Telephony } from "./calls/Telephony.js"
 import * as CallEvents from "./calls/CallEvents.js"
+import * as CallReclaim from "./calls/CallReclaim.js"
 import * as CallPlacement from "./calls/CallPlacement.js"
 import * as DoNotCallList from "./do-not-call/DoNotCallList.js"
 import type { BlobStore } from "./files/BlobStore.js"
+import * as RetentionSweep from "./files/RetentionSweep.js"
 import * as Improvements from "./improvements/Improvements.js"
 import * as Integrations from "./integrations/Integrations.js"
 import * as KnowledgeBase from "./knowledge-base/KnowledgeBase.js"
 import * as Organizations from "./organizations/Organizations.js"
 import * as PhoneNumbers from "./phone-numbers/PhoneNumbers.js"
+import * as RuntimeCalls from "./calls/RuntimeCalls.js"
 import type { PriceListConfig } from "./phone-numbers/PriceListConfig.js"
 import type { SecureRandom } from "./randomness/SecureRandom.js"
 import * as Runs from "./runs/Runs.js"
@@ -19,11 +22,13 @@ import * as Tools from "./tools/Tools.js"
 import * as Transcripts from "./transcripts/Transcripts.js"
 import * as Triggers from "./triggers/Triggers.js"
 import * as Usage from "./usage/Usage.js"
+import * as Webhooks from "./webhooks/Webhooks.js"
 
 /** Every domain service. */
 export type Services =
   | Agents.Agents
   | CallEvents.CallEvents
+  | CallReclaim.CallReclaim
   | CallPlacement.CallPlacement
   | DoNotCallList.DoNotCallList
   | Improvements.Improvements
@@ -33,10 +38,13 @@ export type Services =
   | Tools.Tools
   | Organizations.Organizations
   | PhoneNumbers.PhoneNumbers
+  | RetentionSweep.RetentionSweep
   | Runs.Runs
+  | RuntimeCalls.RuntimeCalls
   | Transcripts.Transcripts
   | Triggers.Triggers
   | Usage.Usage
+  | Webhooks.Webhooks
 
 /** What the services need from the host: storage, files, telephony, randomness and prices. */
 export type Ports = Stores | BlobStore | Telephony | SecureRandom | PriceListConfig
@@ -56,12 +64,17 @@ export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(
   Tools.layer,
   Organizations.layer,
   PhoneNumbers.layer,
+  RetentionSweep.layer,
+  RuntimeCalls.layer,
   // Transcripts is stateless: Runs reads through its own instance
   Runs.layer.pipe(Layer.provide(Transcripts.layer)),
   Transcripts.layer,
-  Usage.layer
+  Usage.layer,
+  Webhooks.layer
 ).pipe(
   Layer.provideMerge(Agents.layer),
   // triggers place their calls through CallPlacement
-  (services) => Layer.provideMerge(Triggers.layer, services)
+  (services) => Layer.provideMerge(Triggers.layer, services),
+  // overdue calls end through the same CallEvents as a runtime's reports
+  (services) => Layer.provideMerge(CallReclaim.layer, services)
 )

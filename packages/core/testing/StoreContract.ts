@@ -24,6 +24,10 @@ import { ToolStore } from "../src/tools/ToolStore.js"
 import { triggerIdFrom } from "../src/triggers/Trigger.js"
 import { TriggerStore } from "../src/triggers/TriggerStore.js"
 import { UsageStore } from "../src/usage/UsageStore.js"
+import type { WebhookDelivery } from "../src/webhooks/WebhookDelivery.js"
+import { deliveryIdFrom } from "../src/webhooks/WebhookDelivery.js"
+import { endpointIdFrom } from "../src/webhooks/WebhookEndpoint.js"
+import { WebhookStore } from "../src/webhooks/WebhookStore.js"
 import * as Fixtures from "./Fixtures.js"
 
 const page = (n: number, limit = 50) => ({ page: n, limit })
@@ -252,6 +256,119 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           expect(Option.isSome(yield* runs.remove(org.id, first.workflow_run_id))).toBe(true)
           expect(Option.isNone(yield* runs.find(org.id, first.workflow_run_id))).toBe(true)
           expect(yield* runs.countByAgent(org.id, agent.id)).toBe(1)
+        })
+      )
+
+      it.effect("finds a run by its global id for a voice runtime, whatever its organization", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          const found = Option.getOrThrow(yield* runs.findAnyOrganization(run.workflow_run_id))
+          expect(found).toEqual(run)
+          expect(found.organization_id).toBe(org.id)
+          yield* runs.remove(org.id, run.workflow_run_id)
+          expect(Option.isNone(yield* runs.findAnyOrganization(run.workflow_run_id))).toBe(true)
+        })
+      )
+    })
+
+    describe("runs for housekeeping", () => {
+      it.effect("finds ended runs with files by end and cursor, and the organizations that have them", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const fileless = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const { agent: otherAgent } = yield* Fixtures.agent(other.id)
+          const { agent: filelessAgent } = yield* Fixtures.agent(fileless.id)
+          const files = { recording: "r.wav", transcript: null }
+          const none = { recording: null, transcript: null }
+          const ended = (endedAt: Date, runFiles: typeof files | typeof none = files) =>
+            runs.insert(
+              Fixtures.newRun(org.id, agent.id, { status: "completed", files: runFiles, ended_at: endedAt }),
+              at(0)
+            )
+          const a = yield* ended(at(100))
+          const b = yield* ended(at(50))
+          const c = yield* ended(at(100))
+          yield* ended(at(10), none)
+          yield* ended(at(500))
+          yield* runs.insert(Fixtures.newRun(org.id, agent.id, { status: "in_progress", files }), at(0))
+          yield* runs.insert(
+            Fixtures.newRun(other.id, otherAgent.id, { status: "completed", files, ended_at: at(10) }),
+            at(0)
+          )
+          yield* runs.insert(
+            Fixtures.newRun(fileless.id, filelessAgent.id, { status: "completed", ended_at: at(10) }),
+            at(0)
+          )
+          const ids = (found: ReadonlyArray<{ readonly workflow_run_id: number }>) =>
+            found.map((r) => r.workflow_run_id)
+          // oldest end first; equal ends by id
+          const [first, second] = [a, c].sort((x, y) => x.workflow_run_id - y.workflow_run_id)
+          expect(ids(yield* runs.endedWithFiles(org.id, at(100), null, 10))).toEqual(
+            ids([b, first!, second!])
+          )
+          expect(ids(yield* runs.endedWithFiles(org.id, at(100), null, 1))).toEqual([b.workflow_run_id])
+          expect(
+            ids(
+              yield* runs.endedWithFiles(
+                org.id,
+                at(100),
+                { ended_at: at(100), workflow_run_id: first!.workflow_run_id },
+                10
+              )
+            )
+          ).toEqual([second!.workflow_run_id])
+          expect(ids(yield* runs.endedWithFiles(org.id, at(99), null, 10))).toEqual([b.workflow_run_id])
+          const organizations = yield* runs.organizationsWithFiles
+          expect(organizations).toContain(org.id)
+          expect(organizations).toContain(other.id)
+          expect(organizations).not.toContain(fileless.id)
+        })
+      )
+
+      it.effect("finds live runs of every organization created by an instant, oldest first", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const { agent: otherAgent } = yield* Fixtures.agent(other.id)
+          // long before any other test's runs, so a shared database's rows do not come first
+          const past = (seconds: number) => new Date(Date.UTC(1990, 0, 1) + seconds * 1000)
+          const insert = (
+            status: "queued" | "ringing" | "in_progress" | "completed" | "initialized",
+            s: number
+          ) => runs.insert(Fixtures.newRun(org.id, agent.id, { status }), past(s))
+          const ringing = yield* insert("ringing", 10)
+          const queued = yield* insert("queued", 0)
+          yield* insert("completed", 5)
+          yield* insert("initialized", 1)
+          const talking = yield* runs.insert(
+            Fixtures.newRun(other.id, otherAgent.id, { status: "in_progress" }),
+            past(20)
+          )
+          const later = yield* insert("queued", 30)
+          const mine = new Set([ringing, queued, talking, later].map((r) => r.workflow_run_id))
+          const live = (yield* runs.liveCreatedBy(past(20), 1000)).filter((r) => mine.has(r.workflow_run_id))
+          expect(live.map((r) => r.workflow_run_id)).toEqual(
+            [queued, ringing, talking].map((r) => r.workflow_run_id)
+          )
+          expect((yield* runs.liveCreatedBy(past(20), 2)).length).toBeLessThanOrEqual(2)
+          // end them, so a persistent database does not keep them live for the next run
+          for (const run of [ringing, queued, talking, later]) {
+            yield* runs.update(run.organization_id, run.workflow_run_id, {
+              status: "failed",
+              ended_at: at(0)
+            })
+          }
+          expect(
+            (yield* runs.liveCreatedBy(past(30), 1000)).filter((r) => mine.has(r.workflow_run_id))
+          ).toEqual([])
         })
       )
     })
@@ -732,6 +849,125 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           expect(yield* store.begin(retry, lastMoment, ttl)).toEqual({ _tag: "Replay", response: answer })
           expect(yield* store.begin(retry, at(60 + 86_400), ttl)).toEqual({ _tag: "Claimed" })
         })
+      )
+    })
+
+    describe("webhooks", () => {
+      it.effect(
+        "stores endpoints and deliveries, claims each due delivery once under concurrency, purges",
+        () =>
+          Effect.gen(function* () {
+            const store = yield* WebhookStore
+            const runs = yield* RunStore
+            const org = yield* Fixtures.organization()
+            const other = yield* Fixtures.organization()
+            const { agent } = yield* Fixtures.agent(org.id)
+            const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+            const otherRun = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+            const suffix = yield* Fixtures.unique()
+            const endpoint = (n: number, offsetSeconds: number) => ({
+              id: endpointIdFrom(`${suffix}${String(n).padStart(8, "0")}`),
+              organization_id: org.id,
+              url: `https://example.com/${n}`,
+              description: null,
+              events: ["call.started", "call.ended"] as const,
+              secret: "whsec_c2VjcmV0",
+              enabled: true,
+              created_at: at(offsetSeconds)
+            })
+            const first = yield* store.insertEndpoint(endpoint(1, 0))
+            const second = yield* store.insertEndpoint(endpoint(2, 10))
+            expect(Option.getOrThrow(yield* store.findEndpoint(org.id, first.id))).toEqual(first)
+            expect(Option.isNone(yield* store.findEndpoint(other.id, first.id))).toBe(true)
+            expect((yield* store.listEndpoints(org.id, page(1))).items.map((e) => e.id)).toEqual([
+              second.id,
+              first.id
+            ])
+            expect((yield* store.listEndpoints(other.id, page(1))).total_count).toBe(0)
+            expect(Option.isNone(yield* store.updateEndpoint(other.id, first.id, { enabled: false }))).toBe(
+              true
+            )
+            const disabled = Option.getOrThrow(
+              yield* store.updateEndpoint(org.id, second.id, { enabled: false })
+            )
+            expect(disabled).toEqual({ ...second, enabled: false })
+            expect((yield* store.subscribers(org.id, "call.started")).map((e) => e.id)).toEqual([first.id])
+            expect(yield* store.subscribers(org.id, "call.deleted")).toEqual([])
+
+            const delivery = (
+              n: number,
+              runId = run.workflow_run_id,
+              endpointId = first.id
+            ): WebhookDelivery => ({
+              id: deliveryIdFrom(`${suffix}${String(n).padStart(12, "0")}`),
+              organization_id: org.id,
+              endpoint_id: endpointId,
+              event_type: "call.started",
+              run_id: runId,
+              payload: { type: "call.started", timestamp: at(n).toISOString(), data: { n } },
+              attempts: 0,
+              status: "pending",
+              next_attempt_at: at(n),
+              last_status_code: null,
+              last_error: null,
+              created_at: at(n),
+              delivered_at: null
+            })
+            const rows = Array.from({ length: 12 }, (_, i) => delivery(i + 1))
+            yield* store.enqueue([
+              ...rows,
+              delivery(50, otherRun.workflow_run_id),
+              delivery(51, run.workflow_run_id, second.id)
+            ])
+            // Only this organization's rows are counted: a shared database holds other tests' deliveries too.
+            const ours = (claimed: ReadonlyArray<{ readonly delivery: WebhookDelivery }>) =>
+              claimed.map((c) => c.delivery.id).filter((id) => id.includes(suffix))
+            const claims = yield* Effect.all(
+              Array.from({ length: 6 }, () => store.claimDue(at(12), 4, at(100))),
+              { concurrency: "unbounded" }
+            )
+            const claimedIds = claims.flatMap(ours)
+            expect(new Set(claimedIds).size).toBe(claimedIds.length)
+            expect(new Set(claimedIds)).toEqual(new Set(rows.map((r) => r.id)))
+            expect(ours(yield* store.claimDue(at(40), 100, at(200)))).toEqual([])
+            // a lease that ran out (no attempt recorded) makes the delivery due again
+            const retaken = yield* store.claimDue(at(100), 100, at(300))
+            // rows, the other run's delivery; not the one to the disabled endpoint
+            expect(ours(retaken)).toHaveLength(13)
+            expect(retaken.find((c) => c.delivery.id === rows[0]!.id)?.endpoint).toEqual(first)
+
+            yield* store.recordAttempt(rows[0]!.id, {
+              attempts: 1,
+              status: "delivered",
+              next_attempt_at: null,
+              last_status_code: 204,
+              last_error: null,
+              delivered_at: at(101)
+            })
+            const log = yield* store.listDeliveries(org.id, first.id, page(1, 100))
+            expect(log.total_count).toBe(13)
+            expect(log.items[0]?.id).toBe(delivery(50).id)
+            expect(log.items.find((d) => d.id === rows[0]!.id)).toEqual({
+              ...rows[0],
+              attempts: 1,
+              status: "delivered",
+              next_attempt_at: null,
+              last_status_code: 204,
+              delivered_at: at(101)
+            })
+            expect((yield* store.listDeliveries(other.id, first.id, page(1))).total_count).toBe(0)
+            expect(ours(yield* store.claimDue(at(1000), 100, at(2000)))).not.toContain(rows[0]!.id)
+
+            expect(yield* store.purgeRun(other.id, run.workflow_run_id)).toBe(0)
+            expect(yield* store.purgeRun(org.id, run.workflow_run_id)).toBe(13)
+            expect((yield* store.listDeliveries(org.id, first.id, page(1))).items.map((d) => d.id)).toEqual([
+              delivery(50).id
+            ])
+            expect(yield* store.removeEndpoint(other.id, first.id)).toBe(false)
+            expect(yield* store.removeEndpoint(org.id, first.id)).toBe(true)
+            expect(Option.isNone(yield* store.findEndpoint(org.id, first.id))).toBe(true)
+            expect((yield* store.listDeliveries(org.id, first.id, page(1))).total_count).toBe(0)
+          })
       )
     })
 

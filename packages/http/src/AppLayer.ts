@@ -25,6 +25,7 @@ import { ImprovementsHandlers } from "./improvements/ImprovementsHandlers.js"
 import * as Authentication from "./middleware/Authentication.js"
 import * as ErrorResponses from "./middleware/ErrorResponses.js"
 import * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
+import * as RuntimeAuthentication from "./middleware/RuntimeAuthentication.js"
 
 /**
  * What the API needs: the core's services and the ports they run on, the operator token, and the secret
@@ -61,7 +62,7 @@ export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = Layer.mergeA
         RuntimeHandlers,
         AdminHandlers
       ]),
-      Layer.provide([Authentication.layer, OperatorAuthentication.layer])
+      Layer.provide([Authentication.layer, OperatorAuthentication.layer, RuntimeAuthentication.layer])
     )
   )
 )

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const main = fileURLToPath(new URL("../src/server/main.ts", import.meta.url))
@@ -27,7 +30,13 @@ interface Running {
 const start = async (env: Record<string, string> = {}): Promise<Running> => {
   const port = await freePort()
   const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    env: {
+      ...process.env,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "vap-server-")),
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1"
+    },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

@@ -12,6 +12,10 @@ import { Transactions } from "../storage/Transactions.js"
 import { Role } from "../transcripts/Transcript.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
 import { UsageStore } from "../usage/UsageStore.js"
+import { SecureRandom } from "../randomness/SecureRandom.js"
+import type { WebhookEventType } from "../webhooks/WebhookEndpoint.js"
+import * as Webhooks from "../webhooks/Webhooks.js"
+import { WebhookStore } from "../webhooks/WebhookStore.js"
 import * as CallCost from "./CallCost.js"
 import { CallAlreadyEnded, InvalidRecording } from "./CallEventErrors.js"
 import { CallFragmentStore } from "./CallFragmentStore.js"
@@ -112,6 +116,15 @@ export const make = Effect.gen(function* () {
   const ledger = yield* UsageStore
   const transactions = yield* Transactions
   const rate = yield* CallRates
+  const webhookStore = yield* WebhookStore
+  const random = yield* SecureRandom
+
+  /** Queues the event for the organization's webhooks, in the event's own transaction. */
+  const emit = (run: Run, type: WebhookEventType) =>
+    Webhooks.enqueue(run.organization_id, type, run).pipe(
+      Effect.provideService(WebhookStore, webhookStore),
+      Effect.provideService(SecureRandom, random)
+    )
 
   const find = (organizationId: OrganizationId, runId: RunId) =>
     Effect.flatMap(
@@ -163,6 +176,7 @@ export const make = Effect.gen(function* () {
         recorded_at: now
       })
       yield* fragments.clear(organizationId, runId)
+      yield* emit(ended, "call.ended")
       return applied(ended)
     })
 
@@ -172,8 +186,12 @@ export const make = Effect.gen(function* () {
       switch (event.type) {
         case "started":
         case "ringing":
-        case "answered":
-          return applied(yield* update(run, { status }))
+        case "answered": {
+          const moved = yield* update(run, { status })
+          // The call starts for webhooks when it first goes live (ringing, or answered straight away).
+          if (run.status !== "ringing" && run.status !== "in_progress") yield* emit(moved, "call.started")
+          return applied(moved)
+        }
         case "fragment":
           yield* fragments.append(run.organization_id, run.workflow_run_id, {
             role: event.role,

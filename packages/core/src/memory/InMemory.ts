@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import type { BlobStore } from "../files/BlobStore.js"
 import type { Stores } from "../storage/Stores.js"
 import * as PriceListConfig from "../phone-numbers/PriceListConfig.js"
 import * as SecureRandom from "../randomness/SecureRandom.js"
@@ -22,6 +23,7 @@ import * as MemoryRunStore from "./MemoryRunStore.js"
 import * as MemoryToolStore from "./MemoryToolStore.js"
 import * as MemoryTriggerStore from "./MemoryTriggerStore.js"
 import * as MemoryUsageStore from "./MemoryUsageStore.js"
+import * as MemoryWebhookStore from "./MemoryWebhookStore.js"
 
 /** Every storage port over one fresh in-memory database. */
 export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
@@ -42,7 +44,8 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
   MemoryUsageStore.layer,
   MemoryIntegrationStore.layer,
   MemoryTriggerStore.layer,
-  MemoryIdempotencyStore.layer
+  MemoryIdempotencyStore.layer,
+  MemoryWebhookStore.layer
 ).pipe(Layer.provide(MemoryDatabase.layer))
 
 /**
@@ -77,3 +80,12 @@ export const layerSimulated = Services.layer.pipe(
     )
   )
 )
+
+/** `layerSimulated` with its files in the given store (the bundled server keeps them on disk). */
+export const layerSimulatedWithFiles = <E>(files: Layer.Layer<BlobStore, E>) =>
+  Services.layer.pipe(
+    Layer.provideMerge(SimulatedTelephony.layer),
+    Layer.provideMerge(
+      Layer.mergeAll(layerStores, files, SecureRandom.layerWebCrypto, PriceListConfig.layerDefault)
+    )
+  )

@@ -1,9 +1,22 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { Run } from "../runs/Run.js"
+import { isLive } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
+import type { EndedRunCursor } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
 import { MemoryDatabaseTag } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
+
+/** An ended run that still has a file key. */
+const endedWithFile = (run: Run): run is Run & { readonly ended_at: Date } =>
+  run.ended_at !== null && (run.files.recording !== null || run.files.transcript !== null)
+
+/** The (ended_at, id) order of retention sweeps. */
+const compareEnded = (
+  a: Pick<Run, "ended_at" | "workflow_run_id">,
+  b: Pick<Run, "ended_at" | "workflow_run_id"> | EndedRunCursor
+): number =>
+  (a.ended_at?.getTime() ?? 0) - (b.ended_at?.getTime() ?? 0) || a.workflow_run_id - b.workflow_run_id
 
 /** Runs in memory. */
 export const layer: Layer.Layer<RunStore, never, MemoryDatabaseTag> = Layer.effect(
@@ -22,6 +35,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabaseTag> = Layer.effe
           return row
         }),
       find: (organizationId, id) => db.atomically(() => runs.findOwn(organizationId, id)),
+      findAnyOrganization: (id) => db.atomically(() => Option.fromNullable(runs.get(id))),
       list: (organizationId, agentId, filter, page) =>
         db.atomically(() =>
           runs.newestPage(
@@ -40,7 +54,41 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabaseTag> = Layer.effe
         db.atomically(() => runs.replaceOwn(organizationId, id, (run) => ({ ...run, ...patch }))),
       countByAgent: (organizationId, agentId) =>
         db.atomically(() => runs.ownRows(organizationId, (r) => r.workflow_id === agentId).length),
-      remove: (organizationId, id) => db.atomically(() => runs.removeOwn(organizationId, id))
+      remove: (organizationId, id) => db.atomically(() => runs.removeOwn(organizationId, id)),
+      organizationsWithFiles: db.atomically(() =>
+        Array.from(
+          new Set(
+            runs
+              .values()
+              .filter(endedWithFile)
+              .map((r) => r.organization_id)
+          )
+        )
+      ),
+      endedWithFiles: (organizationId, endedBy, after, limit) =>
+        db.atomically(() =>
+          runs
+            .ownRows(
+              organizationId,
+              (r) =>
+                endedWithFile(r) &&
+                r.ended_at.getTime() <= endedBy.getTime() &&
+                (after === null || compareEnded(r, after) > 0)
+            )
+            .sort(compareEnded)
+            .slice(0, limit)
+        ),
+      liveCreatedBy: (createdBy, limit) =>
+        db.atomically(() =>
+          runs
+            .values()
+            .filter((r) => isLive(r.status) && r.created_at.getTime() <= createdBy.getTime())
+            .sort(
+              (a, b) =>
+                a.created_at.getTime() - b.created_at.getTime() || a.workflow_run_id - b.workflow_run_id
+            )
+            .slice(0, limit)
+        )
     }
   })
 )

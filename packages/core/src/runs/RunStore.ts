@@ -26,6 +26,12 @@ export type RunPatch = Partial<
   >
 >
 
+/** Where a sweep over ended runs stopped: the last run it handled, in (ended_at, id) order. */
+export interface EndedRunCursor {
+  readonly ended_at: Date
+  readonly workflow_run_id: RunId
+}
+
 export interface RunFilter {
   readonly status?: RunStatus
   readonly created_after?: Date
@@ -38,6 +44,11 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
   {
     readonly insert: (run: NewRun, now: Date) => Effect.Effect<Run>
     readonly find: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>
+    /**
+     * The run under `id` whatever its organization. Only for a voice runtime, which knows a call by its
+     * global run id; everything an organization asks for goes through `find`.
+     */
+    readonly findAnyOrganization: (id: RunId) => Effect.Effect<Option.Option<Run>>
     /** Runs of one agent, newest first. */
     readonly list: (
       organizationId: OrganizationId,
@@ -53,5 +64,19 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
     readonly countByAgent: (organizationId: OrganizationId, agentId: AgentId) => Effect.Effect<number>
     /** Erases the run record; it is gone from every read afterwards. Answers the erased run. */
     readonly remove: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>
+    /** Organizations that have an ended run with a file key: where a retention sweep looks. */
+    readonly organizationsWithFiles: Effect.Effect<ReadonlyArray<OrganizationId>>
+    /**
+     * The organization's ended runs with a file key that ended at or before `endedBy`, oldest end first
+     * (ties by id), strictly after `after`, at most `limit`.
+     */
+    readonly endedWithFiles: (
+      organizationId: OrganizationId,
+      endedBy: Date,
+      after: EndedRunCursor | null,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<Run>>
+    /** Live runs (queued, ringing, in progress) of every organization created at or before `createdBy`, oldest first. */
+    readonly liveCreatedBy: (createdBy: Date, limit: number) => Effect.Effect<ReadonlyArray<Run>>
   }
 >() {}

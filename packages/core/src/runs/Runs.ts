@@ -8,6 +8,9 @@ import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
+import { SecureRandom } from "../randomness/SecureRandom.js"
+import * as Webhooks from "../webhooks/Webhooks.js"
+import { WebhookStore } from "../webhooks/WebhookStore.js"
 import type { Run, RunStatus } from "./Run.js"
 import { isLive } from "./Run.js"
 import { RunFileNotAvailable, RunNotFound } from "./RunErrors.js"
@@ -114,6 +117,8 @@ export const layer = Layer.effect(
     const blobs = yield* BlobStore
     const transcripts = yield* Transcripts.Transcripts
     const transactions = yield* Transactions
+    const webhookStore = yield* WebhookStore
+    const random = yield* SecureRandom
 
     const notFound = (runId: RunId) => new RunNotFound({ workflow_run_id: runId })
 
@@ -226,8 +231,15 @@ export const layer = Layer.effect(
           yield* transactions.run(
             Effect.gen(function* () {
               // The status may have moved on since it was read; a call that went live keeps its record.
-              yield* refuseLive(yield* findRun(organizationId, runId))
+              const current = yield* findRun(organizationId, runId)
+              yield* refuseLive(current)
               yield* runs.remove(organizationId, runId)
+              // Earlier deliveries carry the run's data and go with it; `call.deleted` says only which run went.
+              yield* webhookStore.purgeRun(organizationId, runId)
+              yield* Webhooks.enqueue(organizationId, "call.deleted", current).pipe(
+                Effect.provideService(WebhookStore, webhookStore),
+                Effect.provideService(SecureRandom, random)
+              )
             })
           )
         })

@@ -15,6 +15,7 @@ import type { CredentialStore } from "../tools/CredentialStore.js"
 import type { ToolStore } from "../tools/ToolStore.js"
 import type { TriggerStore } from "../triggers/TriggerStore.js"
 import type { UsageStore } from "../usage/UsageStore.js"
+import type { WebhookStore } from "../webhooks/WebhookStore.js"
 import type { Transactions } from "./Transactions.js"
 
 /** Every storage port: what a storage adapter (in-memory, SQL) provides. */
@@ -37,3 +38,4 @@ export type Stores =
   | IntegrationStore
   | TriggerStore
   | IdempotencyStore
+  | WebhookStore

@@ -3,6 +3,7 @@ import { DownloadLinks, InMemory } from "@voice-agent-platform/core"
 import { Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
+import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 
 /** How an embedded API is wired. */
 export interface EmbeddingOptions {
@@ -13,6 +14,8 @@ export interface EmbeddingOptions {
   readonly engine?: Layer.Layer<Services.Engine>
   /** Turns the operator API (`/admin/v1`) on. */
   readonly adminToken?: Redacted.Redacted<string>
+  /** Turns the runtime ingestion routes (`/runtime/v1`) on, for out-of-process voice runtimes. */
+  readonly runtimeToken?: Redacted.Redacted<string>
   /**
    * The secret that signs download links (at least 32 bytes). Default: random per process, which is
    * right only while a single process serves the data.
@@ -24,6 +27,7 @@ export interface EmbeddingOptions {
 export const appLayer = (options: EmbeddingOptions = {}) =>
   AppLayer.layer.pipe(
     Layer.provide(OperatorAuthentication.layerToken(Option.fromNullable(options.adminToken))),
+    Layer.provide(RuntimeAuthentication.layerToken(Option.fromNullable(options.runtimeToken))),
     Layer.provideMerge(
       options.linkSigningSecret === undefined
         ? DownloadLinks.layerRandom

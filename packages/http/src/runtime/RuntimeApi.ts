@@ -1,4 +1,126 @@
-import { HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Agent, CallEvents, Run, Transcript } from "@voice-agent-platform/core"
+import { Schema } from "effect"
+import { Conflict, NotFound } from "../errors/ApiErrors.js"
+import { RuntimeAuthentication } from "../middleware/RuntimeAuthentication.js"
+import { IntId } from "../shared/Ids.js"
+import { JsonObject, strict } from "../shared/Json.js"
+import { Timestamp } from "../shared/Timestamp.js"
 
-/** Call events from out-of-process voice runtimes, authenticated with the runtime token. */
-export class RuntimeApi extends HttpApiGroup.make("runtime").prefix("/runtime/v1") {}
+/** The most events one request may carry. */
+export const maxEventsPerRequest = 1000
+
+/** The largest recording a runtime may upload: 200 MB. */
+export const maxRecordingBytes = 200 * 1024 * 1024
+
+/** One call event as JSON: `CallEvent` from core with ISO timestamps; the recording has its own route. */
+export const RuntimeEvent = Schema.Union(
+  strict(Schema.Struct({ type: Schema.Literal("started", "ringing") })),
+  strict(Schema.Struct({ type: Schema.Literal("answered") })),
+  strict(
+    Schema.Struct({
+      type: Schema.Literal("fragment"),
+      role: Transcript.Role,
+      text: Schema.String,
+      timestamp: Timestamp
+    })
+  ),
+  strict(Schema.Struct({ type: Schema.Literal("gathered"), values: JsonObject })),
+  strict(Schema.Struct({ type: Schema.Literal("sms"), to: Schema.String, text: Schema.String })),
+  strict(
+    Schema.Struct({
+      type: Schema.Literal("log"),
+      level: Run.RunLogEntry.fields.level,
+      message: Schema.String
+    })
+  ),
+  strict(
+    Schema.Struct({
+      type: Schema.Literal("ended"),
+      status: CallEvents.EndStatus,
+      duration_seconds: Schema.Number.pipe(Schema.between(0, CallEvents.maxDurationSeconds))
+    })
+  )
+).annotations({ identifier: "RuntimeCallEvent" })
+
+/** One event, or several in the order they happened. */
+export const RuntimeEventsRequest = Schema.Union(
+  RuntimeEvent,
+  Schema.Array(RuntimeEvent).pipe(Schema.minItems(1), Schema.maxItems(maxEventsPerRequest))
+).annotations({ identifier: "RuntimeCallEvents" })
+
+/** What became of each event, in order, and the run's status afterwards. */
+export const RuntimeEventsResponse = Schema.Struct({
+  workflow_run_id: Schema.Int,
+  status: Run.RunStatus,
+  results: Schema.Array(
+    Schema.Struct({
+      type: Schema.String,
+      outcome: Schema.Literal("applied", "ignored")
+    }).annotations({ identifier: "RuntimeEventResult" })
+  )
+}).annotations({ identifier: "RuntimeEventsResult" })
+
+/** What a voice runtime needs to run one call. */
+export const RuntimeCallResponse = Schema.Struct({
+  workflow_run_id: Schema.Int,
+  workflow_id: Schema.Int,
+  status: Run.RunStatus,
+  phone_number: Schema.NullOr(Schema.String),
+  initial_context: JsonObject,
+  gathered_context: JsonObject,
+  first_message: Schema.String,
+  system_prompt: Schema.String,
+  language: Schema.String,
+  gathered_fields: Schema.Array(Agent.GatheredField),
+  max_call_duration_seconds: Schema.Int,
+  created_at: Timestamp
+}).annotations({ identifier: "RuntimeCall" })
+
+const runPath = Schema.Struct({ run_id: IntId })
+
+/**
+ * Ingestion for out-of-process voice runtimes: they read the call they are to run and report its
+ * progress with the same events the built-in simulated runtime uses. On only when `RUNTIME_TOKEN` is set;
+ * authenticated with `Authorization: Bearer <RUNTIME_TOKEN>`, never with an organization's key.
+ */
+export class RuntimeApi extends HttpApiGroup.make("runtime")
+  .add(
+    HttpApiEndpoint.get("getCall", "/runs/:run_id")
+      .setPath(runPath)
+      .addSuccess(RuntimeCallResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read a call to run")
+      .annotate(
+        OpenApi.Description,
+        "The run's number, context and status with the agent's first message and system prompt rendered from `initial_context`, the fields to gather and the longest the call may last."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("reportEvents", "/runs/:run_id/events")
+      .setPath(runPath)
+      .setPayload(RuntimeEventsRequest)
+      .addSuccess(RuntimeEventsResponse)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Report call events")
+      .annotate(
+        OpenApi.Description,
+        "One event or an array in the order they happened, applied all or nothing: `started`/`ringing`, `answered`, `fragment`, `gathered`, `sms`, `log`, `ended`. A repeated or out-of-order status is `ignored`; any event after the call ended is 409."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("uploadRecording", "/runs/:run_id/recording")
+      .setPath(runPath)
+      .setPayload(HttpApiSchema.Uint8Array({ contentType: "audio/wav" }))
+      .addSuccess(RuntimeEventsResponse)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Upload the call's recording")
+      .annotate(
+        OpenApi.Description,
+        "The raw PCM WAV file as the body (`Content-Type: audio/wav`, at most 200 MB), streamed; it is the call's `recording` event. Upload it before reporting `ended`."
+      )
+  )
+  .middleware(RuntimeAuthentication)
+  .prefix("/runtime/v1") {}

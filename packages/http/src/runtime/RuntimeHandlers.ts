@@ -1,6 +1,101 @@
+import type { HttpServerRequest } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import type { CallEvents } from "@voice-agent-platform/core"
+import { RunId, RuntimeCalls } from "@voice-agent-platform/core"
+import { Effect, Stream } from "effect"
 import { Api } from "../Api.js"
+import { ValidationError } from "../errors/ApiErrors.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import type { RuntimeEventsRequest } from "./RuntimeApi.js"
+import { maxRecordingBytes } from "./RuntimeApi.js"
+import * as RuntimeResponses from "./RuntimeResponses.js"
+
+/** The media types a WAV file goes by. */
+const wavTypes = new Set(["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"])
+
+const bodyIssue = (msg: string, type: string) =>
+  new ValidationError({ detail: [{ loc: ["body"], msg, type }] })
+
+const tooLarge = bodyIssue(
+  `The recording is larger than ${maxRecordingBytes} bytes`,
+  "value_error.recording_too_large"
+)
+
+/**
+ * Reads the raw body as a stream and stops as soon as it outgrows `maxRecordingBytes` (a declared
+ * `Content-Length` over the limit is refused before reading anything), so a runaway upload is never
+ * buffered whole.
+ */
+const readRecording = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function* () {
+    const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+    if (!wavTypes.has(contentType)) {
+      return yield* Effect.fail(
+        new ValidationError({
+          detail: [
+            {
+              loc: ["header", "content-type"],
+              msg: "Expected Content-Type: audio/wav with the WAV file as the body",
+              type: "value_error.content_type"
+            }
+          ]
+        })
+      )
+    }
+    const declared = Number(request.headers["content-length"] ?? "0")
+    if (declared > maxRecordingBytes) return yield* Effect.fail(tooLarge)
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    yield* Stream.runForEach(request.stream, (chunk) => {
+      size += chunk.length
+      if (size > maxRecordingBytes) return Effect.fail(tooLarge)
+      chunks.push(chunk)
+      return Effect.void
+    }).pipe(
+      Effect.catchTag("RequestError", (error) =>
+        Effect.fail(bodyIssue(`The body could not be read: ${error.message}`, "value_error.body"))
+      )
+    )
+    const bytes = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.length
+    }
+    return bytes
+  })
+
+/** A request's events as core call events, in order. */
+const toCallEvents = (payload: typeof RuntimeEventsRequest.Type): ReadonlyArray<CallEvents.CallEvent> =>
+  Array.isArray(payload) ? payload : [payload as CallEvents.CallEvent]
 
 /** Handlers of the runtime ingestion group. */
-export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) => Effect.succeed(handlers))
+export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) =>
+  Effect.gen(function* () {
+    const calls = yield* RuntimeCalls.RuntimeCalls
+    return handlers
+      .handle("getCall", ({ path }) =>
+        calls
+          .find(RunId.RunId.make(path.run_id))
+          .pipe(Effect.map(RuntimeResponses.callResponse), Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("reportEvents", ({ path, payload }) => {
+        const events = toCallEvents(payload)
+        return calls.report(RunId.RunId.make(path.run_id), events).pipe(
+          Effect.map((outcomes) => RuntimeResponses.eventsResponse(path.run_id, events, outcomes)),
+          Effect.mapError(CoreErrors.toHttp)
+        )
+      })
+      .handleRaw("uploadRecording", ({ path, request }) =>
+        Effect.gen(function* () {
+          const runId = RunId.RunId.make(path.run_id)
+          // An unknown run is 404 before a byte of the body is read.
+          yield* Effect.mapError(calls.find(runId), CoreErrors.toHttp)
+          const bytes = yield* readRecording(request)
+          const event: CallEvents.CallEvent = { type: "recording", bytes }
+          const outcomes = yield* Effect.mapError(calls.report(runId, [event]), CoreErrors.toHttp)
+          return RuntimeResponses.eventsResponse(path.run_id, [event], outcomes)
+        })
+      )
+  })
+)

@@ -1,12 +1,23 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { DownloadLinks, InMemory, OAuthProvidersConfig, SimulationConfig } from "@voice-agent-platform/core"
+import { NodeContext, NodeHttpServer } from "@effect/platform-node"
+import {
+  DownloadLinks,
+  Housekeeping,
+  InMemory,
+  OAuthProvidersConfig,
+  SimulationConfig,
+  WebhookDispatcher,
+  WebhookSender
+} from "@voice-agent-platform/core"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
+import { join } from "node:path"
 import * as AppLayer from "../AppLayer.js"
 import { docsPath } from "../docs/DocsRoutes.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
+import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
+import * as FileSystemBlobStore from "../storage/FileSystemBlobStore.js"
 import * as Bootstrap from "./Bootstrap.js"
 import * as ServerConfig from "./ServerConfig.js"
 
@@ -33,7 +44,11 @@ export const layer = Layer.unwrapEffect(
     const config = yield* ServerConfig.load
     // OAuth clients come from OAUTH_<PROVIDER>_CLIENT_ID; the integrations service reads them when built.
     // Calls run on the built-in simulated voice runtime, SIM_CALL_SECONDS long.
-    const engine = InMemory.layerSimulated.pipe(
+    // Files (recordings, transcripts) live on disk under DATA_DIR/files; runs and agents stay in memory.
+    const files = FileSystemBlobStore.layer(join(config.dataDir, "files")).pipe(
+      Layer.provide(NodeContext.layer)
+    )
+    const engine = InMemory.layerSimulatedWithFiles(files).pipe(
       Layer.provide(OAuthProvidersConfig.layerConfig),
       Layer.provide(SimulationConfig.layer(config.simCallSeconds))
     )
@@ -50,9 +65,16 @@ export const layer = Layer.unwrapEffect(
       Layer.provide(AppLayer.layer),
       Layer.provide([linkSigning, publicBaseUrl]),
       Layer.provide(OperatorAuthentication.layerToken(config.adminToken)),
+      Layer.provide(RuntimeAuthentication.layerToken(config.runtimeToken)),
       Layer.provide(bootstrap),
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
     )
-    return Layer.effectDiscard(announce).pipe(Layer.provideMerge(http), Layer.provide(engine))
+    // Overdue calls are reclaimed and expired files removed every minute, while the server runs.
+    return Layer.mergeAll(
+      Layer.effectDiscard(announce).pipe(Layer.provideMerge(http)),
+      Housekeeping.layer(),
+      // Webhook deliveries go out over fetch, a round every second.
+      WebhookDispatcher.layer().pipe(Layer.provide(WebhookSender.layerFetch))
+    ).pipe(Layer.provide(engine))
   })
 )

@@ -11,10 +11,14 @@ export interface ServerConfig {
   readonly bootstrapApiKey: Option.Option<Redacted.Redacted<string>>
   /** `ADMIN_TOKEN`: turns the operator API on. */
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
+  /** `RUNTIME_TOKEN`: turns the voice-runtime ingestion routes (`/runtime/v1`) on. */
+  readonly runtimeToken: Option.Option<Redacted.Redacted<string>>
   /** `PUBLIC_BASE_URL`: where download links point (default: the origin each request came to). */
   readonly publicBaseUrl: Option.Option<string>
   /** `LINK_SIGNING_SECRET`: signs download links; servers sharing a database must share it (default: random). */
   readonly linkSigningSecret: Option.Option<Redacted.Redacted<string>>
+  /** `DATA_DIR`: where the server keeps its files (recordings, transcripts under `files/`); default `./.data`. */
+  readonly dataDir: string
   /** `SIM_CALL_SECONDS`: the talk time of a simulated call, fractions allowed (default 4). */
   readonly simCallSeconds: number
 }
@@ -45,6 +49,14 @@ export const config: Config.Config<ServerConfig> = Config.all({
       })
     )
   ),
+  runtimeToken: Config.option(
+    Config.redacted("RUNTIME_TOKEN").pipe(
+      Config.validate({
+        message: `RUNTIME_TOKEN must be at least ${minAdminTokenLength} characters`,
+        validation: (token) => Redacted.value(token).length >= minAdminTokenLength
+      })
+    )
+  ),
   publicBaseUrl: Config.option(Config.nonEmptyString("PUBLIC_BASE_URL")),
   linkSigningSecret: Config.option(
     Config.redacted("LINK_SIGNING_SECRET").pipe(
@@ -54,6 +66,7 @@ export const config: Config.Config<ServerConfig> = Config.all({
       })
     )
   ),
+  dataDir: Config.nonEmptyString("DATA_DIR").pipe(Config.withDefault("./.data")),
   simCallSeconds: Config.number("SIM_CALL_SECONDS").pipe(
     Config.withDefault(SimulationConfig.defaultCallSeconds),
     Config.validate({

@@ -5,6 +5,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { Api } from "../../src/Api.js"
 import * as AppLayer from "../../src/AppLayer.js"
 import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentication.js"
+import * as RuntimeAuthentication from "../../src/middleware/RuntimeAuthentication.js"
 
 /**
  * A real HTTP server on a random local port over the in-memory engine; tests talk to it through
@@ -13,9 +14,13 @@ import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentica
 /** The operator token of the test server. */
 export const adminToken = "test-admin-token-0123456789"
 
+/** The voice-runtime token of the test server. */
+export const runtimeToken = "test-runtime-token-0123456789"
+
 export const TestServer = HttpApiBuilder.serve().pipe(
   Layer.provide(AppLayer.layer),
   Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
+  Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
   Layer.provide(DownloadLinks.layerRandom),
   Layer.provideMerge(InMemory.layer),
   Layer.provideMerge(NodeHttpServer.layerTest)

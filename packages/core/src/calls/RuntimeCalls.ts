@@ -1,0 +1,96 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { GatheredField } from "../agents/Agent.js"
+import { AgentStore } from "../agents/AgentStore.js"
+import type { Run } from "../runs/Run.js"
+import { RunNotFound } from "../runs/RunErrors.js"
+import type { RunId } from "../runs/RunId.js"
+import { RunStore } from "../runs/RunStore.js"
+import { Transactions } from "../storage/Transactions.js"
+import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
+import * as CallEvents from "./CallEvents.js"
+
+/** What an out-of-process voice runtime needs to run one call. */
+export interface RuntimeCall {
+  readonly run: Run
+  /** The first message with `{{initial_context.*}}` filled in from the run's context. */
+  readonly first_message: string
+  /** The system prompt with `{{initial_context.*}}` filled in from the run's context. */
+  readonly system_prompt: string
+  /** The fields the agent should gather: the schema of the run's `gathered_context`. */
+  readonly gathered_fields: ReadonlyArray<GatheredField>
+  /** The longest the call may last; past it (plus a grace) the run loses its outbound channel. */
+  readonly max_call_duration_seconds: number
+  /** The language the agent speaks. */
+  readonly language: string
+}
+
+/**
+ * The calls as a voice runtime sees them: by their global run id, not through an organization (the
+ * runtime serves every organization and is trusted by its own token). Events go through `CallEvents`.
+ */
+export class RuntimeCalls extends Context.Tag("@voice-agent-platform/core/RuntimeCalls")<
+  RuntimeCalls,
+  {
+    /** The call behind a run, rendered from its agent's current definition. Fails when the run is gone. */
+    readonly find: (runId: RunId) => Effect.Effect<RuntimeCall, RunNotFound>
+    /**
+     * Applies events to a run in order, all or nothing: when one fails (the call has ended, a recording
+     * is not a WAV file) none of them is kept and the failure is the answer.
+     */
+    readonly report: (
+      runId: RunId,
+      events: ReadonlyArray<CallEvents.CallEvent>
+    ) => Effect.Effect<ReadonlyArray<CallEvents.CallEventOutcome>, CallEvents.CallEventError>
+  }
+>() {}
+
+/** The service over the run and agent stores and call events. */
+export const make = Effect.gen(function* () {
+  const runs = yield* RunStore
+  const agents = yield* AgentStore
+  const events = yield* CallEvents.CallEvents
+  const transactions = yield* Transactions
+
+  const locate = (runId: RunId) =>
+    Effect.flatMap(
+      runs.findAnyOrganization(runId),
+      Option.match({
+        onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: runId })),
+        onSome: Effect.succeed
+      })
+    )
+
+  return RuntimeCalls.of({
+    find: (runId) =>
+      Effect.gen(function* () {
+        const run = yield* locate(runId)
+        const agent = yield* agents.find(run.organization_id, { _tag: "Number", id: run.workflow_id })
+        const definition = Option.isSome(agent)
+          ? yield* agents.findDefinition(run.organization_id, agent.value.current_definition_id)
+          : Option.none()
+        // A run outlives nothing it was made from in normal use; a missing agent is a broken store.
+        if (Option.isNone(agent) || Option.isNone(definition)) {
+          return yield* Effect.dieMessage(`run ${runId} has no agent definition`)
+        }
+        const workflow = definition.value.workflow_definition
+        return {
+          run,
+          first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
+          system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
+          gathered_fields: workflow.gathered_fields,
+          max_call_duration_seconds: agent.value.workflow_configurations.max_call_duration_seconds,
+          language: workflow.language
+        }
+      }),
+    report: (runId, batch) =>
+      transactions.run(
+        Effect.gen(function* () {
+          const run = yield* locate(runId)
+          return yield* Effect.forEach(batch, (event) => events.report(run.organization_id, runId, event))
+        })
+      )
+  })
+})
+
+/** Runtime calls over the stores and the call events service (stateless: it builds its own). */
+export const layer = Layer.effect(RuntimeCalls, make).pipe(Layer.provide(CallEvents.layer))

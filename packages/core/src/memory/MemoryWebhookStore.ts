@@ -1,0 +1,83 @@
+import { Effect, Layer, Option } from "effect"
+import type { WebhookDelivery } from "../webhooks/WebhookDelivery.js"
+import type { WebhookEndpoint } from "../webhooks/WebhookEndpoint.js"
+import type { ClaimedDelivery } from "../webhooks/WebhookStore.js"
+import { WebhookStore } from "../webhooks/WebhookStore.js"
+import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { byCreation, organizationTable } from "./OrganizationTable.js"
+
+/** Webhook endpoints and deliveries in memory. */
+export const layer: Layer.Layer<WebhookStore, never, MemoryDatabaseTag> = Layer.effect(
+  WebhookStore,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabaseTag
+    const endpoints = organizationTable(db.table<string, WebhookEndpoint>("webhook_endpoints"), byCreation)
+    const deliveries = organizationTable(db.table<string, WebhookDelivery>("webhook_deliveries"), byCreation)
+    return {
+      insertEndpoint: (endpoint) =>
+        db.atomically(() => {
+          endpoints.set(endpoint.id, endpoint)
+          return endpoint
+        }),
+      findEndpoint: (organizationId, id) => db.atomically(() => endpoints.findOwn(organizationId, id)),
+      listEndpoints: (organizationId, page) =>
+        db.atomically(() => endpoints.newestPage(organizationId, page)),
+      updateEndpoint: (organizationId, id, patch) =>
+        db.atomically(() =>
+          endpoints.replaceOwn(organizationId, id, (endpoint) => ({ ...endpoint, ...patch }))
+        ),
+      removeEndpoint: (organizationId, id) =>
+        db.atomically(() => {
+          if (Option.isNone(endpoints.removeOwn(organizationId, id))) return false
+          for (const delivery of deliveries.ownRows(organizationId, (d) => d.endpoint_id === id)) {
+            deliveries.delete(delivery.id)
+          }
+          return true
+        }),
+      subscribers: (organizationId, event) =>
+        db.atomically(() =>
+          newestFirst(
+            endpoints.ownRows(organizationId, (e) => e.enabled && e.events.includes(event)),
+            (e) => e.created_at,
+            (e) => e.id
+          ).reverse()
+        ),
+      enqueue: (rows) =>
+        db.atomically(() => {
+          for (const row of rows) deliveries.set(row.id, row)
+        }),
+      claimDue: (now, limit, leaseUntil) =>
+        db.atomically(() => {
+          const due: Array<ClaimedDelivery> = []
+          const candidates = deliveries
+            .values()
+            .filter((d) => d.status === "pending" && d.next_attempt_at !== null && d.next_attempt_at <= now)
+            .sort(
+              (a, b) => a.next_attempt_at!.getTime() - b.next_attempt_at!.getTime() || (a.id < b.id ? -1 : 1)
+            )
+          for (const delivery of candidates) {
+            if (due.length >= limit) break
+            const endpoint = endpoints.get(delivery.endpoint_id)
+            // A disabled endpoint's deliveries wait until it is enabled again.
+            if (endpoint === undefined || !endpoint.enabled) continue
+            const taken = { ...delivery, next_attempt_at: leaseUntil }
+            deliveries.set(delivery.id, taken)
+            due.push({ delivery: taken, endpoint })
+          }
+          return due
+        }),
+      recordAttempt: (id, record) =>
+        db.atomically(() => {
+          deliveries.replace(id, (delivery) => ({ ...delivery, ...record }))
+        }),
+      listDeliveries: (organizationId, endpointId, page) =>
+        db.atomically(() => deliveries.newestPage(organizationId, page, (d) => d.endpoint_id === endpointId)),
+      purgeRun: (organizationId, runId) =>
+        db.atomically(() => {
+          const about = deliveries.ownRows(organizationId, (d) => d.run_id === runId)
+          for (const delivery of about) deliveries.delete(delivery.id)
+          return about.length
+        })
+    }
+  })
+)

@@ -1,0 +1,36 @@
+/** The most attempts one delivery gets: the first and four retries. */
+export const maxAttempts = 5
+
+/** The longest wait between two attempts, in seconds. */
+export const maxDelaySeconds = 600
+
+/** The wait after the `attempt`-th failed attempt (from 1): `min(30·2^(attempt-1), 600)` seconds. */
+export const delaySeconds = (attempt: number): number =>
+  Math.min(30 * 2 ** (Math.max(1, attempt) - 1), maxDelaySeconds)
+
+/** Whether a receiver's answer means "try again later": 408, 425, 429 and every 5xx. */
+export const isRetryableStatus = (status: number): boolean =>
+  status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599)
+
+/** What one attempt met: an HTTP status, or no answer at all (network error, timeout). */
+export type AttemptResult =
+  | { readonly _tag: "Answered"; readonly status: number }
+  | { readonly _tag: "NoAnswer"; readonly error: string }
+
+/** Where a delivery stands after an attempt. */
+export type AttemptOutcome =
+  | { readonly status: "delivered" }
+  | { readonly status: "pending"; readonly next_attempt_at: Date }
+  | { readonly status: "failed" }
+
+/**
+ * Decides after the `attempt`-th attempt (from 1): a 2xx delivers; a retryable answer or no answer waits
+ * `delaySeconds(attempt)` while attempts remain; anything else (4xx, 3xx) fails at once.
+ */
+export const next = (attempt: number, result: AttemptResult, now: Date): AttemptOutcome => {
+  if (result._tag === "Answered" && result.status >= 200 && result.status <= 299)
+    return { status: "delivered" }
+  const retryable = result._tag === "NoAnswer" || isRetryableStatus(result.status)
+  if (!retryable || attempt >= maxAttempts) return { status: "failed" }
+  return { status: "pending", next_attempt_at: new Date(now.getTime() + delaySeconds(attempt) * 1000) }
+}

@@ -1,0 +1,83 @@
+import { Context, type Effect, type Option } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import type { RunId } from "../runs/RunId.js"
+import type { WebhookDelivery, WebhookDeliveryId, WebhookDeliveryStatus } from "./WebhookDelivery.js"
+import type { WebhookEndpoint, WebhookEndpointId, WebhookEventType } from "./WebhookEndpoint.js"
+
+/** What may change on an endpoint. */
+export interface WebhookEndpointPatch {
+  readonly url?: string
+  readonly description?: string | null
+  readonly events?: ReadonlyArray<WebhookEventType>
+  readonly enabled?: boolean
+}
+
+/** A delivery taken for an attempt, with the endpoint it goes to. */
+export interface ClaimedDelivery {
+  readonly delivery: WebhookDelivery
+  readonly endpoint: WebhookEndpoint
+}
+
+/** What an attempt left on a delivery. */
+export interface AttemptRecord {
+  readonly attempts: number
+  readonly status: WebhookDeliveryStatus
+  readonly next_attempt_at: Date | null
+  readonly last_status_code: number | null
+  readonly last_error: string | null
+  readonly delivered_at: Date | null
+}
+
+/** Storage of webhook endpoints and their deliveries. Reads and writes by the API are scoped to one organization. */
+export class WebhookStore extends Context.Tag("@voice-agent-platform/core/WebhookStore")<
+  WebhookStore,
+  {
+    /** Stores a new endpoint (its id and secret are drawn by the caller). */
+    readonly insertEndpoint: (endpoint: WebhookEndpoint) => Effect.Effect<WebhookEndpoint>
+    readonly findEndpoint: (
+      organizationId: OrganizationId,
+      id: WebhookEndpointId
+    ) => Effect.Effect<Option.Option<WebhookEndpoint>>
+    /** The organization's endpoints, newest first. */
+    readonly listEndpoints: (
+      organizationId: OrganizationId,
+      page: PageRequest
+    ) => Effect.Effect<Page<WebhookEndpoint>>
+    /** Changes an endpoint and answers it; None when there is none of theirs. */
+    readonly updateEndpoint: (
+      organizationId: OrganizationId,
+      id: WebhookEndpointId,
+      patch: WebhookEndpointPatch
+    ) => Effect.Effect<Option.Option<WebhookEndpoint>>
+    /** Deletes an endpoint with its deliveries; false when there was none of theirs. */
+    readonly removeEndpoint: (organizationId: OrganizationId, id: WebhookEndpointId) => Effect.Effect<boolean>
+    /** The organization's enabled endpoints subscribed to the event. */
+    readonly subscribers: (
+      organizationId: OrganizationId,
+      event: WebhookEventType
+    ) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>
+    /** Stores new pending deliveries. */
+    readonly enqueue: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
+    /**
+     * Takes up to `limit` pending deliveries due at `now` (oldest due first) and moves their
+     * `next_attempt_at` to `leaseUntil`, in one atomic step: two concurrent claims never take the same
+     * delivery, and one whose attempt never got recorded (a crash) comes due again after the lease.
+     */
+    readonly claimDue: (
+      now: Date,
+      limit: number,
+      leaseUntil: Date
+    ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+    /** Writes what an attempt met. */
+    readonly recordAttempt: (id: WebhookDeliveryId, record: AttemptRecord) => Effect.Effect<void>
+    /** The deliveries to one endpoint, newest first. */
+    readonly listDeliveries: (
+      organizationId: OrganizationId,
+      endpointId: WebhookEndpointId,
+      page: PageRequest
+    ) => Effect.Effect<Page<WebhookDelivery>>
+    /** Deletes every delivery about the run (its data goes with the run); answers how many. */
+    readonly purgeRun: (organizationId: OrganizationId, runId: RunId) => Effect.Effect<number>
+  }
+>() {}

@@ -1,0 +1,162 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Page, PageRequest } from "../pagination/Page.js"
+import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
+import type { Run } from "../runs/Run.js"
+import type { WebhookDelivery } from "./WebhookDelivery.js"
+import { deliveryIdFrom } from "./WebhookDelivery.js"
+import type { WebhookEndpoint, WebhookEventType } from "./WebhookEndpoint.js"
+import { allEventTypes, endpointIdFrom, parseEndpointId } from "./WebhookEndpoint.js"
+import { WebhookEndpointNotFound } from "./WebhookErrors.js"
+import * as WebhookPayloads from "./WebhookPayloads.js"
+import * as WebhookSignature from "./WebhookSignature.js"
+import type { WebhookEndpointPatch } from "./WebhookStore.js"
+import { WebhookStore } from "./WebhookStore.js"
+
+/** A new endpoint: where to POST, which events (all when omitted), and a note for people. */
+export interface CreateWebhookEndpoint {
+  readonly url: string
+  readonly events?: ReadonlyArray<WebhookEventType>
+  readonly description?: string | null
+}
+
+/** The key bytes of a new secret: 32 (Standard Webhooks asks for 24 to 64). */
+export const secretBytes = 32
+
+/**
+ * Queues one delivery of the event about the run for each of the organization's enabled endpoints
+ * subscribed to it. Run it inside the transaction that changes the run, so the event and the change
+ * are stored together. Call events and run deletion emit through this.
+ */
+export const enqueue = (
+  organizationId: OrganizationId,
+  type: WebhookEventType,
+  run: Run
+): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, WebhookStore | SecureRandom> =>
+  Effect.gen(function* () {
+    const store = yield* WebhookStore
+    const endpoints = yield* store.subscribers(organizationId, type)
+    if (endpoints.length === 0) return []
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const payload = WebhookPayloads.forRun(type, run, now)
+    const deliveries = yield* Effect.forEach(endpoints, (endpoint) =>
+      Effect.map(base62String(24), (body): WebhookDelivery => ({
+        id: deliveryIdFrom(body),
+        organization_id: organizationId,
+        endpoint_id: endpoint.id,
+        event_type: type,
+        run_id: run.workflow_run_id,
+        payload,
+        attempts: 0,
+        status: "pending",
+        next_attempt_at: now,
+        last_status_code: null,
+        last_error: null,
+        created_at: now,
+        delivered_at: null
+      }))
+    )
+    yield* store.enqueue(deliveries)
+    return deliveries
+  })
+
+/**
+ * Organization webhooks: endpoints that receive `call.started`, `call.ended` and `call.deleted`, signed
+ * per Standard Webhooks, and the log of their deliveries. Sending is `WebhookDispatcher`'s job.
+ */
+export class Webhooks extends Context.Tag("@voice-agent-platform/core/Webhooks")<
+  Webhooks,
+  {
+    /** A new enabled endpoint with a fresh secret (the only time the secret is handed out). */
+    readonly create: (
+      organizationId: OrganizationId,
+      input: CreateWebhookEndpoint
+    ) => Effect.Effect<WebhookEndpoint>
+    readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<WebhookEndpoint>>
+    readonly get: (
+      organizationId: OrganizationId,
+      webhookId: string
+    ) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
+    /** Changes url, events, description or enabled; a disabled endpoint is sent nothing. */
+    readonly update: (
+      organizationId: OrganizationId,
+      webhookId: string,
+      patch: WebhookEndpointPatch
+    ) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
+    /** Deletes the endpoint and its delivery log; pending deliveries are dropped. */
+    readonly remove: (
+      organizationId: OrganizationId,
+      webhookId: string
+    ) => Effect.Effect<void, WebhookEndpointNotFound>
+    /** The endpoint's delivery log, newest first. */
+    readonly deliveries: (
+      organizationId: OrganizationId,
+      webhookId: string,
+      page: PageRequest
+    ) => Effect.Effect<Page<WebhookDelivery>, WebhookEndpointNotFound>
+    /** Queues the event about the run for every subscribed enabled endpoint (see `enqueue`). */
+    readonly emit: (
+      organizationId: OrganizationId,
+      type: WebhookEventType,
+      run: Run
+    ) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
+  }
+>() {}
+
+/** The service over the webhook store and secure randomness. */
+export const layer = Layer.effect(
+  Webhooks,
+  Effect.gen(function* () {
+    const store = yield* WebhookStore
+    const random = yield* SecureRandom
+    const withPorts = <A>(effect: Effect.Effect<A, never, WebhookStore | SecureRandom>) =>
+      effect.pipe(Effect.provideService(WebhookStore, store), Effect.provideService(SecureRandom, random))
+
+    const notFound = (webhookId: string) => new WebhookEndpointNotFound({ webhook_id: webhookId })
+
+    const get = (organizationId: OrganizationId, webhookId: string) =>
+      Effect.gen(function* () {
+        const id = parseEndpointId(webhookId)
+        const found = id === undefined ? Option.none() : yield* store.findEndpoint(organizationId, id)
+        return Option.isSome(found) ? found.value : yield* notFound(webhookId)
+      })
+
+    return Webhooks.of({
+      create: (organizationId, input) =>
+        Effect.gen(function* () {
+          const body = yield* withPorts(base62String(20))
+          const key = yield* random.bytes(secretBytes)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          return yield* store.insertEndpoint({
+            id: endpointIdFrom(body),
+            organization_id: organizationId,
+            url: input.url,
+            description: input.description ?? null,
+            events: [...new Set(input.events ?? allEventTypes)],
+            secret: WebhookSignature.secretFromBytes(key),
+            enabled: true,
+            created_at: now
+          })
+        }),
+      list: (organizationId, page) => store.listEndpoints(organizationId, page),
+      get,
+      update: (organizationId, webhookId, patch) =>
+        Effect.gen(function* () {
+          const endpoint = yield* get(organizationId, webhookId)
+          const events = patch.events === undefined ? {} : { events: [...new Set(patch.events)] }
+          const updated = yield* store.updateEndpoint(organizationId, endpoint.id, { ...patch, ...events })
+          return Option.isSome(updated) ? updated.value : yield* notFound(webhookId)
+        }),
+      remove: (organizationId, webhookId) =>
+        Effect.gen(function* () {
+          const endpoint = yield* get(organizationId, webhookId)
+          if (!(yield* store.removeEndpoint(organizationId, endpoint.id))) return yield* notFound(webhookId)
+        }),
+      deliveries: (organizationId, webhookId, page) =>
+        Effect.flatMap(get(organizationId, webhookId), (endpoint) =>
+          store.listDeliveries(organizationId, endpoint.id, page)
+        ),
+      emit: (organizationId, type, run) => withPorts(enqueue(organizationId, type, run))
+    })
+  })
+)

@@ -1,0 +1,348 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Layer, Option, Ref, TestClock } from "effect"
+import { CallEvents } from "../../src/calls/CallEvents.js"
+import { Runs } from "../../src/runs/Runs.js"
+import { RunStore } from "../../src/runs/RunStore.js"
+import * as WebhookDispatcher from "../../src/webhooks/WebhookDispatcher.js"
+import type { WebhookRequest, WebhookResponse } from "../../src/webhooks/WebhookSender.js"
+import { WebhookSender } from "../../src/webhooks/WebhookSender.js"
+import * as WebhookSignature from "../../src/webhooks/WebhookSignature.js"
+import { Webhooks } from "../../src/webhooks/Webhooks.js"
+import * as Fixtures from "../../testing/Fixtures.js"
+import { engine, setNow } from "../services/Engine.js"
+
+const firstPage = { page: 1, limit: 50 }
+
+/** A receiver in memory: answers from a script (then 200), and keeps every request it got. */
+class Receiver extends Effect.Service<Receiver>()("test/Receiver", {
+  effect: Effect.gen(function* () {
+    const script = yield* Ref.make<ReadonlyArray<WebhookResponse>>([])
+    const received = yield* Ref.make<ReadonlyArray<WebhookRequest>>([])
+    return { script, received }
+  })
+}) {}
+
+const senderLayer = Layer.effect(
+  WebhookSender,
+  Effect.map(Receiver, ({ received, script }) => ({
+    send: (request: WebhookRequest) =>
+      Effect.gen(function* () {
+        yield* Ref.update(received, (all) => [...all, request])
+        const next = yield* Ref.modify(script, ([first, ...rest]) => [first, rest])
+        return next ?? ({ _tag: "Answered", status: 200 } as const)
+      })
+  }))
+)
+
+const testLayer = Layer.mergeAll(engine, senderLayer).pipe(Layer.provideMerge(Receiver.Default))
+
+const answered = (status: number) => ({ _tag: "Answered", status }) as const
+
+/** An organization with an agent and a queued phone run. */
+const setup = Effect.gen(function* () {
+  yield* setNow("2026-02-10T11:00:00Z")
+  const organization = yield* Fixtures.organization()
+  const { agent } = yield* Fixtures.agent(organization.id)
+  const run = yield* Effect.flatMap(RunStore, (runs) =>
+    runs.insert(
+      Fixtures.newRun(organization.id, agent.id, { initial_context: { secret_note: "do not leak" } }),
+      Fixtures.epoch
+    )
+  )
+  return { organization, agent, run }
+})
+
+const received = Effect.flatMap(Receiver, ({ received }) => Ref.get(received))
+const events = Effect.map(received, (all) => all.map((r) => (JSON.parse(r.body) as { type: string }).type))
+
+describe("Webhooks", () => {
+  it.effect("manages endpoints: a fresh secret once, all events by default, updates, deletion, tenancy", () =>
+    Effect.gen(function* () {
+      const { organization } = yield* setup
+      const other = yield* Fixtures.organization()
+      const webhooks = yield* Webhooks
+      const endpoint = yield* webhooks.create(organization.id, { url: "https://example.com/hooks" })
+      expect(endpoint).toMatchObject({
+        url: "https://example.com/hooks",
+        description: null,
+        events: ["call.started", "call.ended", "call.deleted"],
+        enabled: true,
+        created_at: new Date("2026-02-10T11:00:00Z")
+      })
+      expect(endpoint.id).toMatch(/^whk_[A-Za-z0-9]{20}$/)
+      expect(endpoint.secret).toMatch(/^whsec_/)
+      expect(WebhookSignature.keyBytes(endpoint.secret)).toHaveLength(32)
+      yield* TestClock.adjust("1 second")
+      const second = yield* webhooks.create(organization.id, {
+        url: "http://127.0.0.1:9/x",
+        events: ["call.ended", "call.ended"],
+        description: "CRM"
+      })
+      expect(second.events).toEqual(["call.ended"])
+      expect(second.secret).not.toBe(endpoint.secret)
+
+      expect((yield* webhooks.list(organization.id, firstPage)).items.map((e) => e.id)).toEqual([
+        second.id,
+        endpoint.id
+      ])
+      expect((yield* webhooks.list(other.id, firstPage)).total_count).toBe(0)
+      const missing = yield* Effect.flip(webhooks.get(other.id, endpoint.id))
+      expect(missing).toMatchObject({ _tag: "WebhookEndpointNotFound", webhook_id: endpoint.id })
+      expect((yield* Effect.flip(webhooks.get(organization.id, "nope")))._tag).toBe("WebhookEndpointNotFound")
+
+      const updated = yield* webhooks.update(organization.id, endpoint.id, {
+        enabled: false,
+        events: ["call.deleted"]
+      })
+      expect(updated).toEqual({ ...endpoint, enabled: false, events: ["call.deleted"] })
+      expect((yield* Effect.flip(webhooks.update(other.id, endpoint.id, { enabled: true })))._tag).toBe(
+        "WebhookEndpointNotFound"
+      )
+      expect((yield* Effect.flip(webhooks.remove(other.id, endpoint.id)))._tag).toBe(
+        "WebhookEndpointNotFound"
+      )
+      yield* webhooks.remove(organization.id, endpoint.id)
+      expect(Either.isLeft(yield* Effect.either(webhooks.get(organization.id, endpoint.id)))).toBe(true)
+    }).pipe(Effect.provide(testLayer))
+  )
+
+  it.effect("call events emit call.started once and call.ended, to subscribed enabled endpoints only", () =>
+    Effect.gen(function* () {
+      const { organization, run } = yield* setup
+      const webhooks = yield* Webhooks
+      const calls = yield* CallEvents
+      const all = yield* webhooks.create(organization.id, { url: "https://a.example/h" })
+      const endedOnly = yield* webhooks.create(organization.id, {
+        url: "https://b.example/h",
+        events: ["call.ended"]
+      })
+      const disabled = yield* webhooks.create(organization.id, { url: "https://c.example/h" })
+      yield* webhooks.update(organization.id, disabled.id, { enabled: false })
+
+      yield* calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+      yield* calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+      yield* calls.report(organization.id, run.workflow_run_id, { type: "answered" })
+      yield* calls.report(organization.id, run.workflow_run_id, { type: "gathered", values: { ok: true } })
+      yield* TestClock.adjust("12 seconds")
+      yield* calls.report(organization.id, run.workflow_run_id, {
+        type: "ended",
+        status: "completed",
+        duration_seconds: 12
+      })
+
+      const log = (id: string) =>
+        Effect.map(webhooks.deliveries(organization.id, id, firstPage), (page) => page.items)
+      const toAll = yield* log(all.id)
+      expect(toAll.map((d) => d.event_type)).toEqual(["call.ended", "call.started"])
+      expect((yield* log(endedOnly.id)).map((d) => d.event_type)).toEqual(["call.ended"])
+      expect(yield* log(disabled.id)).toEqual([])
+      const [ended, started] = toAll
+      expect(started).toMatchObject({
+        status: "pending",
+        attempts: 0,
+        run_id: run.workflow_run_id,
+        payload: {
+          type: "call.started",
+          timestamp: "2026-02-10T11:00:00.000Z",
+          data: { workflow_run_id: run.workflow_run_id, status: "ringing", mode: "phone" }
+        }
+      })
+      expect(ended?.payload).toMatchObject({
+        type: "call.ended",
+        timestamp: "2026-02-10T11:00:12.000Z",
+        data: {
+          workflow_run_id: run.workflow_run_id,
+          status: "completed",
+          duration_seconds: 12,
+          gathered_context: { ok: true },
+          ended_at: "2026-02-10T11:00:12.000Z"
+        }
+      })
+      expect(ended?.id).toMatch(/^msg_[A-Za-z0-9]{24}$/)
+    }).pipe(Effect.provide(testLayer))
+  )
+
+  it.effect("answering straight from queued starts the call too", () =>
+    Effect.gen(function* () {
+      const { organization, run } = yield* setup
+      const webhooks = yield* Webhooks
+      const endpoint = yield* webhooks.create(organization.id, { url: "https://a.example/h" })
+      yield* Effect.flatMap(CallEvents, (calls) =>
+        calls.report(organization.id, run.workflow_run_id, { type: "answered" })
+      )
+      const page = yield* webhooks.deliveries(organization.id, endpoint.id, firstPage)
+      expect(page.items.map((d) => d.event_type)).toEqual(["call.started"])
+    }).pipe(Effect.provide(testLayer))
+  )
+
+  it.effect("deleting a run purges its deliveries and emits call.deleted without its contexts", () =>
+    Effect.gen(function* () {
+      const { agent, organization, run } = yield* setup
+      const webhooks = yield* Webhooks
+      const calls = yield* CallEvents
+      const endpoint = yield* webhooks.create(organization.id, { url: "https://a.example/h" })
+      yield* calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+      yield* calls.report(organization.id, run.workflow_run_id, {
+        type: "ended",
+        status: "busy",
+        duration_seconds: 0
+      })
+      expect((yield* webhooks.deliveries(organization.id, endpoint.id, firstPage)).total_count).toBe(2)
+      yield* Effect.flatMap(Runs, (runs) =>
+        runs.delete(organization.id, agent.public_id, run.workflow_run_id)
+      )
+      const log = (yield* webhooks.deliveries(organization.id, endpoint.id, firstPage)).items
+      expect(log).toHaveLength(1)
+      expect(log[0]?.payload).toEqual({
+        type: "call.deleted",
+        timestamp: "2026-02-10T11:00:00.000Z",
+        data: { workflow_run_id: run.workflow_run_id, workflow_id: agent.id, status: "busy" }
+      })
+      expect(JSON.stringify(log[0])).not.toContain("do not leak")
+    }).pipe(Effect.provide(testLayer))
+  )
+
+  it.effect("the dispatcher signs every attempt, retries with back-off and records the log", () =>
+    Effect.gen(function* () {
+      const { organization, run } = yield* setup
+      const webhooks = yield* Webhooks
+      const receiver = yield* Receiver
+      const endpoint = yield* webhooks.create(organization.id, {
+        url: "https://a.example/h",
+        events: ["call.started"]
+      })
+      yield* Ref.set(receiver.script, [answered(503), { _tag: "NoAnswer", error: "TimeoutError: too slow" }])
+      yield* Effect.flatMap(CallEvents, (calls) =>
+        calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+      )
+      const round = WebhookDispatcher.deliverDue()
+      const state = Effect.map(
+        webhooks.deliveries(organization.id, endpoint.id, firstPage),
+        (p) => p.items[0]!
+      )
+
+      expect(yield* round).toBe(1)
+      expect(yield* state).toMatchObject({
+        attempts: 1,
+        status: "pending",
+        last_status_code: 503,
+        last_error: "receiver answered 503",
+        next_attempt_at: new Date("2026-02-10T11:00:30Z")
+      })
+      expect(yield* round).toBe(0)
+      yield* TestClock.adjust("29 seconds")
+      expect(yield* round).toBe(0)
+      yield* TestClock.adjust("1 second")
+      expect(yield* round).toBe(1)
+      expect(yield* state).toMatchObject({
+        attempts: 2,
+        status: "pending",
+        last_status_code: null,
+        last_error: "TimeoutError: too slow",
+        next_attempt_at: new Date("2026-02-10T11:01:30Z")
+      })
+      yield* TestClock.adjust("60 seconds")
+      expect(yield* round).toBe(1)
+      const delivered = yield* state
+      expect(delivered).toMatchObject({
+        attempts: 3,
+        status: "delivered",
+        last_status_code: 200,
+        last_error: null,
+        next_attempt_at: null,
+        delivered_at: new Date("2026-02-10T11:01:30Z")
+      })
+      yield* TestClock.adjust("1 hour")
+      expect(yield* round).toBe(0)
+
+      const requests = yield* received
+      expect(requests).toHaveLength(3)
+      for (const request of requests) {
+        expect(request.url).toBe("https://a.example/h")
+        expect(request.headers["webhook-id"]).toBe(delivered.id)
+        expect(request.headers["content-type"]).toBe("application/json")
+        const verdict = yield* WebhookSignature.verify(
+          endpoint.secret,
+          {
+            id: request.headers["webhook-id"]!,
+            timestamp: request.headers["webhook-timestamp"]!,
+            signature: request.headers["webhook-signature"]!
+          },
+          request.body,
+          new Date(Number(request.headers["webhook-timestamp"]) * 1000)
+        )
+        expect(verdict).toEqual({ _tag: "Valid" })
+      }
+      expect(requests.map((r) => r.headers["webhook-timestamp"])).toEqual([
+        "1770721200",
+        "1770721230",
+        "1770721290"
+      ])
+      expect(yield* events).toEqual(["call.started", "call.started", "call.started"])
+    }).pipe(Effect.provide(testLayer))
+  )
+
+  it.effect("gives up after five attempts, and at once on a 4xx", () =>
+    Effect.gen(function* () {
+      const { organization, run } = yield* setup
+      const webhooks = yield* Webhooks
+      const receiver = yield* Receiver
+      const flaky = yield* webhooks.create(organization.id, {
+        url: "https://a.example/h",
+        events: ["call.started"]
+      })
+      yield* Ref.set(
+        receiver.script,
+        Array.from({ length: 10 }, () => answered(500))
+      )
+      yield* Effect.flatMap(CallEvents, (calls) =>
+        calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+      )
+      for (let i = 0; i < 8; i++) {
+        yield* WebhookDispatcher.deliverDue()
+        yield* TestClock.adjust("10 minutes")
+      }
+      const [delivery] = (yield* webhooks.deliveries(organization.id, flaky.id, firstPage)).items
+      expect(delivery).toMatchObject({
+        attempts: 5,
+        status: "failed",
+        next_attempt_at: null,
+        last_status_code: 500
+      })
+
+      const refused = yield* webhooks.create(organization.id, {
+        url: "https://b.example/h",
+        events: ["call.ended"]
+      })
+      yield* Ref.set(receiver.script, [answered(410)])
+      yield* Effect.flatMap(CallEvents, (calls) =>
+        calls.report(organization.id, run.workflow_run_id, {
+          type: "ended",
+          status: "failed",
+          duration_seconds: 0
+        })
+      )
+      expect(yield* WebhookDispatcher.deliverDue()).toBe(1)
+      const [gone] = (yield* webhooks.deliveries(organization.id, refused.id, firstPage)).items
+      expect(gone).toMatchObject({ attempts: 1, status: "failed", last_status_code: 410 })
+    }).pipe(Effect.provide(testLayer))
+  )
+
+  it.effect("the background dispatcher delivers on its own once a second of the clock passes", () =>
+    Effect.gen(function* () {
+      const { organization, run } = yield* setup
+      const webhooks = yield* Webhooks
+      const endpoint = yield* webhooks.create(organization.id, { url: "https://a.example/h" })
+      yield* Effect.flatMap(CallEvents, (calls) =>
+        calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+      )
+      yield* Layer.launch(WebhookDispatcher.layer()).pipe(Effect.forkScoped)
+      yield* TestClock.adjust("1 second")
+      yield* TestClock.adjust("1 second")
+      const [delivery] = (yield* webhooks.deliveries(organization.id, endpoint.id, firstPage)).items
+      expect(delivery?.status).toBe("delivered")
+      expect(yield* events).toEqual(["call.started"])
+      expect(Option.isSome(Option.fromNullable(delivery?.delivered_at))).toBe(true)
+    }).pipe(Effect.scoped, Effect.provide(testLayer))
+  )
+})

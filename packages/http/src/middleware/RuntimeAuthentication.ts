@@ -1,0 +1,48 @@
+import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { createHash, timingSafeEqual } from "node:crypto"
+import { NotFound, Unauthorized } from "../errors/ApiErrors.js"
+
+/**
+ * The voice-runtime token (`RUNTIME_TOKEN`); none means the ingestion routes are off. A reference that
+ * defaults to none, so hosts and tests that never drive an out-of-process runtime need not provide it.
+ */
+export class RuntimeToken extends Context.Reference<RuntimeToken>()(
+  "@voice-agent-platform/http/RuntimeToken",
+  {
+    defaultValue: (): Option.Option<Redacted.Redacted<string>> => Option.none()
+  }
+) {}
+
+/** `Authorization: Bearer <RUNTIME_TOKEN>` on every `/runtime/v1` route. */
+export class RuntimeAuthentication extends HttpApiMiddleware.Tag<RuntimeAuthentication>()(
+  "RuntimeAuthentication",
+  {
+    failure: Schema.Union(Unauthorized, NotFound),
+    security: { bearer: HttpApiSecurity.bearer }
+  }
+) {}
+
+const digest = (value: string) => createHash("sha256").update(value).digest()
+
+/**
+ * Checks the bearer token in constant time (comparing digests, so lengths leak nothing). Without
+ * `RUNTIME_TOKEN` the ingestion routes do not exist: every route answers 404, as an unknown route would.
+ */
+export const layer = Layer.effect(
+  RuntimeAuthentication,
+  Effect.map(RuntimeToken, (token) => ({
+    bearer: (given: Redacted.Redacted<string>) =>
+      Option.match(token, {
+        onNone: () => Effect.fail(new NotFound({ detail: "Not Found" })),
+        onSome: (expected) =>
+          timingSafeEqual(digest(Redacted.value(given)), digest(Redacted.value(expected)))
+            ? Effect.void
+            : Effect.fail(new Unauthorized({ detail: "Invalid runtime token" }))
+      })
+  }))
+)
+
+/** The runtime token from configuration. */
+export const layerToken = (token: Option.Option<Redacted.Redacted<string>>) =>
+  Layer.succeed(RuntimeToken, token)
