@@ -3,6 +3,7 @@ import { HttpApiBuilder, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import {
+  BlobStore,
   DownloadLinks,
   InMemory,
   SimulationConfig,
@@ -183,6 +184,9 @@ describe("a call's life over HTTP, on the simulated runtime", () => {
         const gone = yield* download(link)
         expect(gone.status).toBe(404)
         expect(gone.text).toBe(JSON.stringify({ detail: "The file is no longer available" }))
+        // and the file is gone from the store itself
+        const key = new URL(link, "http://localhost").searchParams.get("key")!
+        expect(Option.isNone(yield* (yield* BlobStore.BlobStore).get(key))).toBe(true)
       }
       // billing keeps the call
       const usageAfter = yield* send(client, HttpClientRequest.get("/api/v1/usage"))
