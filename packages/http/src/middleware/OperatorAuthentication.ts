@@ -1,7 +1,7 @@
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { createHash, timingSafeEqual } from "node:crypto"
 import { NotFound, Unauthorized } from "../errors/ApiErrors.js"
+import * as BearerToken from "./BearerToken.js"
 
 /** The operator token (`ADMIN_TOKEN`); none means the operator API is off. */
 export class AdminToken extends Context.Tag("@voice-agent-platform/http/AdminToken")<
@@ -18,23 +18,11 @@ export class OperatorAuthentication extends HttpApiMiddleware.Tag<OperatorAuthen
   }
 ) {}
 
-const digest = (value: string) => createHash("sha256").update(value).digest()
-
-/**
- * Checks the bearer token in constant time (comparing digests, so lengths leak nothing). Without
- * `ADMIN_TOKEN` the operator API does not exist: every route answers 404, as an unknown route would.
- */
+/** Checks the bearer token in constant time (`BearerToken.check`). Without `ADMIN_TOKEN` the operator API does not exist (404). */
 export const layer = Layer.effect(
   OperatorAuthentication,
   Effect.map(AdminToken, (token) => ({
-    bearer: (given: Redacted.Redacted<string>) =>
-      Option.match(token, {
-        onNone: () => Effect.fail(new NotFound({ detail: "Not Found" })),
-        onSome: (expected) =>
-          timingSafeEqual(digest(Redacted.value(given)), digest(Redacted.value(expected)))
-            ? Effect.void
-            : Effect.fail(new Unauthorized({ detail: "Invalid operator token" }))
-      })
+    bearer: (given: Redacted.Redacted<string>) => BearerToken.check(token, given, "Invalid operator token")
   }))
 )
 

@@ -1,7 +1,7 @@
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { createHash, timingSafeEqual } from "node:crypto"
 import { NotFound, Unauthorized } from "../errors/ApiErrors.js"
+import * as BearerToken from "./BearerToken.js"
 
 /**
  * The voice-runtime token (`RUNTIME_TOKEN`); none means the ingestion routes are off. A reference that
@@ -23,23 +23,11 @@ export class RuntimeAuthentication extends HttpApiMiddleware.Tag<RuntimeAuthenti
   }
 ) {}
 
-const digest = (value: string) => createHash("sha256").update(value).digest()
-
-/**
- * Checks the bearer token in constant time (comparing digests, so lengths leak nothing). Without
- * `RUNTIME_TOKEN` the ingestion routes do not exist: every route answers 404, as an unknown route would.
- */
+/** Checks the bearer token in constant time (`BearerToken.check`). Without `RUNTIME_TOKEN` the ingestion routes do not exist (404). */
 export const layer = Layer.effect(
   RuntimeAuthentication,
   Effect.map(RuntimeToken, (token) => ({
-    bearer: (given: Redacted.Redacted<string>) =>
-      Option.match(token, {
-        onNone: () => Effect.fail(new NotFound({ detail: "Not Found" })),
-        onSome: (expected) =>
-          timingSafeEqual(digest(Redacted.value(given)), digest(Redacted.value(expected)))
-            ? Effect.void
-            : Effect.fail(new Unauthorized({ detail: "Invalid runtime token" }))
-      })
+    bearer: (given: Redacted.Redacted<string>) => BearerToken.check(token, given, "Invalid runtime token")
   }))
 )
 
