@@ -18,6 +18,7 @@ import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 import * as FileSystemBlobStore from "../storage/FileSystemBlobStore.js"
+import * as S3BlobStore from "../storage/S3BlobStore.js"
 import * as Bootstrap from "./Bootstrap.js"
 import * as ServerConfig from "./ServerConfig.js"
 
@@ -45,9 +46,12 @@ export const layer = Layer.unwrapEffect(
     // OAuth clients come from OAUTH_<PROVIDER>_CLIENT_ID; the integrations service reads them when built.
     // Calls run on the built-in simulated voice runtime, SIM_CALL_SECONDS long.
     // Files (recordings, transcripts) live on disk under DATA_DIR/files; runs and agents stay in memory.
-    const files = FileSystemBlobStore.layer(join(config.dataDir, "files")).pipe(
-      Layer.provide(NodeContext.layer)
-    )
+    // With S3_BUCKET set they live in that S3-compatible bucket instead.
+    const files = Option.match(config.s3, {
+      onNone: () =>
+        FileSystemBlobStore.layer(join(config.dataDir, "files")).pipe(Layer.provide(NodeContext.layer)),
+      onSome: (s3) => Layer.orDie(S3BlobStore.layer(s3))
+    })
     const engine = InMemory.layerSimulatedWithFiles(files).pipe(
       Layer.provide(OAuthProvidersConfig.layerConfig),
       Layer.provide(SimulationConfig.layer(config.simCallSeconds))

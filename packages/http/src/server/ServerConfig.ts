@@ -1,5 +1,5 @@
 import { ApiKey, SimulationConfig } from "@voice-agent-platform/core"
-import { Config, Effect, Option, Redacted } from "effect"
+import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
 
 /** The bundled server's settings, read from the environment. */
 export interface ServerConfig {
@@ -21,7 +21,70 @@ export interface ServerConfig {
   readonly dataDir: string
   /** `SIM_CALL_SECONDS`: the talk time of a simulated call, fractions allowed (default 4). */
   readonly simCallSeconds: number
+  /** `S3_BUCKET` and the other `S3_*` variables: keep files in an S3-compatible bucket instead of `DATA_DIR`. */
+  readonly s3: Option.Option<S3Settings>
 }
+
+/** An S3-compatible bucket for files; `S3_BUCKET` turns it on, the key pair is then required. */
+export interface S3Settings {
+  /** `S3_ENDPOINT`, an http(s) origin (default `https://s3.<region>.amazonaws.com`). */
+  readonly endpoint: string
+  readonly bucket: string
+  /** `S3_REGION`, default `us-east-1`. */
+  readonly region: string
+  /** `S3_ACCESS_KEY_ID`. */
+  readonly accessKeyId: string
+  /** `S3_SECRET_ACCESS_KEY`. */
+  readonly secretAccessKey: Redacted.Redacted<string>
+}
+
+const isOrigin = (value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search
+  } catch {
+    return false
+  }
+}
+
+/** The S3 settings when `S3_BUCKET` is set: a half-configured bucket stops the server instead of falling back. */
+const s3Config: Config.Config<Option.Option<S3Settings>> = Config.all({
+  bucket: Config.option(Config.nonEmptyString("S3_BUCKET")),
+  region: Config.nonEmptyString("S3_REGION").pipe(Config.withDefault("us-east-1")),
+  endpoint: Config.option(
+    Config.nonEmptyString("S3_ENDPOINT").pipe(
+      Config.validate({
+        message: "S3_ENDPOINT must be an http(s) origin without a path",
+        validation: isOrigin
+      })
+    )
+  ),
+  accessKeyId: Config.option(Config.nonEmptyString("S3_ACCESS_KEY_ID")),
+  secretAccessKey: Config.option(Config.redacted("S3_SECRET_ACCESS_KEY"))
+}).pipe(
+  Config.mapOrFail(({ accessKeyId, bucket, endpoint, region, secretAccessKey }) => {
+    if (Option.isNone(bucket)) return Either.right(Option.none())
+    if (Option.isNone(accessKeyId)) {
+      return Either.left(
+        ConfigError.MissingData(["S3_ACCESS_KEY_ID"], "S3_ACCESS_KEY_ID is required with S3_BUCKET")
+      )
+    }
+    if (Option.isNone(secretAccessKey)) {
+      return Either.left(
+        ConfigError.MissingData(["S3_SECRET_ACCESS_KEY"], "S3_SECRET_ACCESS_KEY is required with S3_BUCKET")
+      )
+    }
+    return Either.right(
+      Option.some({
+        bucket: bucket.value,
+        region,
+        endpoint: Option.getOrElse(endpoint, () => `https://s3.${region}.amazonaws.com`),
+        accessKeyId: accessKeyId.value,
+        secretAccessKey: secretAccessKey.value
+      })
+    )
+  })
+)
 
 /** The smallest operator token accepted: shorter ones are too easy to guess. */
 export const minAdminTokenLength = 16
@@ -73,7 +136,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
       message: `SIM_CALL_SECONDS must be more than 0 and at most ${SimulationConfig.maxCallSeconds}`,
       validation: SimulationConfig.isValidCallSeconds
     })
-  )
+  ),
+  s3: s3Config
 })
 
 /** The configuration as an effect. */
