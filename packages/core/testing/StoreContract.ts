@@ -159,6 +159,34 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
         })
       )
 
+      it.effect(
+        "merges configuration patches atomically: concurrent patches of different fields both land",
+        () =>
+          Effect.gen(function* () {
+            const store = yield* AgentStore
+            const org = yield* Fixtures.organization()
+            const { agent } = yield* Fixtures.agent(org.id)
+            yield* Effect.all(
+              [
+                store.update(org.id, agent.id, { workflow_configurations: { voice: "ada" } }, at(1)),
+                store.update(
+                  org.id,
+                  agent.id,
+                  { workflow_configurations: { transfer_numbers: ["+48221234567"] } },
+                  at(1)
+                )
+              ],
+              { concurrency: "unbounded" }
+            )
+            const updated = Option.getOrThrow(yield* store.find(org.id, { _tag: "Number", id: agent.id }))
+            expect(updated.workflow_configurations).toEqual({
+              ...agent.workflow_configurations,
+              voice: "ada",
+              transfer_numbers: ["+48221234567"]
+            })
+          })
+      )
+
       it.effect("appends definition versions atomically: concurrent appends all land", () =>
         Effect.gen(function* () {
           const store = yield* AgentStore

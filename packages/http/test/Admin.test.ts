@@ -86,6 +86,7 @@ describe("operator API", () => {
         json("POST", "/admin/v1/phone-numbers", { number: "+12125550123", number_type: "landline" })
       )
       expect(foreign.status).toBe(422)
+      expect(foreign.body).toMatchObject({ detail: [{ loc: ["body", "number"] }] })
     }).pipe(Effect.provide(TestServer))
   )
 

@@ -177,9 +177,15 @@ describe("phone numbers over HTTP", () => {
         number_type: "landline",
         phone_number_id: mobile.id
       })
-      expect(wrongType.status).toBe(409)
+      expect(wrongType.status).toBe(422)
       expect(wrongType.body).toEqual({
-        detail: `no_inventory: number ${mobile.id} is not available for ordering`
+        detail: [
+          {
+            loc: ["body", "phone_number_id"],
+            msg: `Phone number ${mobile.id} is a mobile number, not landline`,
+            type: "value_error.number_type"
+          }
+        ]
       })
       const unknown = yield* post(client, "/api/v1/phone-numbers/polish/order", {
         number_type: "mobile",

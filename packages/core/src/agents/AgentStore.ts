@@ -1,7 +1,13 @@
 import { Context, type Effect, type Option } from "effect"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
-import type { Agent, AgentDefinition, AgentStatus, WorkflowDefinition } from "./Agent.js"
+import type {
+  Agent,
+  AgentDefinition,
+  AgentStatus,
+  WorkflowConfigurations,
+  WorkflowDefinition
+} from "./Agent.js"
 import type { AgentDefinitionId, AgentId, AgentRef } from "./AgentIds.js"
 
 /** A new agent and its first definition; the store assigns ids and version 1. */
@@ -11,11 +17,11 @@ export type NewAgent = Omit<Agent, "id" | "current_definition_id" | "created_at"
 
 /** The agent's fields that can be changed directly (its definition changes only by new versions). */
 export type AgentPatch = Partial<
-  Pick<
-    Agent,
-    "name" | "status" | "template_context_variables" | "call_disposition_codes" | "workflow_configurations"
-  >
->
+  Pick<Agent, "name" | "status" | "template_context_variables" | "call_disposition_codes">
+> & {
+  /** Merged into the current configuration in the same atomic update, so concurrent patches keep both. */
+  readonly workflow_configurations?: Partial<WorkflowConfigurations>
+}
 
 /** An agent together with one of its definitions. */
 export interface AgentWithDefinition {

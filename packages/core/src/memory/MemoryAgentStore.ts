@@ -65,7 +65,12 @@ export const layer: Layer.Layer<AgentStore, never, MemoryDatabaseTag> = Layer.ef
         ),
       update: (organizationId, id, patch, now) =>
         db.atomically(() =>
-          agents.replaceOwn(organizationId, id, (agent) => ({ ...agent, ...patch, updated_at: now }))
+          agents.replaceOwn(organizationId, id, (agent) => ({
+            ...agent,
+            ...patch,
+            workflow_configurations: { ...agent.workflow_configurations, ...patch.workflow_configurations },
+            updated_at: now
+          }))
         ),
       findDefinition: (organizationId, id) => db.atomically(() => definitions.findOwn(organizationId, id)),
       listDefinitions: (organizationId, agentId, page) =>

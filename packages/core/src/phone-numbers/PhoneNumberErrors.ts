@@ -38,3 +38,14 @@ export class PhoneNumberExists extends Schema.TaggedError<PhoneNumberExists>()("
     return `number_exists: ${this.number} is already in the inventory`
   }
 }
+
+/** An order names a number of another type than the one it asks for (422 at the number). */
+export class NumberTypeMismatch extends Schema.TaggedError<NumberTypeMismatch>()("NumberTypeMismatch", {
+  phone_number_id: Schema.Number,
+  number_type: NumberType,
+  requested: NumberType
+}) {
+  override get message() {
+    return `Phone number ${this.phone_number_id} is a ${this.number_type} number, not ${this.requested}`
+  }
+}

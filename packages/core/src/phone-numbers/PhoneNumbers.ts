@@ -10,7 +10,12 @@ import * as E164 from "./E164.js"
 import type { NumberType } from "./NumberPricing.js"
 import type { NumberRequest, PhoneNumber, PhoneNumberId } from "./PhoneNumber.js"
 import type { PhoneNumberExists } from "./PhoneNumberErrors.js"
-import { NoInventory, PhoneNumberNotActive, PhoneNumberNotFound } from "./PhoneNumberErrors.js"
+import {
+  NoInventory,
+  NumberTypeMismatch,
+  PhoneNumberNotActive,
+  PhoneNumberNotFound
+} from "./PhoneNumberErrors.js"
 import { PhoneNumberStore } from "./PhoneNumberStore.js"
 import * as PriceQuote from "./PriceQuote.js"
 import { PriceListConfig } from "./PriceListConfig.js"
@@ -52,7 +57,7 @@ export class PhoneNumbers extends Context.Tag("@voice-agent-platform/core/PhoneN
       request: OrderRequest
     ) => Effect.Effect<
       Charged<PhoneNumber>,
-      PhoneNumberNotFound | NoInventory | InsufficientBalance | OrganizationNotFound
+      PhoneNumberNotFound | NoInventory | NumberTypeMismatch | InsufficientBalance | OrganizationNotFound
     >
     readonly requestNumber: (
       organizationId: OrganizationId,
@@ -161,7 +166,16 @@ export const layer = Layer.effect(
       order: (organizationId, request) =>
         transactions.run(
           Effect.gen(function* () {
-            if (request.phone_number_id !== undefined) yield* orderable(request.phone_number_id)
+            if (request.phone_number_id !== undefined) {
+              const chosen = yield* orderable(request.phone_number_id)
+              if (chosen.number_type !== request.number_type) {
+                return yield* new NumberTypeMismatch({
+                  phone_number_id: chosen.id,
+                  number_type: chosen.number_type,
+                  requested: request.number_type
+                })
+              }
+            }
             const pricing = prices[request.number_type]
             const claimed = yield* numbers.claim(
               organizationId,

@@ -68,7 +68,14 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
             status: number.status,
             created_at: number.created_at
           })),
-          Effect.mapError(CoreErrors.toHttp)
+          // The operator's field is `number`, not the calls' `phone_number`.
+          Effect.mapError((error) =>
+            error._tag === "InvalidPhoneNumber"
+              ? new ValidationError({
+                  detail: [{ loc: ["body", "number"], msg: error.message, type: "value_error.phone_number" }]
+                })
+              : CoreErrors.toHttp(error)
+          )
         )
       )
   })

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Agents, ScriptAnalysis } from "@voice-agent-platform/core"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Api } from "../Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
@@ -41,18 +41,8 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
           const organization = yield* CurrentOrganization
-          const current = yield* agents.resolve(organization.id, path.agent_id)
-          const { workflow_configurations, ...rest } = payload
-          const patch = Option.fromNullable(workflow_configurations).pipe(
-            Option.match({
-              onNone: () => rest,
-              onSome: (configurations) => ({
-                ...rest,
-                workflow_configurations: { ...current.workflow_configurations, ...configurations }
-              })
-            })
-          )
-          return agentResponse(yield* agents.update(organization.id, current.public_id, patch))
+          // configuration fields are merged into the current ones by the store, atomically
+          return agentResponse(yield* agents.update(organization.id, path.agent_id, payload))
         }).pipe(Effect.mapError(CoreErrors.toHttp))
       )
       .handle("definitions", ({ path, urlParams }) =>

@@ -49,6 +49,7 @@ export type CoreError =
   | PhoneNumberErrors.NoInventory
   | PhoneNumberErrors.PhoneNumberNotActive
   | PhoneNumberErrors.PhoneNumberExists
+  | PhoneNumberErrors.NumberTypeMismatch
   | E164.InvalidPhoneNumber
   | UsageErrors.InvalidReportingPeriod
   | CallErrors.DoNotCallListed
@@ -96,7 +97,12 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
       ? Conflict
       : T extends "InsufficientBalance"
         ? PaymentRequired
-        : T extends "InvalidPhoneNumber" | "InvalidReportingPeriod" | "DocumentTooLarge" | "InvalidRecording"
+        : T extends
+              | "InvalidPhoneNumber"
+              | "InvalidReportingPeriod"
+              | "DocumentTooLarge"
+              | "InvalidRecording"
+              | "NumberTypeMismatch"
           ? ValidationError
           : T extends "DoNotCallListed" | "DownloadLinkRefused"
             ? Forbidden
@@ -147,6 +153,10 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
         balance_pln: Money.toDecimal(e.balance),
         required_pln: Money.toDecimal(e.required),
         top_up_pln: Money.toDecimal(e.top_up)
+      }) as HttpErrorOf<E>
+    case "NumberTypeMismatch":
+      return new ValidationError({
+        detail: [{ loc: ["body", "phone_number_id"], msg: e.message, type: "value_error.number_type" }]
       }) as HttpErrorOf<E>
     case "InvalidPhoneNumber":
       return new ValidationError({
