@@ -155,6 +155,9 @@ describe("usage over HTTP", () => {
             type: "value_error"
           }
         ])
+        const impossible = yield* get(client, "/api/v1/usage?from=2026-02-30T00:00:00Z")
+        expect(impossible.status).toBe(422)
+        expect(impossible.body).toMatchObject({ detail: [{ loc: ["query", "from"] }] })
         const noZone = yield* get(client, "/api/v1/usage?from=2026-03-01T00:00:00&to=tomorrow")
         expect(noZone.status).toBe(422)
         expect(noZone.body).toEqual({

@@ -3,16 +3,7 @@ import { Money, UsageReport } from "@voice-agent-platform/core"
 import { Schema } from "effect"
 import { Authentication } from "../middleware/Authentication.js"
 import { PageOf, PageParams } from "../shared/Pagination.js"
-import { Timestamp } from "../shared/Timestamp.js"
-
-/** An instant in a query: ISO 8601 with a timezone (`Z` or `+01:00`, the `+` sent as `%2B`). */
-const InstantParam = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i, {
-    message: () => "expected an ISO 8601 date-time with a timezone, e.g. 2026-03-01T00:00:00Z"
-  }),
-  Schema.compose(Schema.DateFromString),
-  Schema.validDate({ message: () => "expected a valid date-time" })
-).annotations({ jsonSchema: { type: "string", format: "date-time" } })
+import { InstantParam, Timestamp } from "../shared/Timestamp.js"
 
 /** `from` (inclusive) and `to` (exclusive); a missing bound is that of the current UTC calendar month. */
 const PeriodParams = {
