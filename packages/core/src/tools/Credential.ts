@@ -6,8 +6,8 @@ export const CredentialKind = Schema.Literal("bearer", "basic", "api_key_header"
 export type CredentialKind = typeof CredentialKind.Type
 
 /**
- * A secret an HTTP API tool uses (referenced by `credential_uuid`). The secret is stored encrypted by
- * the storage adapter and never returned by the API.
+ * A secret an HTTP API tool uses (referenced by `credential_uuid`). It is never returned by the API; a
+ * persistent storage adapter must encrypt it at rest.
  */
 export const Credential = Schema.Struct({
   credential_uuid: Schema.String,

@@ -3,7 +3,10 @@ import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import type { Credential } from "./Credential.js"
 
-/** Storage of credentials; adapters keep the secret encrypted at rest. */
+/**
+ * Storage of credentials. An adapter that persists them must keep the secret encrypted at rest; the
+ * in-memory adapter holds it only in process memory.
+ */
 export class CredentialStore extends Context.Tag("@voice-agent-platform/core/CredentialStore")<
   CredentialStore,
   {

@@ -35,7 +35,7 @@ export class CredentialsApi extends HttpApiGroup.make("credentials")
       .annotate(OpenApi.Summary, "Create Credential")
       .annotate(
         OpenApi.Description,
-        "Stores a secret for HTTP API tools to authenticate with (`credential_uuid` in their config). `bearer` sends `Authorization: Bearer <secret>`; `basic` takes `username:password` as the secret; `api_key_header` sends the secret in `header_name`, which it requires (the other kinds refuse it). The secret is stored encrypted and never returned: responses show `has_secret: true`."
+        "Stores a secret for HTTP API tools to authenticate with (`credential_uuid` in their config). `bearer` sends `Authorization: Bearer <secret>`; `basic` takes `username:password` as the secret; `api_key_header` sends the secret in `header_name`, which it requires (the other kinds refuse it). The secret is never returned: responses show `has_secret: true`."
       )
   )
   .add(

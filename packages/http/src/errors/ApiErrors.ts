@@ -27,10 +27,13 @@ export class PaymentRequired extends Schema.Class<PaymentRequired>("PaymentRequi
   })
 ) {}
 
-/** 403: a permanent refusal, e.g. the number is on the Do not call list (`detail` starts with `do_not_call`). */
+/** 403: a permanent refusal: a number on the Do not call list (`detail` starts with `do_not_call`), or an invalid download link. */
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
   { detail: Schema.String },
-  HttpApiSchema.annotations({ status: 403, description: "Refused: the number is on the Do not call list" })
+  HttpApiSchema.annotations({
+    status: 403,
+    description: "Refused: the number is on the Do not call list, or the download link is invalid or expired"
+  })
 ) {}
 
 /** 404: no such resource in the caller's organization (another organization's resource looks the same). */
