@@ -1,0 +1,5 @@
+export * as EmbeddedPostgres from "./connection/EmbeddedPostgres.js"
+export * as PgConnection from "./connection/PgConnection.js"
+export * as Migrations from "./migrations/Migrations.js"
+export * as SecretBox from "./secrets/SecretBox.js"
+export * as PgStorage from "./storage/PgStorage.js"

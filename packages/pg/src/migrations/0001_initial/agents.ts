@@ -1,0 +1,2 @@
+/** (to be written) */
+export const agents: ReadonlyArray<string> = []

@@ -1,0 +1,2 @@
+/** (to be written) */
+export const improvements: ReadonlyArray<string> = []

@@ -1,0 +1,2 @@
+/** (to be written) */
+export const phoneNumbers: ReadonlyArray<string> = []

@@ -1,0 +1,52 @@
+import { SqlClient } from "@effect/sql"
+import * as Migrator from "@effect/sql/Migrator"
+import { Effect, Layer } from "effect"
+import initial from "./0001_initial/index.js"
+
+/**
+ * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
+ * new entry here.
+ */
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_initial": initial
+}
+
+/** The table that records which versions ran. */
+export const migrationsTable = "schema_migrations"
+
+/**
+ * A fixed key for `pg_advisory_xact_lock`: servers starting at once over one database take turns, so
+ * exactly one applies each pending version and the others find it applied.
+ */
+const migrationLockKey = 73_041_962
+
+const migrate = Migrator.make({})({
+  loader: Migrator.fromRecord(migrations),
+  table: migrationsTable
+})
+
+/**
+ * Applies every pending version, as one transaction under a database-wide lock, so it is safe when several
+ * servers start at the same time. The migrator probes for its table with a query that fails (and so would
+ * abort the transaction) when the table is missing; the table is therefore created here first, in the
+ * migrator's own shape, once the lock is held.
+ */
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  unknown,
+  SqlClient.SqlClient
+> = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql.withTransaction(
+    Effect.all([
+      sql`SELECT pg_advisory_xact_lock(${migrationLockKey})`,
+      sql`CREATE TABLE IF NOT EXISTS ${sql(migrationsTable)} (
+        migration_id integer PRIMARY KEY,
+        created_at timestamp with time zone NOT NULL DEFAULT now(),
+        name text NOT NULL
+      )`
+    ]).pipe(Effect.zipRight(migrate))
+  )
+)
+
+/** Runs the migrations when the layer is built; dies when they fail (a server must not start on a wrong schema). */
+export const layer: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.effectDiscard(Effect.orDie(run))

@@ -1,0 +1,67 @@
+import { Config, Context, Effect, Layer, Redacted } from "effect"
+import * as crypto from "node:crypto"
+
+/** What a sealed value starts with: the scheme's version, so that a later scheme can sit beside it. */
+const version = "v1"
+
+/**
+ * Encryption of secrets at rest (credential secrets, webhook signing secrets, integration configs, tool
+ * definitions): AES-256-GCM with a fresh 96-bit nonce per value, so a database dump or backup does not give
+ * the secrets away. Every server over one database must use the same key.
+ */
+export class SecretBox extends Context.Tag("@voice-agent-platform/pg/SecretBox")<
+  SecretBox,
+  {
+    /** `v1:` and base64 of nonce, ciphertext and tag. */
+    readonly seal: (plaintext: string) => string
+    /** The plaintext of a sealed value; throws when it was altered or sealed with another key. */
+    readonly open: (sealed: string) => string
+  }
+>() {}
+
+/** The AES key derived from a secret of any length (SHA-256 of it). */
+const keyFrom = (secret: Redacted.Redacted<string>): Buffer =>
+  crypto.createHash("sha256").update(Redacted.value(secret), "utf8").digest()
+
+/** A box sealing with the key derived from `secret`. */
+export const make = (secret: Redacted.Redacted<string>): SecretBox["Type"] => {
+  const key = keyFrom(secret)
+  return {
+    seal: (plaintext) => {
+      const nonce = crypto.randomBytes(12)
+      const cipher = crypto.createCipheriv("aes-256-gcm", key, nonce)
+      const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
+      return `${version}:${Buffer.concat([nonce, ciphertext, cipher.getAuthTag()]).toString("base64")}`
+    },
+    open: (sealed) => {
+      const [scheme, body] = sealed.split(":", 2)
+      if (scheme !== version || body === undefined) throw new Error("not a sealed value of scheme v1")
+      const bytes = Buffer.from(body, "base64")
+      if (bytes.length < 28) throw new Error("sealed value is too short")
+      const decipher = crypto.createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12))
+      decipher.setAuthTag(bytes.subarray(bytes.length - 16))
+      return Buffer.concat([
+        decipher.update(bytes.subarray(12, bytes.length - 16)),
+        decipher.final()
+      ]).toString("utf8")
+    }
+  }
+}
+
+/** A box with the given secret. */
+export const layer = (secret: Redacted.Redacted<string>): Layer.Layer<SecretBox> =>
+  Layer.succeed(SecretBox, make(secret))
+
+/** A box with the secret in `ENCRYPTION_KEY` (at least 32 characters). */
+export const layerConfig: Layer.Layer<SecretBox, import("effect").ConfigError.ConfigError> =
+  Layer.unwrapEffect(
+    Effect.map(
+      Config.redacted("ENCRYPTION_KEY").pipe(
+        Config.validate({
+          message: "ENCRYPTION_KEY must be at least 32 characters",
+          validation: (secret) => Redacted.value(secret).length >= 32
+        })
+      ),
+      layer
+    )
+  )
