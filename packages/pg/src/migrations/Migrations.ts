@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
 import { Effect, Layer } from "effect"
+import * as AdvisoryLock from "../storage/AdvisoryLock.js"
 import initial from "./0001_initial/index.js"
 
 /**
@@ -14,20 +15,14 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
 /** The table that records which versions ran. */
 export const migrationsTable = "schema_migrations"
 
-/**
- * A fixed key for `pg_advisory_xact_lock`: servers starting at once over one database take turns, so
- * exactly one applies each pending version and the others find it applied.
- */
-const migrationLockKey = 73_041_962
-
 const migrate = Migrator.make({})({
   loader: Migrator.fromRecord(migrations),
   table: migrationsTable
 })
 
 /**
- * Applies every pending version, as one transaction under a database-wide lock, so it is safe when several
- * servers start at the same time. The migrator probes for its table with a query that fails (and so would
+ * Applies every pending version, as one transaction under a database-wide lock (exactly one of several
+ * servers starting at once applies each version; the others find it applied). The migrator probes for its table with a query that fails (and so would
  * abort the transaction) when the table is missing; the table is therefore created here first, in the
  * migrator's own shape, once the lock is held.
  */
@@ -36,15 +31,15 @@ export const run: Effect.Effect<
   unknown,
   SqlClient.SqlClient
 > = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql.withTransaction(
-    Effect.all([
-      sql`SELECT pg_advisory_xact_lock(${migrationLockKey})`,
+  AdvisoryLock.exclusively(AdvisoryLock.migrationsKey)(
+    Effect.zipRight(
       sql`CREATE TABLE IF NOT EXISTS ${sql(migrationsTable)} (
         migration_id integer PRIMARY KEY,
         created_at timestamp with time zone NOT NULL DEFAULT now(),
         name text NOT NULL
-      )`
-    ]).pipe(Effect.zipRight(migrate))
+      )`,
+      migrate
+    )
   )
 )
 

@@ -1,5 +1,7 @@
 import { Config, Context, Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
 
 /** What a sealed value starts with: the scheme's version, so that a later scheme can sit beside it. */
 const version = "v1"
@@ -64,4 +66,28 @@ export const layerConfig: Layer.Layer<SecretBox, import("effect").ConfigError.Co
       ),
       layer
     )
+  )
+
+/**
+ * A box whose key is kept in a file (created with a random 256-bit key, readable by its owner only, the
+ * first time): the embedded database's default, so that a newcomer needs no setting and a restart can
+ * still open what was sealed. The file lives beside the database files, not inside them, and must be
+ * backed up with them.
+ */
+export const layerKeyFile = (file: string): Layer.Layer<SecretBox> =>
+  Layer.effect(
+    SecretBox,
+    Effect.promise(async () => {
+      await fs.mkdir(path.dirname(file), { recursive: true })
+      try {
+        await fs.writeFile(file, crypto.randomBytes(32).toString("base64") + "\n", {
+          flag: "wx",
+          mode: 0o600
+        })
+      } catch (error) {
+        // Already there (a restart, or another process won the race): use it.
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+      }
+      return make(Redacted.make((await fs.readFile(file, "utf8")).trim()))
+    })
   )

@@ -7,7 +7,7 @@ import {
   layerSecretBox,
   serverReachable,
   warnUnreachable
-} from "../support/TestDatabase.js"
+} from "../../testing/TestDatabase.js"
 
 if (await serverReachable()) {
   storeContract(

@@ -6,6 +6,7 @@ import { improvements } from "./improvements.js"
 import { triggers } from "./triggers.js"
 import { campaigns } from "./campaigns.js"
 import { runs } from "./runs.js"
+import { serverSecrets } from "./serverSecrets.js"
 import { calls } from "./calls.js"
 import { doNotCall } from "./doNotCall.js"
 import { phoneNumbers } from "./phoneNumbers.js"
@@ -22,6 +23,7 @@ import { webhooks } from "./webhooks.js"
  */
 export const statements: ReadonlyArray<string> = [
   ...organizations,
+  ...serverSecrets,
   ...agents,
   ...improvements,
   ...triggers,

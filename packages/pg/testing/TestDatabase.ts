@@ -2,9 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Redacted } from "effect"
 import pg from "pg"
 import * as crypto from "node:crypto"
-import * as EmbeddedPostgres from "../../src/connection/EmbeddedPostgres.js"
-import * as PgConnection from "../../src/connection/PgConnection.js"
-import * as SecretBox from "../../src/secrets/SecretBox.js"
+import * as EmbeddedPostgres from "../src/connection/EmbeddedPostgres.js"
+import * as PgConnection from "../src/connection/PgConnection.js"
+import * as SecretBox from "../src/secrets/SecretBox.js"
 
 /**
  * The PostgreSQL server the tests use: `TEST_DATABASE_URL`, by default the machine's server on

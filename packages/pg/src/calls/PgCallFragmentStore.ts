@@ -1,0 +1,39 @@
+import { SqlClient } from "@effect/sql"
+import { CallFragmentStore } from "@voice-agent-platform/core/calls/CallFragmentStore.js"
+import { Role } from "@voice-agent-platform/core/transcripts/Transcript.js"
+import { Effect, Layer, Schema } from "effect"
+import * as Rows from "../storage/Rows.js"
+
+/** A fragment as its row gives it back (the timestamp comes back as a Date). */
+const FragmentRow = Schema.Struct({ role: Role, text: Schema.String, timestamp: Schema.DateFromSelf })
+
+/**
+ * Live calls' transcript fragments in PostgreSQL, one row per fragment: an append is one INSERT (so none
+ * is lost to a concurrent one) and the identity column keeps the order of appending.
+ */
+export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> = Layer.effect(
+  CallFragmentStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      append: (organizationId, runId, fragment) =>
+        // Run ids are global: a run with another organization's fragments is never written to.
+        Rows.run(sql`
+          INSERT INTO call_fragments (organization_id, run_id, role, text, "timestamp")
+          SELECT ${organizationId}::int8, ${runId}::int8, ${fragment.role}::text, ${fragment.text}::text,
+            ${fragment.timestamp}::timestamptz
+          WHERE NOT EXISTS (
+            SELECT 1 FROM call_fragments WHERE run_id = ${runId} AND organization_id <> ${organizationId}
+          )`),
+      list: (organizationId, runId) =>
+        Rows.all(FragmentRow)(sql`
+          SELECT role, text, "timestamp" FROM call_fragments
+          WHERE organization_id = ${organizationId} AND run_id = ${runId}
+          ORDER BY id`),
+      clear: (organizationId, runId) =>
+        Rows.run(
+          sql`DELETE FROM call_fragments WHERE organization_id = ${organizationId} AND run_id = ${runId}`
+        )
+    }
+  })
+)

@@ -1,0 +1,52 @@
+import { SqlClient } from "@effect/sql"
+import { ChannelStore } from "@voice-agent-platform/core/calls/ChannelStore.js"
+import * as OutboundChannels from "@voice-agent-platform/core/calls/OutboundChannels.js"
+import { ChannelReservation } from "@voice-agent-platform/core/calls/OutboundChannels.js"
+import { Effect, Layer, Schema } from "effect"
+import * as Rows from "../storage/Rows.js"
+
+/**
+ * Outbound channel reservations in PostgreSQL. Reservations of one organization are decided one at a
+ * time, across processes: each runs in a transaction that first locks the organization's row
+ * (`FOR NO KEY UPDATE`, which does not block rows referencing the organization from being written), then
+ * reads the channels held and decides with `OutboundChannels.decide`, as the in-memory store does.
+ */
+export const layer: Layer.Layer<ChannelStore, never, SqlClient.SqlClient> = Layer.effect(
+  ChannelStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const heldBy = (organizationId: number, now: Date) =>
+      Rows.all(ChannelReservation)(sql`
+        SELECT * FROM channel_reservations
+        WHERE organization_id = ${organizationId} AND expires_at > ${now}
+        ORDER BY reserved_at, id`)
+    return {
+      reserve: (reservation, capacity, now) =>
+        Effect.gen(function* () {
+          yield* Rows.run(
+            sql`SELECT id FROM organizations WHERE id = ${reservation.organization_id} FOR NO KEY UPDATE`
+          )
+          // Expired reservations are reclaimed here, so that the table does not grow without bound.
+          yield* Rows.run(sql`
+            DELETE FROM channel_reservations
+            WHERE organization_id = ${reservation.organization_id} AND expires_at <= ${now}`)
+          const decision = OutboundChannels.decide(
+            yield* heldBy(reservation.organization_id, now),
+            capacity,
+            now
+          )
+          if (decision._tag === "Granted") {
+            yield* Rows.run(sql`INSERT INTO channel_reservations ${sql.insert({ ...reservation })}`)
+          }
+          return decision
+        }).pipe(sql.withTransaction, Effect.orDie),
+      release: (organizationId, reservationId) =>
+        Rows.all(Schema.Unknown)(
+          sql`
+          DELETE FROM channel_reservations WHERE organization_id = ${organizationId} AND id = ${reservationId}
+          RETURNING 1 AS released`
+        ).pipe(Effect.map((rows) => rows.length > 0)),
+      held: heldBy
+    }
+  })
+)

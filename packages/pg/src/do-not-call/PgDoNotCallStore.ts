@@ -1,0 +1,47 @@
+import { SqlClient } from "@effect/sql"
+import { DoNotCallEntry } from "@voice-agent-platform/core/do-not-call/DoNotCallEntry.js"
+import { DoNotCallStore } from "@voice-agent-platform/core/do-not-call/DoNotCallStore.js"
+import { Effect, Layer, Schema } from "effect"
+import * as Paging from "../storage/Paging.js"
+import * as Rows from "../storage/Rows.js"
+
+const Count = Schema.Struct({ total: Schema.Number })
+
+/**
+ * The Do not call list in PostgreSQL, one row per organization and number. Adding is one upsert: a listed
+ * number keeps its row (and the time it was first listed) and takes the new reason.
+ */
+export const layer: Layer.Layer<DoNotCallStore, never, SqlClient.SqlClient> = Layer.effect(
+  DoNotCallStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      add: (entry) =>
+        Rows.single(DoNotCallEntry)(sql`
+          INSERT INTO do_not_call ${sql.insert({ ...entry })}
+          ON CONFLICT (organization_id, phone_number) DO UPDATE SET reason = excluded.reason
+          RETURNING *`),
+      find: (organizationId, phoneNumber) =>
+        Rows.first(DoNotCallEntry)(sql`
+          SELECT * FROM do_not_call WHERE organization_id = ${organizationId} AND phone_number = ${phoneNumber}`),
+      remove: (organizationId, phoneNumber) =>
+        Rows.all(Schema.Unknown)(
+          sql`
+          DELETE FROM do_not_call WHERE organization_id = ${organizationId} AND phone_number = ${phoneNumber}
+          RETURNING 1 AS removed`
+        ).pipe(Effect.map((rows) => rows.length > 0)),
+      list: (organizationId, page) => {
+        const { limit, offset } = Paging.window(page)
+        return Paging.page(
+          Rows.all(Count)(
+            sql`SELECT count(*)::int8 AS total FROM do_not_call WHERE organization_id = ${organizationId}`
+          ),
+          Rows.all(DoNotCallEntry)(sql`
+            SELECT * FROM do_not_call WHERE organization_id = ${organizationId}
+            ORDER BY created_at DESC, phone_number DESC LIMIT ${limit} OFFSET ${offset}`),
+          page
+        )
+      }
+    }
+  })
+)

@@ -1,0 +1,76 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql"
+import { IntegrationConnection } from "@voice-agent-platform/core/integrations/IntegrationConnection.js"
+import { IntegrationStore } from "@voice-agent-platform/core/integrations/IntegrationStore.js"
+import { Effect, Layer } from "effect"
+import { SecretBox } from "../secrets/SecretBox.js"
+import * as Paging from "../storage/Paging.js"
+import * as Rows from "../storage/Rows.js"
+
+type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+
+/** A JSON object for a `jsonb` parameter (or SQL NULL). */
+const jsonOrNull = (value: object | null) => (value === null ? null : JSON.stringify(value))
+
+/**
+ * Integration connections in PostgreSQL. The free-form `config` holds tokens and passwords, so its JSON
+ * text is sealed by the SecretBox on write and opened on read.
+ */
+export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | SecretBox> = Layer.effect(
+  IntegrationStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const box = yield* SecretBox
+    const seal = (config: object) => box.seal(JSON.stringify(config))
+    /** Rows with their config opened, as the record schema reads them. */
+    const opened = (query: Query) =>
+      Effect.map(query, (rows) =>
+        rows.map((row) => ({ ...row, config: JSON.parse(box.open(row["config"] as string)) }))
+      )
+    const one = (query: Query) => Rows.first(IntegrationConnection)(opened(query))
+    return {
+      insert: (connection) =>
+        Rows.single(IntegrationConnection)(
+          opened(sql`
+            INSERT INTO integration_connections ${sql.insert({
+              ...connection,
+              config: seal(connection.config),
+              auth_error: jsonOrNull(connection.auth_error)
+            })} RETURNING *`)
+        ),
+      find: (organizationId, id) =>
+        one(sql`
+          SELECT * FROM integration_connections WHERE organization_id = ${organizationId} AND id = ${id}`),
+      list: (organizationId, page) => {
+        const { limit, offset } = Paging.window(page)
+        return Paging.page(
+          sql`SELECT count(*)::int8 AS total FROM integration_connections WHERE organization_id = ${organizationId}`,
+          Rows.all(IntegrationConnection)(
+            opened(sql`
+              SELECT * FROM integration_connections WHERE organization_id = ${organizationId}
+              ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`)
+          ),
+          page
+        )
+      },
+      update: (organizationId, id, patch, now) => {
+        const { config, auth_error, ...rest } = patch
+        return one(sql`
+          UPDATE integration_connections SET ${sql.update({
+            ...rest,
+            ...(config === undefined ? {} : { config: seal(config) }),
+            ...(auth_error === undefined ? {} : { auth_error: jsonOrNull(auth_error) }),
+            updated_at: now
+          })}
+          WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`)
+      },
+      remove: (organizationId, id) =>
+        sql`
+          DELETE FROM integration_connections WHERE organization_id = ${organizationId} AND id = ${id}
+          RETURNING id`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.length > 0)
+        )
+    }
+  })
+)

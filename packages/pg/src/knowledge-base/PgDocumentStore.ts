@@ -1,0 +1,90 @@
+import { SqlClient } from "@effect/sql"
+import { Document, DocumentChunk } from "@voice-agent-platform/core/knowledge-base/Document.js"
+import type { DocumentPatch } from "@voice-agent-platform/core/knowledge-base/DocumentStore.js"
+import { DocumentStore } from "@voice-agent-platform/core/knowledge-base/DocumentStore.js"
+import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import * as Paging from "../storage/Paging.js"
+import * as Rows from "../storage/Rows.js"
+
+/** Chunks per INSERT statement: well below PostgreSQL's 65,535 parameters a statement. */
+const chunksPerStatement = 1000
+
+const Found = Schema.Struct({ id: Schema.Number })
+
+/** Column values of document fields: the metadata objects as JSON text, which the jsonb columns read. */
+const columns = (fields: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [
+      key,
+      key === "custom_metadata" || key === "parser_metadata" ? JSON.stringify(value) : value
+    ])
+  )
+
+/**
+ * Knowledge-base documents and their chunks in PostgreSQL. Chunks go with their document (a cascading
+ * foreign key), and a replacement of a document's chunks is one transaction that holds the document's row,
+ * so that two replacements, or a replacement and a removal, never interleave.
+ */
+export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Layer.effect(
+  DocumentStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const one = Rows.first(Document)
+    return {
+      insert: (document, now) =>
+        Rows.single(Document)(sql`
+          INSERT INTO documents ${sql.insert(columns({ ...document, created_at: now, updated_at: now }))}
+          RETURNING *`),
+      find: (organizationId, ref) =>
+        ref._tag === "Id"
+          ? one(sql`SELECT * FROM documents WHERE organization_id = ${organizationId} AND id = ${ref.id}`)
+          : one(sql`
+              SELECT * FROM documents
+              WHERE organization_id = ${organizationId} AND document_uuid = ${ref.uuid}`),
+      list: (organizationId, page) => {
+        const { limit, offset } = Paging.window(page)
+        return Paging.page(
+          sql<{ readonly total: number }>`
+            SELECT count(*)::int8 AS total FROM documents WHERE organization_id = ${organizationId}`,
+          Rows.all(Document)(sql`
+            SELECT * FROM documents WHERE organization_id = ${organizationId}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
+          page
+        )
+      },
+      update: (organizationId, id, patch: DocumentPatch, now) =>
+        one(sql`
+          UPDATE documents SET ${sql.update(columns({ ...patch, updated_at: now }))}
+          WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+      // The chunks go with the row (ON DELETE CASCADE), in the same statement.
+      remove: (organizationId, id) =>
+        one(sql`DELETE FROM documents WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+      replaceChunks: (organizationId, id, chunks) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const document = yield* Rows.first(Found)(sql`
+                SELECT id FROM documents WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`)
+              if (Option.isNone(document)) return
+              yield* Rows.run(sql`DELETE FROM document_chunks WHERE document_id = ${id}`)
+              const rows = chunks.map((chunk) => ({
+                document_id: id,
+                organization_id: organizationId,
+                index: chunk.index,
+                text: chunk.text
+              }))
+              yield* Effect.forEach(
+                Arr.chunksOf(rows, chunksPerStatement),
+                (batch) => Rows.run(sql`INSERT INTO document_chunks ${sql.insert(batch)}`),
+                { discard: true }
+              )
+            })
+          )
+          .pipe(Effect.orDie),
+      chunks: (organizationId, id) =>
+        Rows.all(DocumentChunk)(sql`
+          SELECT * FROM document_chunks
+          WHERE organization_id = ${organizationId} AND document_id = ${id} ORDER BY "index"`)
+    }
+  })
+)

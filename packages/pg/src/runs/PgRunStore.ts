@@ -1,0 +1,170 @@
+import { SqlClient } from "@effect/sql"
+import { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
+import * as Page from "@voice-agent-platform/core/pagination/Page.js"
+import { IntegrationDelivery, Run, RunLogEntry, SmsMessage } from "@voice-agent-platform/core/runs/Run.js"
+import type { RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
+import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
+import { Effect, Layer, Schema } from "effect"
+import * as Paging from "../storage/Paging.js"
+import * as Rows from "../storage/Rows.js"
+
+/**
+ * A run as stored. Logs, SMS and integration deliveries are jsonb, where their instants are ISO strings:
+ * they are read back as Dates.
+ */
+const RunRow = Schema.Struct({
+  ...Run.fields,
+  logs: Schema.Array(Schema.Struct({ ...RunLogEntry.fields, timestamp: Schema.Date })),
+  sms: Schema.Array(Schema.Struct({ ...SmsMessage.fields, sent_at: Schema.Date })),
+  integration_deliveries: Schema.Array(
+    Schema.Struct({ ...IntegrationDelivery.fields, delivered_at: Schema.Date })
+  )
+})
+
+const Count = Schema.Struct({ total: Schema.Number })
+const OrganizationRow = Schema.Struct({ organization_id: OrganizationId })
+
+/** The run fields held in jsonb columns. */
+const jsonFields = [
+  "initial_context",
+  "gathered_context",
+  "logs",
+  "sms",
+  "integration_deliveries",
+  "files"
+] as const
+
+/**
+ * Column values of run fields: jsonb fields as JSON text (a parameter the column's type reads as jsonb;
+ * Dates inside become ISO strings), the others as they are.
+ */
+const columns = (fields: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [
+      key,
+      (jsonFields as ReadonlyArray<string>).includes(key) ? JSON.stringify(value) : value
+    ])
+  )
+
+// Word for word the predicates of the partial indexes `runs_ended_with_files` and `runs_live`.
+const endedWithFiles =
+  "ended_at IS NOT NULL AND (files ->> 'recording' IS NOT NULL OR files ->> 'transcript' IS NOT NULL)"
+const live = "status IN ('queued', 'ringing', 'in_progress')"
+
+/**
+ * Runs in PostgreSQL.
+ *
+ * `update` is one UPDATE. Its `files` are merged into the stored ones (`files || patch`, keys set to null
+ * in the patch left out) rather than replacing them: the transcript and the recording are saved by two
+ * different call events, each writing `{ ...run.files, <its key> }` from the run it read, and two
+ * processes may handle those events at once; with a plain replacement the second write would put back
+ * the null the first one had just replaced. A file key, once set, is never cleared by an update (nothing
+ * clears one: retention removes files and keeps their keys).
+ */
+export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.effect(
+  RunStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const one = Rows.first(RunRow)
+    const all = Rows.all(RunRow)
+
+    const update = (patch: RunPatch) => {
+      const { files, ...others } = patch
+      const sets = [
+        ...(Object.keys(others).length > 0 ? [sql`${sql.update(columns(others))}`] : []),
+        ...(files !== undefined
+          ? [sql`files = runs.files || jsonb_strip_nulls(${JSON.stringify(files)}::jsonb)`]
+          : [])
+      ]
+      return sets.length === 0 ? null : sql.csv(sets)
+    }
+
+    return {
+      insert: (run, now) =>
+        Rows.single(RunRow)(sql`
+          INSERT INTO runs ${sql.insert(columns({ ...run, created_at: now }))} RETURNING *`),
+      find: (organizationId, id) =>
+        one(sql`SELECT * FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}`),
+      findAnyOrganization: (id) => one(sql`SELECT * FROM runs WHERE workflow_run_id = ${id}`),
+      list: (organizationId, agentId, filter, page) => {
+        const where = sql.and([
+          sql`organization_id = ${organizationId}`,
+          sql`workflow_id = ${agentId}`,
+          ...(filter.status !== undefined ? [sql`status = ${filter.status}`] : []),
+          ...(filter.created_after !== undefined ? [sql`created_at >= ${filter.created_after}`] : []),
+          ...(filter.created_before !== undefined ? [sql`created_at < ${filter.created_before}`] : [])
+        ])
+        const { limit, offset } = Paging.window(page)
+        // The page's ids come from the index alone (a deep page skips index entries, not rows), and only
+        // the page's own rows are read. A page nearer the end of the list than its start is found by
+        // walking the index from the oldest end, so the last pages cost as little as the first.
+        const pageRows = (direction: "ASC" | "DESC", take: number, skip: number) => sql`
+          SELECT r.* FROM (
+            SELECT workflow_run_id, created_at FROM runs WHERE ${where}
+            ORDER BY created_at ${sql.literal(direction)}, workflow_run_id ${sql.literal(direction)}
+            LIMIT ${take} OFFSET ${skip}
+          ) p JOIN runs r USING (workflow_run_id)
+          ORDER BY p.created_at DESC, p.workflow_run_id DESC`
+        return Rows.single(Count)(sql`SELECT count(*)::int8 AS total FROM runs WHERE ${where}`).pipe(
+          Effect.flatMap(({ total }) => {
+            if (offset >= total) return Effect.succeed(Page.make([], total, page))
+            const end = Math.min(offset + limit, total)
+            const items =
+              total - offset < end
+                ? all(pageRows("ASC", end - offset, total - end))
+                : all(pageRows("DESC", limit, offset))
+            return Effect.map(items, (rows) => Page.make(rows, total, page))
+          })
+        )
+      },
+      update: (organizationId, id, patch) => {
+        const sets = update(patch)
+        return sets === null
+          ? one(sql`SELECT * FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}`)
+          : one(sql`
+              UPDATE runs SET ${sets}
+              WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`)
+      },
+      countByAgent: (organizationId, agentId) =>
+        Rows.single(Count)(
+          sql`
+          SELECT count(*)::int8 AS total FROM runs
+          WHERE organization_id = ${organizationId} AND workflow_id = ${agentId}`
+        ).pipe(Effect.map((row) => row.total)),
+      remove: (organizationId, id) =>
+        one(sql`
+          DELETE FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`),
+      // One index probe per organization (a loose index scan), however many runs each has.
+      organizationsWithFiles: Rows.all(OrganizationRow)(
+        sql`
+        WITH RECURSIVE found AS (
+          (SELECT organization_id FROM runs WHERE ${sql.literal(endedWithFiles)}
+            ORDER BY organization_id LIMIT 1)
+          UNION ALL
+          SELECT (
+            SELECT r.organization_id FROM runs r
+            WHERE ${sql.literal(endedWithFiles)} AND r.organization_id > found.organization_id
+            ORDER BY r.organization_id LIMIT 1
+          ) FROM found WHERE found.organization_id IS NOT NULL
+        )
+        SELECT organization_id FROM found WHERE organization_id IS NOT NULL`
+      ).pipe(Effect.map((rows) => rows.map((row) => row.organization_id))),
+      endedWithFiles: (organizationId, endedBy, after, limit) =>
+        all(sql`
+          SELECT * FROM runs
+          WHERE ${sql.and([
+            sql`organization_id = ${organizationId}`,
+            sql.literal(endedWithFiles),
+            sql`ended_at <= ${endedBy}`,
+            ...(after === null
+              ? []
+              : [sql`(ended_at, workflow_run_id) > (${after.ended_at}, ${after.workflow_run_id})`])
+          ])}
+          ORDER BY ended_at, workflow_run_id LIMIT ${limit}`),
+      liveCreatedBy: (createdBy, limit) =>
+        all(sql`
+          SELECT * FROM runs WHERE ${sql.literal(live)} AND created_at <= ${createdBy}
+          ORDER BY created_at, workflow_run_id LIMIT ${limit}`)
+    }
+  })
+)

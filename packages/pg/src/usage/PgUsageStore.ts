@@ -1,0 +1,66 @@
+import { SqlClient } from "@effect/sql"
+import { MinorUnits } from "@voice-agent-platform/core/money/Money.js"
+import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
+import { UsageRecord } from "@voice-agent-platform/core/usage/UsageRecord.js"
+import type { UsagePeriod } from "@voice-agent-platform/core/usage/UsageStore.js"
+import { UsageStore } from "@voice-agent-platform/core/usage/UsageStore.js"
+import { Effect, Layer, Option, Schema } from "effect"
+import * as Paging from "../storage/Paging.js"
+import * as Rows from "../storage/Rows.js"
+
+const Totals = Schema.Struct({ calls: Schema.Number, duration_seconds: Schema.Number, cost: MinorUnits })
+
+/**
+ * The billing ledger in PostgreSQL. One line per run is kept by the unique run id: recording a run again,
+ * from any process, inserts nothing and answers the line already there.
+ */
+export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.effect(
+  UsageStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const one = Rows.first(UsageRecord)
+
+    /** The organization's lines in the period: `from` inclusive, `to` exclusive. */
+    const within = (organizationId: OrganizationId, period: UsagePeriod) =>
+      sql.and([
+        sql`organization_id = ${organizationId}`,
+        ...(period.from !== undefined ? [sql`recorded_at >= ${period.from}`] : []),
+        ...(period.to !== undefined ? [sql`recorded_at < ${period.to}`] : [])
+      ])
+
+    return {
+      record: (line) =>
+        one(sql`
+          INSERT INTO usage_records ${sql.insert({ ...line })}
+          ON CONFLICT (run_id) DO NOTHING RETURNING *`).pipe(
+          Effect.flatMap(
+            Option.match({
+              onSome: Effect.succeed,
+              // The run has its line already (the insert waited for it to commit, so it is visible now).
+              onNone: () =>
+                Rows.single(UsageRecord)(sql`
+                  SELECT * FROM usage_records
+                  WHERE run_id = ${line.run_id} AND organization_id = ${line.organization_id}`)
+            })
+          )
+        ),
+      list: (organizationId, period, page) => {
+        const where = within(organizationId, period)
+        const { limit, offset } = Paging.window(page)
+        return Paging.page(
+          sql<{ readonly total: number }>`SELECT count(*)::int8 AS total FROM usage_records WHERE ${where}`,
+          Rows.all(UsageRecord)(sql`
+            SELECT * FROM usage_records WHERE ${where}
+            ORDER BY recorded_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
+          page
+        )
+      },
+      totals: (organizationId, period) =>
+        Rows.single(Totals)(sql`
+          SELECT count(*)::int8 AS calls,
+            coalesce(sum(duration_seconds), 0)::int8 AS duration_seconds,
+            coalesce(sum(cost), 0)::int8 AS cost
+          FROM usage_records WHERE ${within(organizationId, period)}`)
+    }
+  })
+)
