@@ -1,10 +1,9 @@
 import { Layer } from "effect"
-import type { BlobStore } from "../files/BlobStore.js"
 import type { Stores } from "../storage/Stores.js"
 import * as PriceListConfig from "../phone-numbers/PriceListConfig.js"
 import * as SecureRandom from "../randomness/SecureRandom.js"
 import * as Services from "../Services.js"
-import * as SimulatedTelephony from "../calls/SimulatedTelephony.js"
+import * as SimulatedEngine from "../SimulatedEngine.js"
 import * as MemoryAgentStore from "./MemoryAgentStore.js"
 import * as MemoryBlobStore from "./MemoryBlobStore.js"
 import * as MemoryTelephony from "./MemoryTelephony.js"
@@ -67,25 +66,6 @@ export const layer = Services.layer.pipe(
 /**
  * The whole engine in memory with the built-in simulated voice runtime: placed calls ring, talk and end
  * (`SimulatedTelephony`, timed by `SimulationConfig`), leaving transcripts, recordings and usage behind.
- * What the bundled server and the embedding default run on.
+ * What the embedding default runs on.
  */
-export const layerSimulated = Services.layer.pipe(
-  Layer.provideMerge(SimulatedTelephony.layer),
-  Layer.provideMerge(
-    Layer.mergeAll(
-      layerStores,
-      MemoryBlobStore.layer,
-      SecureRandom.layerWebCrypto,
-      PriceListConfig.layerDefault
-    )
-  )
-)
-
-/** `layerSimulated` with its files in the given store (the bundled server keeps them on disk). */
-export const layerSimulatedWithFiles = <E>(files: Layer.Layer<BlobStore, E>) =>
-  Services.layer.pipe(
-    Layer.provideMerge(SimulatedTelephony.layer),
-    Layer.provideMerge(
-      Layer.mergeAll(layerStores, files, SecureRandom.layerWebCrypto, PriceListConfig.layerDefault)
-    )
-  )
+export const layerSimulated = SimulatedEngine.layer(layerStores, MemoryBlobStore.layer)

@@ -3,12 +3,20 @@ import { NodeContext, NodeHttpServer } from "@effect/platform-node"
 import {
   DownloadLinks,
   Housekeeping,
-  InMemory,
   OAuthProvidersConfig,
+  SimulatedEngine,
   SimulationConfig,
   WebhookDispatcher,
   WebhookSender
 } from "@voice-agent-platform/core"
+import {
+  AdvisoryLock,
+  EmbeddedPostgres,
+  PgConnection,
+  PgStorage,
+  SecretBox,
+  ServerSecrets
+} from "@voice-agent-platform/pg"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import { join } from "node:path"
@@ -36,31 +44,52 @@ const announce = Effect.gen(function* () {
 })
 
 /**
- * The bundled server: configuration from the environment, the in-memory engine with the simulated
- * voice runtime, the bootstrap organization, and the API on Node's HTTP server. Stopping it (SIGTERM,
- * SIGINT) stops accepting connections and lets requests in flight finish.
+ * The bundled server: configuration from the environment, the engine with the simulated voice runtime over
+ * PostgreSQL (the embedded one under `DATA_DIR`, or `DATABASE_URL`), the bootstrap organization, and the
+ * API on Node's HTTP server. Stopping it (SIGTERM, SIGINT) stops accepting connections, lets requests in
+ * flight finish, and closes the database.
  */
 export const layer = Layer.unwrapEffect(
   Effect.gen(function* () {
     const config = yield* ServerConfig.load
     // OAuth clients come from OAUTH_<PROVIDER>_CLIENT_ID; the integrations service reads them when built.
     // Calls run on the built-in simulated voice runtime, SIM_CALL_SECONDS long.
-    // Files (recordings, transcripts) live on disk under DATA_DIR/files; runs and agents stay in memory.
-    // With S3_BUCKET set they live in that S3-compatible bucket instead.
+    // Files (recordings, transcripts) live on disk under DATA_DIR/files, or, with S3_BUCKET set, in that
+    // S3-compatible bucket.
     const files = Option.match(config.s3, {
       onNone: () =>
         FileSystemBlobStore.layer(join(config.dataDir, "files")).pipe(Layer.provide(NodeContext.layer)),
       onSome: (s3) => Layer.orDie(S3BlobStore.layer(s3))
     })
-    const engine = InMemory.layerSimulatedWithFiles(files).pipe(
+    // Everything else lives in PostgreSQL: DATABASE_URL, or the embedded database under DATA_DIR/postgres.
+    const database = Option.match(config.databaseUrl, {
+      onNone: () => EmbeddedPostgres.layer({ dataDirectory: join(config.dataDir, "postgres") }),
+      onSome: (url) => PgConnection.layer({ url, maxConnections: config.databaseMaxConnections })
+    })
+    const secretBox = Option.match(config.encryptionKey, {
+      onNone: () => SecretBox.layerKeyFile(join(config.dataDir, "encryption.key")),
+      onSome: SecretBox.layer
+    })
+    const engine = SimulatedEngine.layer(PgStorage.layer.pipe(Layer.provide(secretBox)), files).pipe(
       Layer.provide(OAuthProvidersConfig.layerConfig),
       Layer.provide(SimulationConfig.layer(config.simCallSeconds))
     )
-    const bootstrap = Layer.effectDiscard(Bootstrap.run(config))
-    const linkSigning = Option.match(config.linkSigningSecret, {
-      onNone: () => DownloadLinks.layerRandom,
-      onSome: (secret) => Layer.orDie(DownloadLinks.layer(Redacted.value(secret)))
-    })
+    // Servers starting at once over one database create the first organization (or the key's) once.
+    const bootstrap = Layer.effectDiscard(
+      AdvisoryLock.exclusively(AdvisoryLock.bootstrapKey)(Bootstrap.run(config))
+    )
+    // Links signed by one server open at every other: the secret is configured, or shared in the database.
+    const linkSigning = Layer.orDie(
+      Layer.unwrapEffect(
+        Effect.map(
+          Option.match(config.linkSigningSecret, {
+            onNone: () => ServerSecrets.shared(ServerSecrets.linkSigning),
+            onSome: Effect.succeed
+          }),
+          (secret) => DownloadLinks.layer(Redacted.value(secret))
+        )
+      )
+    )
     const publicBaseUrl = Option.match(config.publicBaseUrl, {
       onNone: () => Layer.empty,
       onSome: (url) => Layer.orDie(PublicBaseUrl.layer(url))
@@ -79,6 +108,6 @@ export const layer = Layer.unwrapEffect(
       Housekeeping.layer(),
       // Webhook deliveries go out over fetch, a round every second.
       WebhookDispatcher.layer().pipe(Layer.provide(WebhookSender.layerFetch))
-    ).pipe(Layer.provide(engine))
+    ).pipe(Layer.provide(engine), Layer.provide(database))
   })
 )

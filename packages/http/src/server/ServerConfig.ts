@@ -15,7 +15,7 @@ export interface ServerConfig {
   readonly runtimeToken: Option.Option<Redacted.Redacted<string>>
   /** `PUBLIC_BASE_URL`: where download links point (default: the origin each request came to). */
   readonly publicBaseUrl: Option.Option<string>
-  /** `LINK_SIGNING_SECRET`: signs download links; servers sharing a database must share it (default: random). */
+  /** `LINK_SIGNING_SECRET`: signs download links (default: a secret made once and kept in the database). */
   readonly linkSigningSecret: Option.Option<Redacted.Redacted<string>>
   /** `DATA_DIR`: where the server keeps its files (recordings, transcripts under `files/`); default `./.data`. */
   readonly dataDir: string
@@ -23,6 +23,15 @@ export interface ServerConfig {
   readonly simCallSeconds: number
   /** `S3_BUCKET` and the other `S3_*` variables: keep files in an S3-compatible bucket instead of `DATA_DIR`. */
   readonly s3: Option.Option<S3Settings>
+  /** `DATABASE_URL`: keep data in this PostgreSQL database (default: the embedded one under `DATA_DIR`). */
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  /** `DATABASE_MAX_CONNECTIONS`: this server's pool size with `DATABASE_URL`, default 10. */
+  readonly databaseMaxConnections: number
+  /**
+   * `ENCRYPTION_KEY`: encrypts secrets at rest; required with `DATABASE_URL` (every server over one
+   * database needs the same key). Default with the embedded database: a key made once in `DATA_DIR`.
+   */
+  readonly encryptionKey: Option.Option<Redacted.Redacted<string>>
 }
 
 /** An S3-compatible bucket for files; `S3_BUCKET` turns it on, the key pair is then required. */
@@ -137,8 +146,35 @@ export const config: Config.Config<ServerConfig> = Config.all({
       validation: SimulationConfig.isValidCallSeconds
     })
   ),
-  s3: s3Config
-})
+  s3: s3Config,
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  databaseMaxConnections: Config.integer("DATABASE_MAX_CONNECTIONS").pipe(
+    Config.withDefault(10),
+    Config.validate({
+      message: "DATABASE_MAX_CONNECTIONS must be between 1 and 1000",
+      validation: (n) => n >= 1 && n <= 1000
+    })
+  ),
+  encryptionKey: Config.option(
+    Config.redacted("ENCRYPTION_KEY").pipe(
+      Config.validate({
+        message: "ENCRYPTION_KEY must be at least 32 characters",
+        validation: (key) => Redacted.value(key).length >= 32
+      })
+    )
+  )
+}).pipe(
+  Config.mapOrFail((settings) =>
+    Option.isSome(settings.databaseUrl) && Option.isNone(settings.encryptionKey)
+      ? Either.left(
+          ConfigError.MissingData(
+            ["ENCRYPTION_KEY"],
+            "ENCRYPTION_KEY is required with DATABASE_URL: every server over one database must encrypt secrets with the same key"
+          )
+        )
+      : Either.right(settings)
+  )
+)
 
 /** The configuration as an effect. */
 export const load = Effect.suspend(() => config)

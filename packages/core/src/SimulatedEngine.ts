@@ -1,0 +1,23 @@
+import { Layer } from "effect"
+import * as SimulatedTelephony from "./calls/SimulatedTelephony.js"
+import type { BlobStore } from "./files/BlobStore.js"
+import * as PriceListConfig from "./phone-numbers/PriceListConfig.js"
+import * as SecureRandom from "./randomness/SecureRandom.js"
+import * as Services from "./Services.js"
+import type { Stores } from "./storage/Stores.js"
+
+/**
+ * The whole engine with the built-in simulated voice runtime (placed calls ring, talk and end, leaving
+ * transcripts, recordings and usage behind) over the storage and files the host gives: the in-memory
+ * stores, or the SQL ones of `@voice-agent-platform/pg`. Web Crypto randomness and the default price list.
+ */
+export const layer = <E1, R1, E2, R2>(
+  stores: Layer.Layer<Stores, E1, R1>,
+  files: Layer.Layer<BlobStore, E2, R2>
+) =>
+  Services.layer.pipe(
+    Layer.provideMerge(SimulatedTelephony.layer),
+    Layer.provideMerge(
+      Layer.mergeAll(stores, files, SecureRandom.layerWebCrypto, PriceListConfig.layerDefault)
+    )
+  )
