@@ -268,6 +268,12 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             1
           )
           expect(Option.isNone(yield* runs.find(other.id, first.workflow_run_id))).toBe(true)
+          // a held read answers what a read answers, in a transaction and outside one
+          const transactions = yield* Transactions
+          expect(yield* transactions.run(runs.findForUpdate(org.id, first.workflow_run_id))).toEqual(
+            yield* runs.find(org.id, first.workflow_run_id)
+          )
+          expect(Option.isNone(yield* runs.findForUpdate(other.id, first.workflow_run_id))).toBe(true)
           const updated = yield* runs.update(org.id, first.workflow_run_id, {
             status: "completed",
             gathered_context: { email: "a@b.pl" },

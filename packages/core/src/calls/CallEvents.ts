@@ -126,9 +126,10 @@ export const make = Effect.gen(function* () {
       Effect.provideService(SecureRandom, random)
     )
 
+  /** The run, held until the event's transaction ends: events of one call take turns, in any process. */
   const find = (organizationId: OrganizationId, runId: RunId) =>
     Effect.flatMap(
-      runStore.find(organizationId, runId),
+      runStore.findForUpdate(organizationId, runId),
       Option.match({
         onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: runId })),
         onSome: Effect.succeed

@@ -35,6 +35,8 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabaseTag> = Layer.effe
           return row
         }),
       find: (organizationId, id) => db.atomically(() => runs.findOwn(organizationId, id)),
+      // In memory a transaction already excludes every other access: there is nothing more to hold.
+      findForUpdate: (organizationId, id) => db.atomically(() => runs.findOwn(organizationId, id)),
       findAnyOrganization: (id) => db.atomically(() => Option.fromNullable(runs.get(id))),
       list: (organizationId, agentId, filter, page) =>
         db.atomically(() =>

@@ -45,6 +45,12 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
     readonly insert: (run: NewRun, now: Date) => Effect.Effect<Run>
     readonly find: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>
     /**
+     * The run, held until the surrounding transaction ends (a row lock in SQL): a transaction that decides
+     * on a run's current state (a call event, a deletion) takes turns with every other such transaction on
+     * that run, in any server process. Outside a transaction it is `find`.
+     */
+    readonly findForUpdate: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>
+    /**
      * The run under `id` whatever its organization. Only for a voice runtime, which knows a call by its
      * global run id; everything an organization asks for goes through `find`.
      */

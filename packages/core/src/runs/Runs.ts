@@ -230,8 +230,12 @@ export const layer = Layer.effect(
           yield* Effect.forEach(keys, (key) => blobs.remove(key), { discard: true })
           yield* transactions.run(
             Effect.gen(function* () {
-              // The status may have moved on since it was read; a call that went live keeps its record.
-              const current = yield* findRun(organizationId, runId)
+              // The status may have moved on since it was read; a call that went live keeps its record. The
+              // run is held until the deletion commits, so it cannot go live in between.
+              const current = yield* Effect.flatMap(
+                runs.findForUpdate(organizationId, runId),
+                Option.match({ onNone: () => Effect.fail(notFound(runId)), onSome: Effect.succeed })
+              )
               yield* refuseLive(current)
               yield* runs.remove(organizationId, runId)
               // Earlier deliveries carry the run's data and go with it; `call.deleted` says only which run went.

@@ -85,6 +85,9 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
           INSERT INTO runs ${sql.insert(columns({ ...run, created_at: now }))} RETURNING *`),
       find: (organizationId, id) =>
         one(sql`SELECT * FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}`),
+      findForUpdate: (organizationId, id) =>
+        one(sql`
+          SELECT * FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} FOR UPDATE`),
       findAnyOrganization: (id) => one(sql`SELECT * FROM runs WHERE workflow_run_id = ${id}`),
       list: (organizationId, agentId, filter, page) => {
         const where = sql.and([
