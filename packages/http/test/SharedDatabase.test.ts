@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import { TestDatabase } from "@voice-agent-platform/pg/testing"
+import { type Running, send, start, stop } from "./support/ServerProcesses.js"
+
+/**
+ * Several stateless servers over one PostgreSQL database keep every promise a single server keeps: the
+ * decisions live in the database, not in either process. Two server processes start at once on a fresh
+ * database (racing on migrations and on the bootstrap), and requests are split between them.
+ */
+
+const adminToken = "operator-token-shared-0123456789"
+const encryptionKey = "an-encryption-key-shared-by-both-servers-0123"
+
+/** Numbers in different places; the test calls whichever is inside calling hours for the next 15 minutes. */
+const candidates = [
+  (i: number) => `+48500${String(100_000 + i).slice(-6)}`,
+  (i: number) => `+1212555${String(1000 + (i % 100)).padStart(4, "0")}`,
+  (i: number) => `+8135550${String(1000 + i).slice(-4)}`,
+  (i: number) => `+6129555${String(1000 + i).slice(-4)}`,
+  (i: number) => `+1808555${String(1000 + (i % 100)).padStart(4, "0")}`
+]
+const callable = (() => {
+  const soon = [0, 15].map((minutes) => new Date(Date.now() + minutes * 60_000))
+  const allowed = candidates.find((number) =>
+    soon.every((at) => CallingHours.check(TimeZoneCandidates.forNumber(number(0)), at)._tag === "Allowed")
+  )
+  if (allowed === undefined) throw new Error("no candidate number is inside calling hours now")
+  return allowed
+})()
+
+const reachable = await TestDatabase.serverReachable()
+if (!reachable) TestDatabase.warnUnreachable("the two-server tests")
+
+describe.skipIf(!reachable)("two servers over one PostgreSQL database", () => {
+  let database: string
+  let servers: ReadonlyArray<Running> = []
+
+  beforeAll(async () => {
+    database = await TestDatabase.createDatabase()
+    const env = {
+      DATABASE_URL: TestDatabase.databaseUrl(database),
+      ENCRYPTION_KEY: encryptionKey,
+      ADMIN_TOKEN: adminToken,
+      // calls stay live for the whole test: their channels stay held
+      SIM_CALL_SECONDS: "600"
+    }
+    // both at once: they race to apply the migrations and to create the first organization
+    servers = await Promise.all([start(env), start(env)])
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all(servers.map(stop))
+    if (database !== undefined) await TestDatabase.dropDatabase(database)
+  }, 60_000)
+
+  const [a, b] = [() => servers[0]!.port, () => servers[1]!.port]
+  const both = () => [a(), b()]
+
+  /** A fresh organization, created through server A's operator API. */
+  const organization = async (settings: { readonly outbound_channels?: number } = {}) => {
+    const created = await send(
+      a(),
+      "POST",
+      "/admin/v1/organizations",
+      { bearer: adminToken },
+      {
+        name: "Shared database test",
+        ...settings
+      }
+    )
+    expect(created.status).toBe(200)
+    return created.json as { organization_id: number; api_key: string }
+  }
+
+  const agentOf = async (apiKey: string) => {
+    const created = await send(
+      b(),
+      "POST",
+      "/api/v1/agents/from-script",
+      { apiKey },
+      { agent: { greeting: "Hi" } }
+    )
+    expect(created.status).toBe(200)
+    return created.json as { id: number; public_id: string }
+  }
+
+  it("applied the schema once and created one first organization, though both started at once", async () => {
+    const outputs = servers.map((server) => server.output())
+    expect(outputs.filter((output) => output.includes("Created organization")).length).toBe(1)
+    for (const port of both()) expect((await send(port, "GET", "/health", {})).status).toBe(200)
+  })
+
+  it("accepts exactly 10 of 200 simultaneous calls at 10 channels, split across both servers", async () => {
+    const { api_key: apiKey } = await organization({ outbound_channels: 10 })
+    const agent = await agentOf(apiKey)
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        send(
+          both()[i % 2]!,
+          "POST",
+          `/api/v1/agents/${agent.public_id}/calls`,
+          { apiKey },
+          {
+            phone_number: callable(i)
+          }
+        )
+      )
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(190)
+    for (const refused of answers.filter((answer) => answer.status === 429)) {
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+    }
+    // both servers see the same ten live runs
+    for (const port of both()) {
+      const listed = await send(port, "GET", `/api/v1/agents/${agent.public_id}/conversations?limit=100`, {
+        apiKey
+      })
+      expect(listed.status).toBe(200)
+      expect(listed.json.total_count).toBe(10)
+    }
+  }, 120_000)
+
+  it("appends an improvement once when both servers accept it at the same moment", async () => {
+    const { api_key: apiKey } = await organization()
+    const agent = await agentOf(apiKey)
+    const base = `/api/v1/agents/${agent.public_id}/improvements`
+    for (let round = 0; round < 5; round++) {
+      const text = `Confirm the date twice (round ${round}).`
+      const suggestion = await send(a(), "POST", base, { apiKey }, { text })
+      expect(suggestion.status).toBe(200)
+      const answers = await Promise.all(
+        both().map((port) => send(port, "POST", `${base}/${suggestion.json.id}/accept`, { apiKey }))
+      )
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
+      const read = await send(b(), "GET", `/api/v1/agents/${agent.public_id}`, { apiKey })
+      expect(read.json.workflow_definition.system_prompt.split(text).length).toBe(2)
+    }
+  }, 60_000)
+
+  it("gives the last inventory number to exactly one of two simultaneous orders", async () => {
+    for (let round = 0; round < 5; round++) {
+      const buyers = await Promise.all([organization(), organization()])
+      for (const buyer of buyers) {
+        const topUp = await send(
+          a(),
+          "POST",
+          `/admin/v1/organizations/${buyer.organization_id}/balance-top-ups`,
+          { bearer: adminToken },
+          { amount_pln: 1000 }
+        )
+        expect(topUp.status).toBe(200)
+      }
+      const number = `+4822${String(Date.now() + round).slice(-7)}`
+      const added = await send(
+        a(),
+        "POST",
+        "/admin/v1/phone-numbers",
+        { bearer: adminToken },
+        {
+          number,
+          number_type: "landline"
+        }
+      )
+      expect(added.status).toBe(200)
+      const orders = await Promise.all(
+        buyers.map((buyer, i) =>
+          send(
+            both()[i]!,
+            "POST",
+            "/api/v1/phone-numbers/polish/order",
+            { apiKey: buyer.api_key },
+            {
+              number_type: "landline"
+            }
+          )
+        )
+      )
+      const statuses = orders.map((order) => order.status).sort()
+      expect(statuses).toEqual([200, 409])
+      // the winner paid; the loser's balance is untouched
+      const loser = buyers[orders.findIndex((order) => order.status === 409)]!
+      const quote = await send(b(), "GET", "/api/v1/phone-numbers/polish/quote?number_type=landline", {
+        apiKey: loser.api_key
+      })
+      expect(quote.json.balance_pln).toBe(1000)
+    }
+  }, 60_000)
+})

@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { request } from "node:http"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const main = fileURLToPath(new URL("../../src/server/main.ts", import.meta.url))
+
+/** A port nobody listens on right now. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+/** A bundled server running in a child process. */
+export interface Running {
+  readonly child: ChildProcess
+  readonly port: number
+  readonly output: () => string
+  readonly exited: Promise<number | null>
+  /** The environment it was started with (to start it again the same way). */
+  readonly env: Record<string, string>
+}
+
+/** A fresh data directory for a server. */
+export const dataDirectory = () => mkdtempSync(join(tmpdir(), "vap-server-"))
+
+/** Starts the bundled server the way `npm start` does and waits until it says it listens. */
+export const start = async (env: Record<string, string> = {}): Promise<Running> => {
+  const port = env["PORT"] !== undefined ? Number(env["PORT"]) : await freePort()
+  const fullEnv = { DATA_DIR: dataDirectory(), ...env, PORT: String(port), HOST: "127.0.0.1" }
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: { ...process.env, ...fullEnv },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  const deadline = Date.now() + 60_000
+  while (!output.includes("listening on")) {
+    if (Date.now() > deadline || child.exitCode !== null || child.signalCode !== null) {
+      child.kill("SIGKILL")
+      throw new Error(`the server did not start:\n${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return { child, port, output: () => output, exited, env: fullEnv }
+}
+
+/** Stops a server with SIGTERM and answers its exit code. */
+export const stop = (server: Running): Promise<number | null> => {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM")
+  return server.exited
+}
+
+export interface Answer {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly body: string
+}
+
+/** One HTTP request to a server; `json` is sent as the body. */
+export const call = (
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string
+) =>
+  new Promise<Answer>((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
+      let text = ""
+      res.on("data", (chunk) => (text += chunk))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
+    })
+    req.on("error", reject)
+    req.end(body)
+  })
+
+/** A JSON request with an API key or a bearer token; answers the status and the parsed body. */
+export const send = async (
+  port: number,
+  method: string,
+  path: string,
+  auth: { readonly apiKey?: string; readonly bearer?: string },
+  json?: unknown
+): Promise<Answer & { readonly json: any }> => {
+  const headers: Record<string, string> = {}
+  if (auth.apiKey !== undefined) headers["x-api-key"] = auth.apiKey
+  if (auth.bearer !== undefined) headers["authorization"] = `Bearer ${auth.bearer}`
+  if (json !== undefined) headers["content-type"] = "application/json"
+  const answer = await call(
+    port,
+    method,
+    path,
+    headers,
+    json === undefined ? undefined : JSON.stringify(json)
+  )
+  let parsed: unknown = undefined
+  try {
+    parsed = answer.body === "" ? undefined : JSON.parse(answer.body)
+  } catch {
+    parsed = answer.body
+  }
+  return { ...answer, json: parsed }
+}
