@@ -1,9 +1,12 @@
-// Benchmark: the authenticated `GET /api/v1/agents/{agent_id}/conversations` page (50 runs, in-memory
-// store) through the bundled server, against a bare node:http server answering the same JSON bytes,
+// Benchmark: the authenticated `GET /api/v1/agents/{agent_id}/conversations` page (50 runs, the embedded
+// database in a fresh data directory) through the bundled server, against a bare node:http server answering the same JSON bytes,
 // measured in the same run. Prints requests/s, p50 and p99, and the ratio. Run: `npm run bench:http`.
 import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { load, type LoadResult } from "./LoadGenerator.js"
 
@@ -27,7 +30,7 @@ const startProcess = async (args: ReadonlyArray<string>, env: Record<string, str
   let output = ""
   child.stdout!.on("data", (c) => (output += c))
   child.stderr!.on("data", (c) => (output += c))
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 60_000
   while (!output.includes(ready)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`did not start:\n${output}`)
     await new Promise((r) => setTimeout(r, 50))
@@ -65,7 +68,12 @@ try {
   children.push(
     await startProcess(
       ["--import", "tsx", main],
-      { PORT: String(apiPort), HOST: "127.0.0.1", BOOTSTRAP_API_KEY: apiKey },
+      {
+        PORT: String(apiPort),
+        HOST: "127.0.0.1",
+        BOOTSTRAP_API_KEY: apiKey,
+        DATA_DIR: mkdtempSync(join(tmpdir(), "vap-bench-"))
+      },
       "listening on"
     )
   )
@@ -95,7 +103,7 @@ try {
   const baseline = await load({ port: barePort, path, concurrency, seconds })
   const api = await load({ port: apiPort, path, headers: { "x-api-key": apiKey }, concurrency, seconds })
   console.log(line("bare node:http (baseline)", baseline))
-  console.log(line("engine (HttpApi, in-memory)", api))
+  console.log(line("engine (embedded PostgreSQL)", api))
   console.log(
     `ratio engine / baseline: throughput ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x, p99 ${(api.p99Ms / baseline.p99Ms).toFixed(2)}x`
   )

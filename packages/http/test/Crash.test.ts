@@ -42,7 +42,6 @@ const writeStorm = async (port: number, until: number, acknowledged: Acknowledge
         send(port, "POST", "/api/v1/phone-numbers/polish/order", { apiKey }, { number_type: "landline" })
       )
       if (ordered === undefined) return
-      if (process.env.DEBUG_CRASH) console.log(ordered.status, ordered.body)
       if (ordered.status === 200) acknowledged.numbers.push(ordered.json.phone_number.id)
       const text = `Say goodbye politely (${w}-${i}).`
       const base = `/api/v1/agents/${created.json.public_id}/improvements`

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { CallScript, InMemory, Organizations } from "@voice-agent-platform/core"
+import { CallScript, InMemory, Organizations, SimulatedEngine } from "@voice-agent-platform/core"
+import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
+import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
 import { Effect, Exit, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { createServer, request } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -101,4 +103,49 @@ describe("embedding", () => {
       await dispose()
     }
   })
+})
+
+describe("embedding over the SQL storage", () => {
+  it("serves a web handler whose engine keeps its data in an embedded PostgreSQL", async () => {
+    const adminToken = "operator-token-0123456789"
+    const storage = PgStorage.layer.pipe(
+      Layer.provide(SecretBox.layer(Redacted.make("an-embedding-test-encryption-key-0123"))),
+      Layer.provide(EmbeddedPostgres.layer())
+    )
+    const web = WebHandler.make({
+      engine: SimulatedEngine.layer(storage, MemoryBlobStore.layer),
+      adminToken: Redacted.make(adminToken)
+    })
+    const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+      web.handler(
+        new Request(`http://embedded.test${path}`, {
+          method,
+          headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+      )
+    try {
+      const created = await send(
+        "POST",
+        "/admin/v1/organizations",
+        { authorization: `Bearer ${adminToken}` },
+        { name: "Embedded over SQL" }
+      )
+      expect(created.status).toBe(200)
+      const { api_key: apiKey } = (await created.json()) as { api_key: string }
+      const agent = await send(
+        "POST",
+        "/api/v1/agents/from-script",
+        { "x-api-key": apiKey },
+        {
+          agent: { greeting: "Hello" }
+        }
+      )
+      expect(agent.status).toBe(200)
+      const listed = await send("GET", "/api/v1/agents", { "x-api-key": apiKey })
+      expect(((await listed.json()) as { total_count: number }).total_count).toBe(1)
+    } finally {
+      await web.dispose()
+    }
+  }, 60_000)
 })

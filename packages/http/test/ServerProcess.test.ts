@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { request } from "node:http"
-import { call, start } from "./support/ServerProcesses.js"
+import { call, send, start, stop } from "./support/ServerProcesses.js"
 
 describe("the bundled server (npm start)", () => {
   it("prints a fresh API key on an empty store, serves with it, and stops cleanly on SIGTERM", async () => {
@@ -81,4 +81,70 @@ describe("the bundled server (npm start)", () => {
     expect(await answer).toBe(200)
     expect(await server.exited).toBe(0)
   }, 60_000)
+
+  it("keeps agents, runs, keys and balances in DATA_DIR across a restart", async () => {
+    const adminToken = "operator-token-restart-0123456789"
+    const first = await start({ ADMIN_TOKEN: adminToken })
+    const key = /\b(vap_[0-9A-Za-z]{40})\b/.exec(first.output())![1]!
+    const organizationId = Number(/organization (\d+)/.exec(first.output())![1])
+    let agent: { public_id: string }
+    let run: { workflow_run_id: number }
+    try {
+      agent = (
+        await send(
+          first.port,
+          "POST",
+          "/api/v1/agents/from-script",
+          { apiKey: key },
+          {
+            agent: { greeting: "Remember me" }
+          }
+        )
+      ).json
+      run = (
+        await send(
+          first.port,
+          "POST",
+          `/api/v1/agents/${agent.public_id}/conversations`,
+          { apiKey: key },
+          {
+            mode: "chat",
+            initial_context: { customer: "Ola" }
+          }
+        )
+      ).json
+      expect(run.workflow_run_id).toBeGreaterThan(0)
+      const topUp = await send(
+        first.port,
+        "POST",
+        `/admin/v1/organizations/${organizationId}/balance-top-ups`,
+        { bearer: adminToken },
+        { amount_pln: 12.34 }
+      )
+      expect(topUp.status).toBe(200)
+    } finally {
+      expect(await stop(first)).toBe(0)
+    }
+
+    const second = await start(first.env)
+    try {
+      // no new organization, no new key: the first one still works
+      expect(second.output()).not.toMatch(/vap_[0-9A-Za-z]{40}/)
+      const read = await send(second.port, "GET", `/api/v1/agents/${agent.public_id}`, { apiKey: key })
+      expect(read.status).toBe(200)
+      expect(read.json.workflow_definition.first_message).toContain("Remember me")
+      const runs = await send(second.port, "GET", `/api/v1/agents/${agent.public_id}/conversations`, {
+        apiKey: key
+      })
+      expect(runs.json.items.map((r: { workflow_run_id: number }) => r.workflow_run_id)).toEqual([
+        run.workflow_run_id
+      ])
+      const quote = await send(second.port, "GET", "/api/v1/phone-numbers/polish/quote?number_type=mobile", {
+        apiKey: key
+      })
+      expect(quote.json.balance_pln).toBe(12.34)
+    } finally {
+      expect(await stop(second)).toBe(0)
+    }
+  }, 120_000)
 })

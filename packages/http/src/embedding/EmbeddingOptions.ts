@@ -9,9 +9,11 @@ import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 export interface EmbeddingOptions {
   /**
    * The engine: services and ports. Default: everything in memory with the simulated voice runtime
-   * (`InMemory.layerSimulated`).
+   * (`InMemory.layerSimulated`). For data that outlives the process, build one over
+   * `@voice-agent-platform/pg` (see docs/storage.md); a layer that fails to build (a database that cannot
+   * be reached) makes every request fail until it is fixed.
    */
-  readonly engine?: Layer.Layer<Services.Engine>
+  readonly engine?: Layer.Layer<Services.Engine, unknown>
   /** Turns the operator API (`/admin/v1`) on. */
   readonly adminToken?: Redacted.Redacted<string>
   /** Turns the runtime ingestion routes (`/runtime/v1`) on, for out-of-process voice runtimes. */
