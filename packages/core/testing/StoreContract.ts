@@ -679,6 +679,12 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             at(0)
           )
           expect(Option.isNone(yield* tools.find(other.id, tool.tool_uuid))).toBe(true)
+          // a held read answers what a read answers, in a transaction and outside one
+          const transactions = yield* Transactions
+          expect(yield* transactions.run(tools.findForUpdate(org.id, tool.tool_uuid))).toEqual(
+            yield* tools.find(org.id, tool.tool_uuid)
+          )
+          expect(Option.isNone(yield* tools.findForUpdate(other.id, tool.tool_uuid))).toBe(true)
           const archived = yield* tools.update(org.id, tool.tool_uuid, { status: "archived" }, at(1))
           expect(Option.getOrThrow(archived)).toMatchObject({ status: "archived", updated_at: at(1) })
           expect((yield* tools.list(org.id, { status: "active" }, page(1))).total_count).toBe(0)
@@ -694,6 +700,14 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             created_at: at(0)
           })
           const found = Option.getOrThrow(yield* credentials.find(org.id, credential.credential_uuid))
+          expect(
+            Option.getOrThrow(
+              yield* transactions.run(credentials.findForUpdate(org.id, credential.credential_uuid))
+            )
+          ).toEqual(found)
+          expect(Option.isNone(yield* credentials.findForUpdate(other.id, credential.credential_uuid))).toBe(
+            true
+          )
           expect(Redacted.value(found.secret)).toBe("s3cret")
           expect(yield* credentials.remove(other.id, credential.credential_uuid)).toBe(false)
           expect(yield* credentials.remove(org.id, credential.credential_uuid)).toBe(true)
@@ -786,6 +800,10 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             updated_at: at(3)
           })
           expect(Option.isNone(yield* integrations.find(other.id, `conn-${suffix}`))).toBe(true)
+          expect(yield* transactions.run(integrations.findForUpdate(org.id, `conn-${suffix}`))).toEqual(
+            yield* integrations.find(org.id, `conn-${suffix}`)
+          )
+          expect(Option.isNone(yield* integrations.findForUpdate(other.id, `conn-${suffix}`))).toBe(true)
         })
       )
     })

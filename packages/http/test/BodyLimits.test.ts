@@ -2,6 +2,8 @@ import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
 import { maxJsonDepth, nestingDepth } from "../src/middleware/BodyLimits.js"
+import * as StorableText from "../src/middleware/StorableText.js"
+import { hasUnstorableText } from "../src/middleware/StorableText.js"
 import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
 
 const nested = (levels: number): unknown => {
@@ -26,6 +28,69 @@ describe("body limits and awkward input", () => {
         typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0
       expect(nestingDepth(JSON.stringify(value))).toBe(depthOf(value))
     }
+  )
+
+  it("finds text no database can store: NUL and unpaired surrogates, in values and keys, at any depth", () => {
+    expect(hasUnstorableText({ a: ["fine", { b: "also fine 😀" }] })).toBe(false)
+    expect(hasUnstorableText({ a: ["x", { b: "nul \u0000 here" }] })).toBe(true)
+    expect(hasUnstorableText({ ["key\u0000"]: 1 })).toBe(true)
+    expect(hasUnstorableText(["\ud800"])).toBe(true)
+    expect(hasUnstorableText(["a\udc00b"])).toBe(true)
+    expect(hasUnstorableText(["\ud83d\ude00"])).toBe(false)
+    expect(hasUnstorableText(undefined)).toBe(false)
+  })
+
+  it.effect("refuses a body with NUL or an unpaired surrogate with a 422 at body, and stores nothing", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      for (const name of ['"bad \\u0000 name"', '"half \\ud800 a pair"']) {
+        const refused = yield* send(
+          client,
+          HttpClientRequest.post("/api/v1/agents/from-script").pipe(
+            HttpClientRequest.bodyText(`{"agent": {"greeting": ${name}}}`, "application/json")
+          )
+        )
+        expect(refused.status).toBe(422)
+        expect(refused.body).toEqual({
+          detail: [
+            {
+              loc: ["body"],
+              msg: "Text must not contain the NUL character (U+0000) or an unpaired surrogate",
+              type: "value_error"
+            }
+          ]
+        })
+      }
+      // an escaped backslash followed by "u0000" is ordinary text
+      const literal = yield* send(
+        client,
+        HttpClientRequest.post("/api/v1/agents/from-script").pipe(
+          HttpClientRequest.bodyText('{"agent": {"greeting": "C:\\\\u0000 is a path"}}', "application/json")
+        )
+      )
+      expect(literal.status).toBe(200)
+      const agents = yield* send(client, HttpClientRequest.get("/api/v1/agents"))
+      expect((agents.body as { total_count: number }).total_count).toBe(1)
+    }).pipe(Effect.provide(TestServer))
+  )
+
+  it.effect("refuses an encoded NUL in the path or the query with a 422 there, never a 500", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      for (const [url, part] of [
+        ["/api/v1/integrations/abc%00def", "path"],
+        ["/api/v1/tools/x%00", "path"],
+        ["/api/v1/agents?status=active%00", "query"]
+      ] as const) {
+        const refused = yield* send(client, HttpClientRequest.get(url))
+        expect(refused.status).toBe(422)
+        expect(refused.body).toEqual({
+          detail: [{ loc: [part], msg: StorableText.message, type: "value_error" }]
+        })
+      }
+    }).pipe(Effect.provide(TestServer))
   )
 
   it.effect("refuses too deep and too large bodies with a 422 at body, never a 500", () =>

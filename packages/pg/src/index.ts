@@ -1,3 +1,4 @@
+export * as DataDirectoryLock from "./connection/DataDirectoryLock.js"
 export * as EmbeddedPostgres from "./connection/EmbeddedPostgres.js"
 export * as PgConnection from "./connection/PgConnection.js"
 export * as Migrations from "./migrations/Migrations.js"

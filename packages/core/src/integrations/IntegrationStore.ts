@@ -16,6 +16,11 @@ export class IntegrationStore extends Context.Tag("@voice-agent-platform/core/In
       organizationId: OrganizationId,
       id: string
     ) => Effect.Effect<Option.Option<IntegrationConnection>>
+    /** The same, held until the surrounding transaction ends (a row lock in SQL), for a read-decide-write. */
+    readonly findForUpdate: (
+      organizationId: OrganizationId,
+      id: string
+    ) => Effect.Effect<Option.Option<IntegrationConnection>>
     readonly list: (
       organizationId: OrganizationId,
       page: PageRequest

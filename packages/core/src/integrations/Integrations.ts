@@ -106,7 +106,14 @@ export const layer = Layer.effect(
       update: (organizationId, id, changes) =>
         transactions.run(
           Effect.gen(function* () {
-            const current = yield* find(organizationId, id)
+            // held until the update commits: secrets carried over from it cannot undo a concurrent change
+            const current = yield* Effect.flatMap(
+              connections.findForUpdate(organizationId, id),
+              Option.match({
+                onNone: () => Effect.fail(new IntegrationConnectionNotFound({ connection_id: id })),
+                onSome: Effect.succeed
+              })
+            )
             const patch: { -readonly [K in keyof IntegrationPatch]: IntegrationPatch[K] } = {}
             if (changes.name !== undefined) patch.name = changes.name
             if (changes.enabled !== undefined) patch.enabled = changes.enabled

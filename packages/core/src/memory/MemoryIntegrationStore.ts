@@ -20,6 +20,8 @@ export const layer: Layer.Layer<IntegrationStore, never, MemoryDatabaseTag> = La
           return connection
         }),
       find: (organizationId, id) => db.atomically(() => connections.findOwn(organizationId, id)),
+      // In memory a transaction already excludes every other access: there is nothing more to hold.
+      findForUpdate: (organizationId, id) => db.atomically(() => connections.findOwn(organizationId, id)),
       list: (organizationId, page) => db.atomically(() => connections.newestPage(organizationId, page)),
       update: (organizationId, id, patch, now) =>
         db.atomically(() =>

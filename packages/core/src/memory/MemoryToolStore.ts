@@ -26,6 +26,8 @@ export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabaseTag> = Laye
           return row
         }),
       find: (organizationId, uuid) => db.atomically(() => tools.findOwn(organizationId, uuid)),
+      // In memory a transaction already excludes every other access: there is nothing more to hold.
+      findForUpdate: (organizationId, uuid) => db.atomically(() => tools.findOwn(organizationId, uuid)),
       list: (organizationId, filter, page) =>
         db.atomically(() =>
           tools.newestPage(
@@ -58,6 +60,8 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, MemoryDatabas
           return credential
         }),
       find: (organizationId, uuid) => db.atomically(() => credentials.findOwn(organizationId, uuid)),
+      // In memory a transaction already excludes every other access: there is nothing more to hold.
+      findForUpdate: (organizationId, uuid) => db.atomically(() => credentials.findOwn(organizationId, uuid)),
       list: (organizationId, page) => db.atomically(() => credentials.newestPage(organizationId, page)),
       remove: (organizationId, uuid) =>
         db.atomically(() => Option.isSome(credentials.removeOwn(organizationId, uuid)))

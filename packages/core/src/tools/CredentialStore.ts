@@ -15,6 +15,11 @@ export class CredentialStore extends Context.Tag("@voice-agent-platform/core/Cre
       organizationId: OrganizationId,
       credentialUuid: string
     ) => Effect.Effect<Option.Option<Credential>>
+    /** The same, held until the surrounding transaction ends (a row lock in SQL), for a read-decide-write. */
+    readonly findForUpdate: (
+      organizationId: OrganizationId,
+      credentialUuid: string
+    ) => Effect.Effect<Option.Option<Credential>>
     readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Credential>>
     readonly remove: (organizationId: OrganizationId, credentialUuid: string) => Effect.Effect<boolean>
   }

@@ -90,7 +90,14 @@ export const layer = Layer.effect(
         // One transaction with tool writes, so a tool cannot start using the credential mid-delete.
         transactions.run(
           Effect.gen(function* () {
-            yield* find(organizationId, credentialUuid)
+            // Held until the delete commits; a tool write holds it too while it checks the credential.
+            yield* Effect.flatMap(
+              credentials.findForUpdate(organizationId, credentialUuid),
+              Option.match({
+                onNone: () => Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid })),
+                onSome: Effect.succeed
+              })
+            )
             const users = yield* activeToolsUsing(organizationId, credentialUuid)
             if (users.length > 0)
               return yield* new CredentialInUse({ credential_uuid: credentialUuid, tool_uuids: users })

@@ -14,6 +14,11 @@ export class ToolStore extends Context.Tag("@voice-agent-platform/core/ToolStore
   {
     readonly insert: (tool: NewTool, now: Date) => Effect.Effect<Tool>
     readonly find: (organizationId: OrganizationId, toolUuid: string) => Effect.Effect<Option.Option<Tool>>
+    /** The same, held until the surrounding transaction ends (a row lock in SQL), for a read-decide-write. */
+    readonly findForUpdate: (
+      organizationId: OrganizationId,
+      toolUuid: string
+    ) => Effect.Effect<Option.Option<Tool>>
     readonly list: (
       organizationId: OrganizationId,
       filter: { readonly status?: ToolStatus },

@@ -49,19 +49,23 @@ export const layer = Layer.effect(
     const random = yield* SecureRandom
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
+    const found = (toolUuid: string) => (tool: Option.Option<Tool>) =>
+      Option.isSome(tool)
+        ? Effect.succeed(tool.value)
+        : Effect.fail(new ToolNotFound({ tool_uuid: toolUuid }))
     const find = (organizationId: OrganizationId, toolUuid: string) =>
-      Effect.flatMap(tools.find(organizationId, toolUuid), (tool) =>
-        Option.isSome(tool)
-          ? Effect.succeed(tool.value)
-          : Effect.fail(new ToolNotFound({ tool_uuid: toolUuid }))
-      )
+      Effect.flatMap(tools.find(organizationId, toolUuid), found(toolUuid))
+    /** The tool, held until the write's transaction ends: concurrent changes take turns, none is lost. */
+    const findHeld = (organizationId: OrganizationId, toolUuid: string) =>
+      Effect.flatMap(tools.findForUpdate(organizationId, toolUuid), found(toolUuid))
 
     /** The definition's credential must exist in the organization (checked inside the write's transaction). */
     const checkCredential = (organizationId: OrganizationId, definition: ToolDefinition) => {
       const credentialUuid = ToolUpdate.credentialUuidOf(definition)
       return credentialUuid === null
         ? Effect.void
-        : Effect.flatMap(credentials.find(organizationId, credentialUuid), (credential) =>
+        : // held, so that the credential cannot be deleted before this write commits
+          Effect.flatMap(credentials.findForUpdate(organizationId, credentialUuid), (credential) =>
             Option.isSome(credential)
               ? Effect.void
               : Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid }))
@@ -99,7 +103,7 @@ export const layer = Layer.effect(
       update: (organizationId, toolUuid, changes) =>
         transactions.run(
           Effect.gen(function* () {
-            const current = yield* find(organizationId, toolUuid)
+            const current = yield* findHeld(organizationId, toolUuid)
             if (current.status === "archived") return yield* new ToolArchived({ tool_uuid: toolUuid })
             const patch = ToolUpdate.patch(current, changes)
             if (Object.keys(patch).length === 0) return current
@@ -111,7 +115,7 @@ export const layer = Layer.effect(
       archive: (organizationId, toolUuid) =>
         transactions.run(
           Effect.gen(function* () {
-            const current = yield* find(organizationId, toolUuid)
+            const current = yield* findHeld(organizationId, toolUuid)
             if (current.status === "archived") return current
             const archived = yield* tools.update(organizationId, toolUuid, { status: "archived" }, yield* now)
             return Option.getOrElse(archived, () => current)

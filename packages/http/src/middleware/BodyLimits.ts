@@ -1,6 +1,7 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { ValidationError } from "../errors/ApiErrors.js"
+import * as StorableText from "./StorableText.js"
 
 /** The largest JSON body accepted; uploads (multipart, audio) have limits of their own. */
 export const maxJsonBytes = 1024 * 1024
@@ -28,11 +29,23 @@ export const nestingDepth = (text: string): number => {
   return deepest
 }
 
+/** Only a `\u` escape can put such characters in a JSON text that was read as UTF-8. */
+const mayHoldUnstorableText = (text: string) => text.includes("\\u")
+
+const parsedOrUndefined = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined // malformed JSON is reported where the body is decoded
+  }
+}
+
 const refuse = (msg: string) => new ValidationError({ detail: [{ loc: ["body"], msg, type: "value_error" }] })
 
 /**
- * Refuses a JSON body that is too large or nests too deep before anything decodes it: such input cannot be
- * valid for any endpoint, and decoding and describing it would cost time and stack for nothing.
+ * Refuses a JSON body that is too large, nests too deep, or carries text no database can store (NUL,
+ * unpaired surrogates) before anything decodes it: such input cannot be valid for any endpoint, and
+ * decoding and describing it would cost time and stack for nothing (or a storage error later).
  */
 export const check = (
   request: HttpServerRequest.HttpServerRequest
@@ -49,6 +62,8 @@ export const check = (
       if (text.length > maxJsonBytes) return refuse(`The body must be at most ${maxJsonBytes} bytes`)
       if (nestingDepth(text) > maxJsonDepth)
         return refuse(`JSON must not nest deeper than ${maxJsonDepth} levels`)
+      if (mayHoldUnstorableText(text) && StorableText.hasUnstorableText(parsedOrUndefined(text)))
+        return refuse(StorableText.message)
       return undefined
     }
   )

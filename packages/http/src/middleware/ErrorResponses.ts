@@ -6,6 +6,7 @@ import type { ApiError } from "../errors/ApiErrors.js"
 import { isApiError, NotFound, OutsideCallingHours, statusOf, TooManyRequests } from "../errors/ApiErrors.js"
 import * as ValidationErrors from "../errors/ValidationErrors.js"
 import * as BodyLimits from "./BodyLimits.js"
+import * as StorableText from "./StorableText.js"
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/
 
@@ -51,7 +52,7 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
             )
           )
         )
-      const refused = yield* BodyLimits.check(request)
+      const refused = StorableText.checkUrl(request) ?? (yield* BodyLimits.check(request))
       const response = refused
         ? render(refused)
         : yield* app.pipe(

@@ -70,7 +70,7 @@ export const layer = Layer.unwrapEffect(
       onNone: () => SecretBox.layerKeyFile(join(config.dataDir, "encryption.key")),
       onSome: SecretBox.layer
     })
-    const engine = SimulatedEngine.layer(PgStorage.layer.pipe(Layer.provide(secretBox)), files).pipe(
+    const engine = SimulatedEngine.layer(PgStorage.layer, files).pipe(
       Layer.provide(OAuthProvidersConfig.layerConfig),
       Layer.provide(SimulationConfig.layer(config.simCallSeconds))
     )
@@ -102,12 +102,23 @@ export const layer = Layer.unwrapEffect(
       Layer.provide(bootstrap),
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
     )
+    // Files on this server's disk are not seen by other servers over the same database.
+    const filesWarning =
+      Option.isSome(config.databaseUrl) && Option.isNone(config.s3)
+        ? Layer.effectDiscard(
+            Console.warn(
+              `Files (recordings, transcripts, documents) are kept on this server's disk under ${join(config.dataDir, "files")}. ` +
+                "Several servers over one database must share files: set S3_BUCKET."
+            )
+          )
+        : Layer.empty
     // Overdue calls are reclaimed and expired files removed every minute, while the server runs.
     return Layer.mergeAll(
+      filesWarning,
       Layer.effectDiscard(announce).pipe(Layer.provideMerge(http)),
       Housekeeping.layer(),
       // Webhook deliveries go out over fetch, a round every second.
       WebhookDispatcher.layer().pipe(Layer.provide(WebhookSender.layerFetch))
-    ).pipe(Layer.provide(engine), Layer.provide(database))
+    ).pipe(Layer.provide(engine), Layer.provide(Layer.merge(database, secretBox)))
   })
 )

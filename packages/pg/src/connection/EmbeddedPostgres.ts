@@ -2,67 +2,12 @@ import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import type { SqlClient, SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Data, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as DataDirectoryLock from "./DataDirectoryLock.js"
 import { types } from "./PgConnection.js"
-
-/** The data directory is open in another live process: PGlite is one process's database. */
-export class EmbeddedDatabaseInUse extends Data.TaggedError("EmbeddedDatabaseInUse")<{
-  readonly dataDirectory: string
-  readonly pid: number
-}> {
-  override get message() {
-    return (
-      `The embedded database in ${this.dataDirectory} is in use by process ${this.pid}. ` +
-      `Stop that server first, or run several servers over one PostgreSQL server with DATABASE_URL.`
-    )
-  }
-}
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-/**
- * Holds `<dataDirectory>.lock` (this process's id) while the database is open, so that a second server on
- * the same directory stops instead of corrupting it. A lock left by a process that is gone (killed) is
- * taken over.
- */
-const holdLock = (dataDirectory: string) => {
-  const lockFile = `${dataDirectory}.lock`
-  const take = Effect.tryPromise({
-    try: async () => {
-      await fs.mkdir(path.dirname(lockFile), { recursive: true })
-      for (;;) {
-        try {
-          await fs.writeFile(lockFile, String(process.pid), { flag: "wx" })
-          return
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-        }
-        const holder = Number((await fs.readFile(lockFile, "utf8").catch(() => "")).trim())
-        if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-          throw new EmbeddedDatabaseInUse({ dataDirectory, pid: holder })
-        }
-        await fs.rm(lockFile, { force: true })
-      }
-    },
-    catch: (error) => (error instanceof EmbeddedDatabaseInUse ? error : new Error(String(error)))
-  }).pipe(
-    Effect.catchIf(
-      (error): error is Error => !(error instanceof EmbeddedDatabaseInUse),
-      (error) => Effect.die(error)
-    )
-  )
-  return Effect.acquireRelease(take, () => Effect.promise(() => fs.rm(lockFile, { force: true })))
-}
 
 export interface EmbeddedPostgresOptions {
   /** Where the database keeps its files; none keeps it in memory (gone when the process ends). */
@@ -80,10 +25,13 @@ export interface EmbeddedPostgresOptions {
  */
 export const layer = (
   options: EmbeddedPostgresOptions = {}
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError.SqlError | EmbeddedDatabaseInUse> =>
+): Layer.Layer<
+  PgClient.PgClient | SqlClient.SqlClient,
+  SqlError.SqlError | DataDirectoryLock.EmbeddedDatabaseInUse
+> =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
-      if (options.dataDirectory !== undefined) yield* holdLock(options.dataDirectory)
+      if (options.dataDirectory !== undefined) yield* DataDirectoryLock.hold(options.dataDirectory)
       const database = yield* Effect.acquireRelease(
         Effect.promise(async () => {
           if (options.dataDirectory !== undefined) await fs.mkdir(options.dataDirectory, { recursive: true })

@@ -41,6 +41,10 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
       find: (organizationId, id) =>
         one(sql`
           SELECT * FROM integration_connections WHERE organization_id = ${organizationId} AND id = ${id}`),
+      findForUpdate: (organizationId, id) =>
+        one(sql`
+          SELECT * FROM integration_connections
+          WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`),
       list: (organizationId, page) => {
         const { limit, offset } = Paging.window(page)
         return Paging.page(

@@ -1,7 +1,6 @@
-import { Config, Context, Effect, Layer, Redacted } from "effect"
+import { Config, Context, Data, Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
-import * as fs from "node:fs/promises"
-import * as path from "node:path"
+import * as ExclusiveFile from "../local-files/ExclusiveFile.js"
 
 /** What a sealed value starts with: the scheme's version, so that a later scheme can sit beside it. */
 const version = "v1"
@@ -68,26 +67,32 @@ export const layerConfig: Layer.Layer<SecretBox, import("effect").ConfigError.Co
     )
   )
 
+/** The key file is empty or damaged: sealed values cannot be opened without the right key. */
+export class KeyFileDamaged extends Data.TaggedError("KeyFileDamaged")<{ readonly file: string }> {
+  override get message() {
+    return (
+      `${this.file} does not hold a key (it is empty or damaged). Restore it from a backup: the secrets ` +
+      `stored in this data directory can only be read with the key they were sealed with.`
+    )
+  }
+}
+
 /**
  * A box whose key is kept in a file (created with a random 256-bit key, readable by its owner only, the
- * first time): the embedded database's default, so that a newcomer needs no setting and a restart can
- * still open what was sealed. The file lives beside the database files, not inside them, and must be
- * backed up with them.
+ * first time, atomically: never empty or half-written): the embedded database's default, so that a
+ * newcomer needs no setting and a restart can still open what was sealed. The file lives beside the
+ * database files, not inside them, and must be backed up with them.
  */
-export const layerKeyFile = (file: string): Layer.Layer<SecretBox> =>
+export const layerKeyFile = (file: string): Layer.Layer<SecretBox, KeyFileDamaged> =>
   Layer.effect(
     SecretBox,
-    Effect.promise(async () => {
-      await fs.mkdir(path.dirname(file), { recursive: true })
-      try {
-        await fs.writeFile(file, crypto.randomBytes(32).toString("base64") + "\n", {
-          flag: "wx",
-          mode: 0o600
-        })
-      } catch (error) {
-        // Already there (a restart, or another process won the race): use it.
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-      }
-      return make(Redacted.make((await fs.readFile(file, "utf8")).trim()))
+    Effect.gen(function* () {
+      const text = yield* Effect.promise(async () => {
+        await ExclusiveFile.create(file, crypto.randomBytes(32).toString("base64") + "\n")
+        return ExclusiveFile.read(file)
+      })
+      const key = text?.trim() ?? ""
+      if (key.length < 32) return yield* new KeyFileDamaged({ file })
+      return make(Redacted.make(key))
     })
   )

@@ -40,6 +40,9 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
         ),
       find: (organizationId, toolUuid) =>
         one(sql`SELECT * FROM tools WHERE organization_id = ${organizationId} AND tool_uuid = ${toolUuid}`),
+      findForUpdate: (organizationId, toolUuid) =>
+        one(sql`
+          SELECT * FROM tools WHERE organization_id = ${organizationId} AND tool_uuid = ${toolUuid} FOR UPDATE`),
       list: (organizationId, filter, page) => {
         const where = sql.and([
           sql`organization_id = ${organizationId}`,
@@ -101,6 +104,12 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
               })} RETURNING *`)
           ),
         find: (organizationId, credentialUuid) =>
+          Rows.first(Credential)(
+            opened(sql`
+              SELECT * FROM credentials
+              WHERE organization_id = ${organizationId} AND credential_uuid = ${credentialUuid}`)
+          ),
+        findForUpdate: (organizationId, credentialUuid) =>
           Rows.first(Credential)(
             opened(sql`
               SELECT * FROM credentials
