@@ -1,7 +1,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
-import { organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Parameter = { name: string; in: "path" | "query" | "header" }
 type Operation = { method: string; path: string; parameters: ReadonlyArray<Parameter> }
@@ -30,6 +30,7 @@ const segment = FastCheck.oneof(
     "99999999999999999999",
     "agent_AAAAAAAAAAAAAAAAAAAA",
     "%00",
+    "\u0000",
     "..",
     "null",
     "+48500000486"
@@ -69,7 +70,8 @@ const body = FastCheck.oneof(
     "null",
     '{"name": 5}',
     '{"agent": {"greeting": 42}}',
-    '{"phone_number": "+48500000486"}'
+    '{"phone_number": "+48500000486"}',
+    '{"name": "a\\u0000b", "agent": {"greeting": "\\ud800"}}'
   ),
   // deep nesting, at the top and inside free-form fields
   FastCheck.constantFrom(
@@ -79,7 +81,10 @@ const body = FastCheck.oneof(
   )
 )
 
-describe("robustness", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("robustness, %s storage", (_, server) => {
   it.effect(
     "no operation answers 5xx or a non-JSON error to random and malformed input",
     () =>
@@ -141,7 +146,7 @@ describe("robustness", () => {
           }
         }
         expect(failures).toEqual([])
-      }).pipe(Effect.provide(TestServer)),
+      }).pipe(Effect.provide(server)),
     { timeout: 120_000 }
   )
 })

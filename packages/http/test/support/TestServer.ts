@@ -1,6 +1,16 @@
 import { HttpApiBuilder, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { DownloadLinks, InMemory, Organizations } from "@voice-agent-platform/core"
+import {
+  DownloadLinks,
+  InMemory,
+  MemoryTelephony,
+  Organizations,
+  PriceListConfig,
+  SecureRandom,
+  Services
+} from "@voice-agent-platform/core"
+import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
+import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Api } from "../../src/Api.js"
 import * as AppLayer from "../../src/AppLayer.js"
@@ -8,7 +18,7 @@ import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentica
 import * as RuntimeAuthentication from "../../src/middleware/RuntimeAuthentication.js"
 
 /**
- * A real HTTP server on a random local port over the in-memory engine; tests talk to it through
+ * A real HTTP server on a random local port over the in-memory engine (or, `TestServerOverSql`, the SQL one); tests talk to it through
  * `HttpClient` (raw) or a typed client, and reach the same engine directly to set things up.
  */
 /** The operator token of the test server. */
@@ -17,13 +27,38 @@ export const adminToken = "test-admin-token-0123456789"
 /** The voice-runtime token of the test server. */
 export const runtimeToken = "test-runtime-token-0123456789"
 
-export const TestServer = HttpApiBuilder.serve().pipe(
-  Layer.provide(AppLayer.layer),
-  Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
-  Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
-  Layer.provide(DownloadLinks.layerRandom),
-  Layer.provideMerge(InMemory.layer),
-  Layer.provideMerge(NodeHttpServer.layerTest)
+/** The test server over the given engine. */
+const serverOver = <A, E>(engine: Layer.Layer<A, E>) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(AppLayer.layer),
+    Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
+    Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
+    Layer.provide(DownloadLinks.layerRandom),
+    Layer.provideMerge(engine),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
+
+export const TestServer = serverOver(InMemory.layer)
+
+/**
+ * The same server with its records in SQL, on an embedded PostgreSQL in memory (files and telephony stay
+ * in memory): for tests of what only a real database refuses.
+ */
+export const TestServerOverSql = serverOver(
+  Services.layer.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        PgStorage.layer.pipe(
+          Layer.provide(SecretBox.layer(Redacted.make("the test server's encryption key 0123456789"))),
+          Layer.provide(EmbeddedPostgres.layer())
+        ),
+        MemoryBlobStore.layer,
+        MemoryTelephony.layer,
+        SecureRandom.layerWebCrypto,
+        PriceListConfig.layerDefault
+      )
+    )
+  )
 )
 
 /** A fresh organization and its API key. */
