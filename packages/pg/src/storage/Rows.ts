@@ -8,14 +8,26 @@ import { Effect, Option, Schema } from "effect"
  * can act on.
  */
 
+// One compiled decoder per schema: building a decoder is far dearer than running it, and stores call these
+// helpers inline, per query.
+const decoders = new WeakMap<Schema.Schema.Any, (row: unknown) => unknown>()
+const decoderOf = <A, I>(schema: Schema.Schema<A, I>): ((row: unknown) => A) => {
+  let decode = decoders.get(schema as Schema.Schema.Any)
+  if (decode === undefined) {
+    decode = Schema.decodeUnknownSync(schema)
+    decoders.set(schema as Schema.Schema.Any, decode)
+  }
+  return decode as (row: unknown) => A
+}
+
 /** Every row, decoded. */
 export const all =
   <A, I>(schema: Schema.Schema<A, I>) =>
   (query: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>): Effect.Effect<ReadonlyArray<A>> => {
-    const decode = Schema.decodeUnknownSync(Schema.Array(schema))
+    const decode = decoderOf(schema)
     return query.pipe(
       Effect.orDie,
-      Effect.map((rows) => decode(rows))
+      Effect.map((rows) => rows.map(decode))
     )
   }
 
@@ -23,7 +35,7 @@ export const all =
 export const first =
   <A, I>(schema: Schema.Schema<A, I>) =>
   (query: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>): Effect.Effect<Option.Option<A>> => {
-    const decode = Schema.decodeUnknownSync(schema)
+    const decode = decoderOf(schema)
     return query.pipe(
       Effect.orDie,
       Effect.map((rows) => (rows.length === 0 ? Option.none() : Option.some(decode(rows[0]))))
