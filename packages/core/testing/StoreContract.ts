@@ -293,6 +293,34 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
         })
       )
 
+      it.effect("counts an agent's runs exactly: concurrent inserts, deletions, a rolled-back insert", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const transactions = yield* Transactions
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const { agent: otherAgent } = yield* Fixtures.agent(org.id)
+          const inserted = yield* Effect.all(
+            Array.from({ length: 20 }, (_, i) => runs.insert(Fixtures.newRun(org.id, agent.id), at(i))),
+            { concurrency: "unbounded" }
+          )
+          yield* runs.insert(Fixtures.newRun(org.id, otherAgent.id), at(0))
+          yield* Effect.either(
+            transactions.run(
+              Effect.zipRight(runs.insert(Fixtures.newRun(org.id, agent.id), at(99)), Effect.fail("undone"))
+            )
+          )
+          yield* Effect.all(
+            inserted.slice(0, 5).map((run) => runs.remove(org.id, run.workflow_run_id)),
+            { concurrency: "unbounded" }
+          )
+          expect(yield* runs.countByAgent(org.id, agent.id)).toBe(15)
+          expect((yield* runs.list(org.id, agent.id, {}, page(1))).total_count).toBe(15)
+          expect((yield* runs.list(org.id, agent.id, { status: "queued" }, page(1))).total_count).toBe(15)
+          expect(yield* runs.countByAgent(org.id, otherAgent.id)).toBe(1)
+        })
+      )
+
       it.effect("finds a run by its global id for a voice runtime, whatever its organization", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

@@ -3,13 +3,15 @@ import * as Migrator from "@effect/sql/Migrator"
 import { Effect, Layer } from "effect"
 import * as AdvisoryLock from "../storage/AdvisoryLock.js"
 import initial from "./0001_initial/index.js"
+import runCounts from "./0002_run_counts.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
  * new entry here.
  */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
-  "0001_initial": initial
+  "0001_initial": initial,
+  "0002_run_counts": runCounts
 }
 
 /** The table that records which versions ran. */

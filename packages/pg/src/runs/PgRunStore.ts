@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
+import type { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import { IntegrationDelivery, Run, RunLogEntry, SmsMessage } from "@voice-agent-platform/core/runs/Run.js"
 import type { RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
@@ -67,6 +68,13 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(RunRow)
     const all = Rows.all(RunRow)
+    /** How many runs the agent has, as the database keeps it (`run_counts`, version 2 of the schema). */
+    const agentTotal = (organizationId: OrganizationId, agentId: AgentId) =>
+      Rows.single(Count)(sql`
+        SELECT coalesce(
+          (SELECT total FROM run_counts WHERE organization_id = ${organizationId} AND workflow_id = ${agentId}),
+          0
+        )::int8 AS total`)
 
     const update = (patch: RunPatch) => {
       const { files, ...others } = patch
@@ -108,7 +116,15 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
             LIMIT ${take} OFFSET ${skip}
           ) p JOIN runs r USING (workflow_run_id)
           ORDER BY p.created_at DESC, p.workflow_run_id DESC`
-        return Rows.single(Count)(sql`SELECT count(*)::int8 AS total FROM runs WHERE ${where}`).pipe(
+        // Without a filter the total is the agent's kept count (one row); with one, it is counted.
+        const unfiltered =
+          filter.status === undefined &&
+          filter.created_after === undefined &&
+          filter.created_before === undefined
+        const count = unfiltered
+          ? agentTotal(organizationId, agentId)
+          : Rows.single(Count)(sql`SELECT count(*)::int8 AS total FROM runs WHERE ${where}`)
+        return count.pipe(
           Effect.flatMap(({ total }) => {
             if (offset >= total) return Effect.succeed(Page.make([], total, page))
             const end = Math.min(offset + limit, total)
@@ -129,11 +145,7 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
               WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`)
       },
       countByAgent: (organizationId, agentId) =>
-        Rows.single(Count)(
-          sql`
-          SELECT count(*)::int8 AS total FROM runs
-          WHERE organization_id = ${organizationId} AND workflow_id = ${agentId}`
-        ).pipe(Effect.map((row) => row.total)),
+        Effect.map(agentTotal(organizationId, agentId), (row) => row.total),
       remove: (organizationId, id) =>
         one(sql`
           DELETE FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`),
