@@ -4,7 +4,7 @@
 // SQL (count, then ORDER BY ... LIMIT ... OFFSET), measured in the same run. Requests go one at a time,
 // so the figures are latencies, not throughput.
 //
-// Run: `npm run bench:million` (uses the PostgreSQL server at BENCH_DATABASE_URL, by default the
+// Run: `npm run bench:million` (uses the PostgreSQL server at TEST_DATABASE_URL, by default the
 // machine's 127.0.0.1:5432, in a database of its own that is dropped afterwards; BENCH_RUNS changes the
 // number of runs, BENCH_SECONDS the time spent on each page).
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
