@@ -3,6 +3,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import * as StorableText from "../src/middleware/StorableText.js"
 
 const documents = "/api/v1/knowledge-base/documents"
 
@@ -481,6 +482,14 @@ describe("knowledge base over HTTP", () => {
       expect(yield* problems(form(null, { custom_metadata: "{}" }))).toEqual([
         { loc: ["body", "file"], msg: "Field required", type: "missing" }
       ])
+      // text no database can store: NUL in the metadata (escaped in its JSON); a NUL in the file name does not
+      // even parse as a form
+      expect(
+        yield* problems(form({ name: "a.txt", content: "a" }, { custom_metadata: '{"a": "\\u0000"}' }))
+      ).toEqual([{ loc: ["body", "custom_metadata"], msg: StorableText.message, type: "value_error" }])
+      expect((yield* problems(form({ name: "a\u0000.txt", content: "a" })))[0]?.type).toBe(
+        "value_error.multipart"
+      )
       expect(yield* problems(form(null, { file: "just text" }))).toEqual([
         {
           loc: ["body", "file"],

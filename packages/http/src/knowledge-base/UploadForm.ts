@@ -5,6 +5,7 @@ import { Effect, Option, Stream } from "effect"
 import type { ValidationIssue } from "../errors/ApiErrors.js"
 import { ValidationError } from "../errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
+import * as StorableText from "../middleware/StorableText.js"
 
 /** The upload form, read and checked. */
 export interface UploadForm {
@@ -217,6 +218,8 @@ export const read = (
     const metadata = Option.flatMap(metadataText, parseMetadata)
     if (Option.isSome(metadataText) && Option.isNone(metadata)) {
       issues.push(issue("custom_metadata", "Expected a JSON object, as text", "value_error.json"))
+    } else if (Option.isSome(metadata) && StorableText.hasUnstorableText(metadata.value)) {
+      issues.push(issue("custom_metadata", StorableText.message, "value_error"))
     }
     const sourceUrl = text("source_url")
     if (Option.isSome(sourceUrl) && !isWebUrl(sourceUrl.value)) {
