@@ -17,39 +17,61 @@ export class EmbeddedDatabaseInUse extends Data.TaggedError("EmbeddedDatabaseInU
 }
 
 /**
- * Whether a process with this id runs and is a Node process. A lock left by a killed server names a
- * process id that, after a reboot, may belong to something else: that one does not hold the database.
+ * When a process started (clock ticks since boot, from `/proc/<pid>/stat`), where the system tells; it
+ * tells a process from a later one that reuses its id (after a reboot, or a container's restart, where
+ * the server is often process 1 again).
  */
-const holdsDatabase = async (pid: number): Promise<boolean> => {
+const startTimeOf = async (pid: number): Promise<string | undefined> => {
+  const stat = await ExclusiveFile.read(`/proc/${pid}/stat`).catch(() => undefined)
+  // Fields after the command name (which may hold spaces), from the third; the start time is the 22nd.
+  return stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[19]
+}
+
+/** This process, as a lock names it: its id and, where known, its start time. */
+const ownerOf = async (pid: number): Promise<string> => {
+  const started = await startTimeOf(pid)
+  return started === undefined ? String(pid) : `${pid} ${started}`
+}
+
+/** Whether the process a lock names still runs: the same id and, where known, the same start time. */
+const holds = async (owner: string): Promise<boolean> => {
+  const [pidText, started] = owner.trim().split(" ")
+  const pid = Number(pidText)
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EPERM") return false
   }
-  const commandLine = await ExclusiveFile.read(`/proc/${pid}/cmdline`).catch(() => undefined)
-  return commandLine === undefined || commandLine.includes("node")
+  return started === undefined || (await startTimeOf(pid)) === started
 }
 
 /**
- * Holds `<dataDirectory>.lock` (this process's id) while the database is open, so that a second server on
+ * Holds `<dataDirectory>.lock` (this process's id and start time) while the database is open, so that a second server on
  * the same directory stops instead of corrupting it. The lock is created atomically with its content. A
- * lock whose process is gone (killed) is taken over: it is first renamed to a name of this process's own
+ * lock whose process is gone (killed, or its id now used by another process) is taken over: it is first renamed to a name of this process's own
  * (of two processes taking it over, one finds it gone and starts again), and put back if what was renamed
  * turns out to be a live lock made in between. Released only by its owner.
  */
 export const hold = (dataDirectory: string) => {
   const lockFile = `${dataDirectory}.lock`
-  const mine = String(process.pid)
   const take = Effect.tryPromise({
     try: async () => {
-      for (let attempt = 0; attempt < 20; attempt++) {
-        if (await ExclusiveFile.create(lockFile, mine, 0o644)) return
+      const mine = await ownerOf(process.pid)
+      let emptySightings = 0
+      for (let attempt = 0; attempt < 50; attempt++) {
+        if (await ExclusiveFile.create(lockFile, mine, 0o644)) return mine
         const text = await ExclusiveFile.read(lockFile)
         if (text === undefined) continue
-        const holder = Number(text.trim())
-        if (holder === process.pid) return
-        if (Number.isSafeInteger(holder) && holder > 0 && (await holdsDatabase(holder))) {
-          throw new EmbeddedDatabaseInUse({ dataDirectory, pid: holder })
+        if (text.trim() === mine) return mine
+        if (text.trim() === "" && emptySightings++ < 25) {
+          // being written where hard links are not available (see ExclusiveFile): look again shortly; one
+          // that stays empty was left by a process killed while writing it, and is stale
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          continue
+        }
+        if (await holds(text)) {
+          throw new EmbeddedDatabaseInUse({ dataDirectory, pid: Number(text.trim().split(" ")[0]) })
         }
         const moved = `${lockFile}.stale.${process.pid}.${crypto.randomBytes(6).toString("hex")}`
         try {
@@ -72,8 +94,9 @@ export const hold = (dataDirectory: string) => {
     ),
     Effect.mapError((error) => error as EmbeddedDatabaseInUse)
   )
-  const release = Effect.promise(async () => {
-    if ((await ExclusiveFile.read(lockFile))?.trim() === mine) await fs.rm(lockFile, { force: true })
-  })
-  return Effect.acquireRelease(take, () => release)
+  const release = (mine: string) =>
+    Effect.promise(async () => {
+      if ((await ExclusiveFile.read(lockFile))?.trim() === mine) await fs.rm(lockFile, { force: true })
+    })
+  return Effect.acquireRelease(take, release)
 }
