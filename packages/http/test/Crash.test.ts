@@ -20,6 +20,8 @@ interface Acknowledged {
   readonly agents: Array<{ readonly id: number; readonly public_id: string }>
   readonly numbers: Array<number>
   readonly accepted: Array<{ readonly agent: string; readonly text: string }>
+  /** Requests that got no answer: the server died under them. */
+  cut: number
 }
 
 /** Writes of three kinds, each one transaction of several rows, from several clients, until `until` passes. */
@@ -28,7 +30,8 @@ const writeStorm = async (port: number, until: number, acknowledged: Acknowledge
     try {
       return await request
     } catch {
-      return undefined // the server died under this request
+      acknowledged.cut++ // the server died under this request
+      return undefined
     }
   }
   const worker = async (w: number) => {
@@ -92,17 +95,22 @@ const crashAndRestart = async (env: Record<string, string>) => {
       expect(added.status).toBe(200)
     }
 
-    const acknowledged: Acknowledged = { agents: [], numbers: [], accepted: [] }
-    const storm = writeStorm(server.port, Date.now() + 30_000, acknowledged)
-    // let writes run, then kill the server in the middle of them
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const acknowledged: Acknowledged = { agents: [], numbers: [], accepted: [], cut: 0 }
+    const storm = writeStorm(server.port, Date.now() + 60_000, acknowledged)
+    // let writes of every kind flow (however slow the machine), then kill the server in the middle of them
+    const flowing = () =>
+      acknowledged.agents.length >= 16 &&
+      acknowledged.numbers.length >= 4 &&
+      acknowledged.accepted.length >= 4
+    for (const deadline = Date.now() + 45_000; !flowing() && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    expect(flowing()).toBe(true)
     server.child.kill("SIGKILL")
     await server.exited
     await storm
-    // the storm did write all three kinds before the kill
-    expect(acknowledged.agents.length).toBeGreaterThan(5)
-    expect(acknowledged.numbers.length).toBeGreaterThan(0)
-    expect(acknowledged.accepted.length).toBeGreaterThan(0)
+    // requests were in flight when it died
+    expect(acknowledged.cut).toBeGreaterThan(0)
 
     server = await start(server.env)
     const port = server.port
@@ -121,6 +129,17 @@ const crashAndRestart = async (env: Record<string, string>) => {
     for (const { agent, text } of acknowledged.accepted) {
       const read = await send(port, "GET", `/api/v1/agents/${agent}`, { apiKey })
       expect(read.json.workflow_definition.system_prompt).toContain(text)
+    }
+    // and every suggestion is whole, acknowledged or not: accepted ones are in the prompt once, with the
+    // version they made; pending ones are not in it
+    for (const agent of agents) {
+      const prompt: string = (await send(port, "GET", `/api/v1/agents/${agent.public_id}`, { apiKey })).json
+        .workflow_definition.system_prompt
+      for (const suggestion of await everything(port, `/api/v1/agents/${agent.public_id}/improvements`)) {
+        const times = prompt.split(suggestion.text).length - 1
+        expect(times).toBe(suggestion.status === "accepted" ? 1 : 0)
+        expect(suggestion.applied_definition_id === null).toBe(suggestion.status !== "accepted")
+      }
     }
     // numbers and money agree: each number held was paid for exactly once
     const numbers = await everything(port, "/api/v1/phone-numbers")
