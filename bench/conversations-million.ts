@@ -9,7 +9,7 @@
 // number of runs, BENCH_SECONDS the time spent on each page).
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -94,6 +94,7 @@ const directly = async (client: pg.Client, organizationId: number, agentId: numb
 
 const ms = (value: number) => `${value.toFixed(2).padStart(8)} ms`
 
+const dataDirectory = mkdtempSync(join(tmpdir(), "vap-bench-"))
 const database = await TestDatabase.createDatabase()
 const url = TestDatabase.databaseUrl(database)
 const children: Array<ChildProcess> = []
@@ -103,7 +104,7 @@ try {
   const server = await startServer({
     PORT: String(port),
     HOST: "127.0.0.1",
-    DATA_DIR: mkdtempSync(join(tmpdir(), "vap-bench-")),
+    DATA_DIR: dataDirectory,
     DATABASE_URL: url,
     ENCRYPTION_KEY: "the-benchmark-encryption-key-0123456789",
     BOOTSTRAP_API_KEY: apiKey
@@ -173,4 +174,5 @@ try {
   await client.end().catch(() => undefined)
   await new Promise((r) => setTimeout(r, 1000))
   if (!process.env.BENCH_KEEP_DATABASE) await TestDatabase.dropDatabase(database)
+  rmSync(dataDirectory, { recursive: true, force: true })
 }

@@ -2,7 +2,7 @@
 // database in a fresh data directory) through the bundled server, against a bare node:http server answering the same JSON bytes,
 // measured in the same run. Prints requests/s, p50 and p99, and the ratio. Run: `npm run bench:http`.
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -61,6 +61,7 @@ const call = (port: number, method: string, path: string, body?: unknown) =>
 const line = (name: string, r: LoadResult) =>
   `${name.padEnd(28)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2).padStart(7)} ms   p99 ${r.p99Ms.toFixed(2).padStart(7)} ms   (${r.requests} ok, ${r.errors} errors)`
 
+const dataDirectory = mkdtempSync(join(tmpdir(), "vap-bench-"))
 const children: Array<ChildProcess> = []
 try {
   const apiPort = await freePort()
@@ -72,7 +73,7 @@ try {
         PORT: String(apiPort),
         HOST: "127.0.0.1",
         BOOTSTRAP_API_KEY: apiKey,
-        DATA_DIR: mkdtempSync(join(tmpdir(), "vap-bench-"))
+        DATA_DIR: dataDirectory
       },
       "listening on"
     )
@@ -109,4 +110,6 @@ try {
   )
 } finally {
   for (const child of children) child.kill("SIGTERM")
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  rmSync(dataDirectory, { recursive: true, force: true })
 }

@@ -1,6 +1,13 @@
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
-import { dataDirectory, type Running, send, start, stop } from "./support/ServerProcesses.js"
+import {
+  dataDirectory,
+  removeDataDirectories,
+  type Running,
+  send,
+  start,
+  stop
+} from "./support/ServerProcesses.js"
 
 /**
  * A server killed with SIGKILL in the middle of writes leaves no half-written record: after a restart every
@@ -167,6 +174,8 @@ const crashAndRestart = async (env: Record<string, string>) => {
 }
 
 describe("a server killed in the middle of writes", () => {
+  afterAll(removeDataDirectories)
+
   it("leaves no half-written record in the embedded database, and serves again after a restart", async () => {
     await crashAndRestart({ DATA_DIR: dataDirectory() })
   }, 180_000)

@@ -1,8 +1,10 @@
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import { request } from "node:http"
-import { call, send, start, stop } from "./support/ServerProcesses.js"
+import { call, removeDataDirectories, send, start, stop } from "./support/ServerProcesses.js"
 
 describe("the bundled server (npm start)", () => {
+  afterAll(removeDataDirectories)
+
   it("prints a fresh API key on an empty store, serves with it, and stops cleanly on SIGTERM", async () => {
     const server = await start()
     try {

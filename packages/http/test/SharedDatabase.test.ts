@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
-import { type Running, send, start, stop } from "./support/ServerProcesses.js"
+import { removeDataDirectories, type Running, send, startAll, stop } from "./support/ServerProcesses.js"
+import pg from "pg"
 
 /**
  * Several stateless servers over one PostgreSQL database keep every promise a single server keeps: the
@@ -46,11 +47,12 @@ describe.skipIf(!reachable)("two servers over one PostgreSQL database", () => {
       SIM_CALL_SECONDS: "600"
     }
     // both at once: they race to apply the migrations and to create the first organization
-    servers = await Promise.all([start(env), start(env)])
+    servers = await startAll([env, env])
   }, 120_000)
 
   afterAll(async () => {
     await Promise.all(servers.map(stop))
+    removeDataDirectories()
     if (database !== undefined) await TestDatabase.dropDatabase(database)
   }, 60_000)
 
@@ -85,10 +87,20 @@ describe.skipIf(!reachable)("two servers over one PostgreSQL database", () => {
     return created.json as { id: number; public_id: string }
   }
 
-  it("applied the schema once and created one first organization, though both started at once", async () => {
+  it("applied each schema version once and created one first organization, though both started at once", async () => {
     const outputs = servers.map((server) => server.output())
     expect(outputs.filter((output) => output.includes("Created organization")).length).toBe(1)
     for (const port of both()) expect((await send(port, "GET", "/health", {})).status).toBe(200)
+    const client = new pg.Client({ connectionString: TestDatabase.databaseUrl(database) })
+    await client.connect()
+    try {
+      const applied = await client.query("SELECT migration_id FROM schema_migrations ORDER BY migration_id")
+      expect(applied.rows.map((row) => row.migration_id)).toEqual([1, 2])
+      const organizations = await client.query("SELECT count(*)::int AS n FROM organizations")
+      expect(organizations.rows[0].n).toBe(1)
+    } finally {
+      await client.end()
+    }
   })
 
   it("accepts exactly 10 of 200 simultaneous calls at 10 channels, split across both servers", async () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -29,8 +29,19 @@ export interface Running {
   readonly env: Record<string, string>
 }
 
-/** A fresh data directory for a server. */
-export const dataDirectory = () => mkdtempSync(join(tmpdir(), "vap-server-"))
+const directories: Array<string> = []
+
+/** A fresh data directory for a server; `removeDataDirectories` deletes every one made so far. */
+export const dataDirectory = () => {
+  const directory = mkdtempSync(join(tmpdir(), "vap-server-"))
+  directories.push(directory)
+  return directory
+}
+
+/** Deletes the data directories this test file made (call it once its servers have stopped). */
+export const removeDataDirectories = () => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true })
+}
 
 /** Starts the bundled server the way `npm start` does and waits until it says it listens. */
 export const start = async (env: Record<string, string> = {}): Promise<Running> => {
@@ -55,10 +66,26 @@ export const start = async (env: Record<string, string> = {}): Promise<Running> 
   return { child, port, output: () => output, exited, env: fullEnv }
 }
 
-/** Stops a server with SIGTERM and answers its exit code. */
+/** Stops a server with SIGTERM (SIGKILL if it has not exited 20 s later) and answers its exit code. */
 export const stop = (server: Running): Promise<number | null> => {
-  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM")
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill("SIGTERM")
+    const kill = setTimeout(() => server.child.kill("SIGKILL"), 20_000)
+    void server.exited.then(() => clearTimeout(kill))
+  }
   return server.exited
+}
+
+/** Starts several servers at once; when one fails to start, stops the others before failing. */
+export const startAll = async (envs: ReadonlyArray<Record<string, string>>): Promise<Array<Running>> => {
+  const started = await Promise.allSettled(envs.map((env) => start(env)))
+  const running = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []))
+  const failed = started.find((result) => result.status === "rejected")
+  if (failed !== undefined) {
+    await Promise.all(running.map(stop))
+    throw failed.reason
+  }
+  return running
 }
 
 export interface Answer {
