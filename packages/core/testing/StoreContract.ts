@@ -293,6 +293,46 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
         })
       )
 
+      it.effect(
+        "pages an agent's runs newest first, ties by the higher id, from either end, with filters",
+        () =>
+          Effect.gen(function* () {
+            const runs = yield* RunStore
+            const org = yield* Fixtures.organization()
+            const { agent } = yield* Fixtures.agent(org.id)
+            // 23 runs, three to an instant (ties), every third one completed
+            const inserted: Array<{ id: number; at: number; completed: boolean }> = []
+            for (let i = 0; i < 23; i++) {
+              const completed = i % 3 === 0
+              const run = yield* runs.insert(
+                Fixtures.newRun(org.id, agent.id, completed ? { status: "completed" } : {}),
+                at(Math.floor(i / 3))
+              )
+              inserted.push({ id: run.workflow_run_id, at: Math.floor(i / 3), completed })
+            }
+            const newestFirst = (rows: typeof inserted) =>
+              [...rows].sort((a, b) => b.at - a.at || b.id - a.id).map((row) => row.id)
+            const walk = (limit: number, filter: { readonly status?: "completed" }) =>
+              Effect.gen(function* () {
+                const ids: Array<number> = []
+                for (let n = 1; ; n++) {
+                  const listed = yield* runs.list(org.id, agent.id, filter, page(n, limit))
+                  if (listed.items.length === 0) return { ids, total: listed.total_count, pages: n - 1 }
+                  ids.push(...listed.items.map((run) => run.workflow_run_id))
+                }
+              })
+            for (const limit of [1, 4, 5, 7, 23, 50]) {
+              const all = yield* walk(limit, {})
+              expect(all.ids).toEqual(newestFirst(inserted))
+              expect(all.total).toBe(23)
+              expect(all.pages).toBe(Math.ceil(23 / limit))
+              const completed = yield* walk(limit, { status: "completed" })
+              expect(completed.ids).toEqual(newestFirst(inserted.filter((row) => row.completed)))
+              expect(completed.total).toBe(8)
+            }
+          })
+      )
+
       it.effect("counts an agent's runs exactly: concurrent inserts, deletions, a rolled-back insert", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

@@ -5,8 +5,9 @@ import { Effect } from "effect"
  * Version 2: each agent's number of runs, kept by the database itself. Every list of an agent's runs
  * answers its `total_count`; counting a million index entries costs ~30 ms a request, reading one row
  * costs nothing. Statement-level triggers keep the count in the same transaction as the inserts and
- * deletes (one update per statement, however many rows it writes), so no code path can forget it and a
- * rolled-back insert is never counted. A run never changes its organization or its agent.
+ * deletes (one update per statement, however many rows it writes; a TRUNCATE clears them), so no code
+ * path can forget it and a rolled-back insert is never counted. A run never changes its organization
+ * or its agent.
  */
 export const statements: ReadonlyArray<string> = [
   `CREATE TABLE run_counts (
@@ -25,6 +26,11 @@ export const statements: ReadonlyArray<string> = [
   END $$`,
   `CREATE FUNCTION run_counts_subtract() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
+    -- the counts' rows are locked in key order first, as inserts do, so that two statements deleting
+    -- runs of several agents cannot deadlock
+    PERFORM 1 FROM run_counts c
+    WHERE (c.organization_id, c.workflow_id) IN (SELECT organization_id, workflow_id FROM deleted)
+    ORDER BY c.organization_id, c.workflow_id FOR UPDATE;
     UPDATE run_counts c SET total = c.total - d.removed
     FROM (
       SELECT organization_id, workflow_id, count(*) AS removed FROM deleted
@@ -37,6 +43,13 @@ export const statements: ReadonlyArray<string> = [
     REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION run_counts_add()`,
   `CREATE TRIGGER runs_counted_on_delete AFTER DELETE ON runs
     REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION run_counts_subtract()`,
+  `CREATE FUNCTION run_counts_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM run_counts;
+    RETURN NULL;
+  END $$`,
+  `CREATE TRIGGER runs_counted_on_truncate AFTER TRUNCATE ON runs
+    FOR EACH STATEMENT EXECUTE FUNCTION run_counts_clear()`,
   // The runs written before this version.
   `INSERT INTO run_counts (organization_id, workflow_id, total)
     SELECT organization_id, workflow_id, count(*) FROM runs GROUP BY organization_id, workflow_id`
