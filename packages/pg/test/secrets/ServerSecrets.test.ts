@@ -14,7 +14,7 @@ const boxB = SecretBox.layer(Redacted.make("another encryption key, not the firs
 const database = Layer.provideMerge(Migrations.layer, layerEmbedded)
 
 describe("server secrets", () => {
-  it.live("shares one secret between servers and keeps it sealed in the table", () =>
+  it.live("answers every caller the one stored secret and keeps it sealed in the table", () =>
     Effect.gen(function* () {
       const first = yield* ServerSecrets.shared("test_secret")
       const second = yield* ServerSecrets.shared("test_secret")
