@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Either, Layer, Option, Redacted } from "effect"
+import { Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { AgentStore } from "../src/agents/AgentStore.js"
 import { CampaignStore } from "../src/campaigns/CampaignStore.js"
 import { CallFragmentStore } from "../src/calls/CallFragmentStore.js"
@@ -20,6 +20,7 @@ import { RunStore } from "../src/runs/RunStore.js"
 import type { Stores } from "../src/storage/Stores.js"
 import { Transactions } from "../src/storage/Transactions.js"
 import { CredentialStore } from "../src/tools/CredentialStore.js"
+import { ToolDefinition } from "../src/tools/ToolDefinition.js"
 import { ToolStore } from "../src/tools/ToolStore.js"
 import { triggerIdFrom } from "../src/triggers/Trigger.js"
 import { TriggerStore } from "../src/triggers/TriggerStore.js"
@@ -753,6 +754,48 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             yield* tools.find(org.id, tool.tool_uuid)
           )
           expect(Option.isNone(yield* tools.findForUpdate(other.id, tool.tool_uuid))).toBe(true)
+          // the active tools whose definitions name a credential, oldest first
+          const httpTool = (n: number, credentialUuid: string | null) =>
+            tools.insert(
+              {
+                tool_uuid: `tool-${suffix}-http-${n}`,
+                organization_id: org.id,
+                name: `Lookup ${n}`,
+                description: null,
+                category: "http_api",
+                icon: null,
+                icon_color: null,
+                status: "active",
+                definition: Schema.decodeUnknownSync(ToolDefinition)({
+                  schema_version: 1,
+                  type: "http_api",
+                  config: { method: "GET", url: "https://example.com", credential_uuid: credentialUuid }
+                }),
+                created_by: null
+              },
+              at(n)
+            )
+          const usingA = [yield* httpTool(1, `cred-a-${suffix}`), yield* httpTool(2, `cred-a-${suffix}`)]
+          const usingB = yield* httpTool(3, `cred-b-${suffix}`)
+          yield* httpTool(4, null)
+          expect(yield* tools.activeUsingCredential(org.id, `cred-a-${suffix}`)).toEqual(
+            usingA.map((t) => t.tool_uuid)
+          )
+          expect(yield* tools.activeUsingCredential(other.id, `cred-a-${suffix}`)).toEqual([])
+          // a changed definition, and archiving, change what uses what
+          yield* tools.update(org.id, usingA[0]!.tool_uuid, { definition: usingB.definition }, at(5))
+          yield* tools.update(org.id, usingA[1]!.tool_uuid, { status: "archived" }, at(5))
+          expect(yield* tools.activeUsingCredential(org.id, `cred-a-${suffix}`)).toEqual([])
+          expect(yield* tools.activeUsingCredential(org.id, `cred-b-${suffix}`)).toEqual([
+            usingA[0]!.tool_uuid,
+            usingB.tool_uuid
+          ])
+          for (const t of [usingA[0]!, usingB]) {
+            yield* tools.update(org.id, t.tool_uuid, { status: "archived" }, at(6))
+          }
+          const remaining = yield* tools.list(org.id, { status: "active" }, page(1))
+          for (const t of remaining.items)
+            yield* tools.update(org.id, t.tool_uuid, { status: "archived" }, at(6))
           const archived = yield* tools.update(org.id, tool.tool_uuid, { status: "archived" }, at(1))
           expect(Option.getOrThrow(archived)).toMatchObject({ status: "archived", updated_at: at(1) })
           expect((yield* tools.list(org.id, { status: "active" }, page(1))).total_count).toBe(0)

@@ -4,6 +4,7 @@ import { CredentialStore } from "../tools/CredentialStore.js"
 import type { Tool } from "../tools/Tool.js"
 import { ToolId } from "../tools/Tool.js"
 import { ToolStore } from "../tools/ToolStore.js"
+import * as ToolUpdate from "../tools/ToolUpdate.js"
 import { MemoryDatabaseTag } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
@@ -28,6 +29,16 @@ export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabaseTag> = Laye
       find: (organizationId, uuid) => db.atomically(() => tools.findOwn(organizationId, uuid)),
       // In memory a transaction already excludes every other access: there is nothing more to hold.
       findForUpdate: (organizationId, uuid) => db.atomically(() => tools.findOwn(organizationId, uuid)),
+      activeUsingCredential: (organizationId, credentialUuid) =>
+        db.atomically(() =>
+          tools
+            .ownRows(
+              organizationId,
+              (t) => t.status === "active" && ToolUpdate.credentialUuidOf(t.definition) === credentialUuid
+            )
+            .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id - b.id)
+            .map((t) => t.tool_uuid)
+        ),
       list: (organizationId, filter, page) =>
         db.atomically(() =>
           tools.newestPage(

@@ -8,7 +8,6 @@ import type { CreateCredentialRequest } from "./CredentialRequest.js"
 import { CredentialStore } from "./CredentialStore.js"
 import { CredentialInUse, CredentialNotFound } from "./ToolErrors.js"
 import { ToolStore } from "./ToolStore.js"
-import * as ToolUpdate from "./ToolUpdate.js"
 
 /**
  * Stored secrets HTTP API tools authenticate with. Records carry the secret (as `Redacted`, so it never
@@ -53,23 +52,6 @@ export const layer = Layer.effect(
           : Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid }))
       )
 
-    /** The uuids of the organization's active tools that use the credential, walking every page. */
-    const activeToolsUsing = (organizationId: OrganizationId, credentialUuid: string) =>
-      Effect.gen(function* () {
-        const users: Array<string> = []
-        for (let page = 1; ; page++) {
-          const batch = yield* tools.list(
-            organizationId,
-            { status: "active" },
-            { page, limit: Page.maxLimit }
-          )
-          for (const tool of batch.items) {
-            if (ToolUpdate.credentialUuidOf(tool.definition) === credentialUuid) users.push(tool.tool_uuid)
-          }
-          if (page >= batch.total_pages) return users
-        }
-      })
-
     return {
       create: (organizationId, request) =>
         Effect.gen(function* () {
@@ -98,7 +80,7 @@ export const layer = Layer.effect(
                 onSome: Effect.succeed
               })
             )
-            const users = yield* activeToolsUsing(organizationId, credentialUuid)
+            const users = yield* tools.activeUsingCredential(organizationId, credentialUuid)
             if (users.length > 0)
               return yield* new CredentialInUse({ credential_uuid: credentialUuid, tool_uuids: users })
             yield* credentials.remove(organizationId, credentialUuid)

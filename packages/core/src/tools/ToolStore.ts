@@ -19,6 +19,14 @@ export class ToolStore extends Context.Tag("@voice-agent-platform/core/ToolStore
       organizationId: OrganizationId,
       toolUuid: string
     ) => Effect.Effect<Option.Option<Tool>>
+    /**
+     * The uuids of the organization's active tools whose definition uses the credential, oldest first
+     * (every one: a credential serves a handful of tools).
+     */
+    readonly activeUsingCredential: (
+      organizationId: OrganizationId,
+      credentialUuid: string
+    ) => Effect.Effect<ReadonlyArray<string>>
     readonly list: (
       organizationId: OrganizationId,
       filter: { readonly status?: ToolStatus },

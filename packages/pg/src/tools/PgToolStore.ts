@@ -4,13 +4,15 @@ import { Credential } from "@voice-agent-platform/core/tools/Credential.js"
 import { CredentialStore } from "@voice-agent-platform/core/tools/CredentialStore.js"
 import { Tool } from "@voice-agent-platform/core/tools/Tool.js"
 import { ToolStore } from "@voice-agent-platform/core/tools/ToolStore.js"
-import { Effect, Layer, Redacted } from "effect"
+import * as ToolUpdate from "@voice-agent-platform/core/tools/ToolUpdate.js"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
 type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
 
+const ToolUuid = Schema.Struct({ tool_uuid: Schema.String })
 /**
  * Tools in PostgreSQL. The definition may carry secrets (credential headers, an integration's `api_key`),
  * so its JSON text is sealed by the SecretBox on write and opened on read.
@@ -33,6 +35,7 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
             INSERT INTO tools ${sql.insert({
               ...tool,
               definition: box.seal(JSON.stringify(tool.definition)),
+              credential_uuid: ToolUpdate.credentialUuidOf(tool.definition),
               created_by: tool.created_by === null ? null : JSON.stringify(tool.created_by),
               created_at: now,
               updated_at: null
@@ -40,6 +43,13 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
         ),
       find: (organizationId, toolUuid) =>
         one(sql`SELECT * FROM tools WHERE organization_id = ${organizationId} AND tool_uuid = ${toolUuid}`),
+      activeUsingCredential: (organizationId, credentialUuid) =>
+        Rows.all(ToolUuid)(
+          sql`
+          SELECT tool_uuid FROM tools
+          WHERE organization_id = ${organizationId} AND credential_uuid = ${credentialUuid} AND status = 'active'
+          ORDER BY created_at, id`
+        ).pipe(Effect.map((rows) => rows.map((row) => row.tool_uuid))),
       findForUpdate: (organizationId, toolUuid) =>
         one(sql`
           SELECT * FROM tools WHERE organization_id = ${organizationId} AND tool_uuid = ${toolUuid} FOR UPDATE`),
@@ -64,7 +74,12 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
         return one(sql`
           UPDATE tools SET ${sql.update({
             ...rest,
-            ...(definition === undefined ? {} : { definition: box.seal(JSON.stringify(definition)) }),
+            ...(definition === undefined
+              ? {}
+              : {
+                  definition: box.seal(JSON.stringify(definition)),
+                  credential_uuid: ToolUpdate.credentialUuidOf(definition)
+                }),
             updated_at: now
           })}
           WHERE organization_id = ${organizationId} AND tool_uuid = ${toolUuid} RETURNING *`)

@@ -15,12 +15,16 @@ export const tools = [
     icon_color text,
     status text NOT NULL CHECK (status IN ('active', 'archived')),
     definition text NOT NULL CHECK (definition LIKE 'v1:%'),
+    -- the credential an HTTP API tool's (sealed) definition names, in the clear for "in use" checks
+    credential_uuid text COLLATE "C",
     created_at timestamptz NOT NULL,
     updated_at timestamptz,
     created_by jsonb CHECK (created_by IS NULL OR jsonb_typeof(created_by) = 'object')
   )`,
   `CREATE INDEX tools_by_organization ON tools (organization_id, created_at DESC, id DESC)`,
   `CREATE INDEX tools_by_organization_status ON tools (organization_id, status, created_at DESC, id DESC)`,
+  `CREATE INDEX tools_using_credential ON tools (organization_id, credential_uuid, created_at, id)
+    WHERE status = 'active' AND credential_uuid IS NOT NULL`,
   `CREATE TABLE credentials (
     credential_uuid text COLLATE "C" PRIMARY KEY,
     organization_id bigint NOT NULL REFERENCES organizations (id),
