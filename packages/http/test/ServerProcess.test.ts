@@ -48,6 +48,18 @@ describe("the bundled server (npm start)", () => {
     expect(await server.exited).toBe(0)
 
     await expect(start({ BOOTSTRAP_API_KEY: "not-a-key" })).rejects.toThrow(/BOOTSTRAP_API_KEY/)
+    // a database that does not answer stops the server with a message that names it, not its password
+    const unreachable = start({
+      DATABASE_URL: "postgres://someone:hunter2-secret@127.0.0.1:1/voice",
+      ENCRYPTION_KEY: "an-encryption-key-for-this-test-0123456789"
+    })
+    await expect(unreachable).rejects.toThrow(
+      /Cannot connect to the PostgreSQL database at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/voice: connect ECONNREFUSED/
+    )
+    await expect(unreachable).rejects.not.toThrow(/hunter2/)
+    await expect(start({ DATABASE_URL: "postgres://127.0.0.1:1/voice" })).rejects.toThrow(
+      /ENCRYPTION_KEY is required/
+    )
   }, 60_000)
 
   it("lets a request in flight finish when it is told to stop", async () => {

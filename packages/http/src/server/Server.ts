@@ -11,12 +11,14 @@ import {
 } from "@voice-agent-platform/core"
 import {
   AdvisoryLock,
+  DataDirectoryLock,
   EmbeddedPostgres,
   PgConnection,
   PgStorage,
   SecretBox,
   ServerSecrets
 } from "@voice-agent-platform/pg"
+import type { SqlClient, SqlError } from "@effect/sql"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import { join } from "node:path"
@@ -29,6 +31,10 @@ import * as FileSystemBlobStore from "../storage/FileSystemBlobStore.js"
 import * as S3BlobStore from "../storage/S3BlobStore.js"
 import * as Bootstrap from "./Bootstrap.js"
 import * as ServerConfig from "./ServerConfig.js"
+
+/** Why the database could not be opened: the embedded one is locked or damaged, or the server is unreachable. */
+type DatabaseStartError =
+  SqlError.SqlError | DataDirectoryLock.EmbeddedDatabaseInUse | PgConnection.DatabaseUnreachable
 
 /** Prints where the server listens once it does. */
 const announce = Effect.gen(function* () {
@@ -63,7 +69,8 @@ export const layer = Layer.unwrapEffect(
     })
     // Everything else lives in PostgreSQL: DATABASE_URL, or the embedded database under DATA_DIR/postgres.
     const database = Option.match(config.databaseUrl, {
-      onNone: () => EmbeddedPostgres.layer({ dataDirectory: join(config.dataDir, "postgres") }),
+      onNone: (): Layer.Layer<SqlClient.SqlClient, DatabaseStartError> =>
+        EmbeddedPostgres.layer({ dataDirectory: join(config.dataDir, "postgres") }),
       onSome: (url) => PgConnection.layer({ url, maxConnections: config.databaseMaxConnections })
     })
     const secretBox = Option.match(config.encryptionKey, {

@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Config, Effect, Layer, type Redacted } from "effect"
+import { Config, Data, Effect, Layer, Redacted } from "effect"
 import pg from "pg"
 
 /** PostgreSQL's type number for `int8` (`bigint`). */
@@ -31,6 +31,35 @@ export interface PgConnectionOptions {
   readonly applicationName?: string
 }
 
+/** The database at the configured URL did not answer when the pool was made. */
+export class DatabaseUnreachable extends Data.TaggedError("DatabaseUnreachable")<{
+  /** The URL without its password. */
+  readonly url: string
+  readonly reason: string
+}> {
+  override get message() {
+    return `Cannot connect to the PostgreSQL database at ${this.url}: ${this.reason}`
+  }
+}
+
+/** The URL as it may be shown: without its password. */
+const shown = (url: Redacted.Redacted): string => {
+  try {
+    const parsed = new URL(Redacted.value(url))
+    if (parsed.password !== "") parsed.password = "***"
+    return parsed.toString()
+  } catch {
+    return "(an unreadable URL)"
+  }
+}
+
+const reasonOf = (cause: unknown): string => {
+  const inner = (cause as { cause?: unknown }).cause
+  const error = inner instanceof Error ? inner : cause instanceof Error ? cause : undefined
+  const aggregate = error instanceof AggregateError ? error.errors[0] : undefined
+  return String((aggregate instanceof Error ? aggregate : error)?.message ?? cause)
+}
+
 /** A connection pool to a PostgreSQL server, with the engine's type parsers. */
 export const layer = (options: PgConnectionOptions) =>
   PgClient.layer({
@@ -38,7 +67,9 @@ export const layer = (options: PgConnectionOptions) =>
     maxConnections: options.maxConnections ?? 10,
     applicationName: options.applicationName ?? "voice-agent-platform",
     types
-  })
+  }).pipe(
+    Layer.mapError((error) => new DatabaseUnreachable({ url: shown(options.url), reason: reasonOf(error) }))
+  )
 
 /** The same, configured by `DATABASE_URL` (and `DATABASE_MAX_CONNECTIONS`, default 10). */
 export const layerConfig = Layer.unwrapEffect(
