@@ -1,14 +1,17 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { adminToken, json, rawClient, send, TestServer } from "./support/TestServer.js"
+import { adminToken, json, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 const operator = Effect.map(
   HttpClient.HttpClient,
   HttpClient.mapRequest(HttpClientRequest.bearerToken(adminToken))
 )
 
-describe("operator API", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("operator API, %s storage", (_, server) => {
   it.effect("creates an organization whose key works, issues and revokes keys, tops up the balance", () =>
     Effect.gen(function* () {
       const admin = yield* operator
@@ -60,7 +63,7 @@ describe("operator API", () => {
       expect(
         (yield* send(admin, json("PATCH", "/admin/v1/organizations/999999", { outbound_channels: 5 }))).status
       ).toBe(404)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("adds Polish numbers to the inventory, once", () =>
@@ -87,7 +90,7 @@ describe("operator API", () => {
       )
       expect(foreign.status).toBe(422)
       expect(foreign.body).toMatchObject({ detail: [{ loc: ["body", "number"] }] })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -103,6 +106,6 @@ describe("operator API", () => {
         )
         expect(wrong.status).toBe(401)
         expect(wrong.body).toEqual({ detail: "Invalid operator token" })
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 })

@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 const script = {
   agent: {
@@ -17,7 +17,10 @@ const script = {
   language: "en"
 }
 
-describe("agents over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("agents over HTTP, %s storage", (_, server) => {
   it.effect("creates an agent from a script and reads it by public id and by number", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
@@ -36,7 +39,7 @@ describe("agents over HTTP", () => {
         expect(read.status).toBe(200)
         expect(read.body).toEqual(agent)
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 401 before validation, and 404 for another organization's agent", () =>
@@ -60,7 +63,7 @@ describe("agents over HTTP", () => {
       )
       expect(foreign.status).toBe(404)
       expect(foreign.body).toEqual({ detail: `Agent ${agent.public_id} not found` })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers FastAPI-shaped 422s listing every failing field, and 422 for malformed JSON", () =>
@@ -105,6 +108,6 @@ describe("agents over HTTP", () => {
       expect(
         (badQuery.body as { detail: Array<{ loc: Array<string> }> }).detail.map((d) => d.loc.join("."))
       ).toEqual(expect.arrayContaining(["query.page", "query.limit", "query.status"]))
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

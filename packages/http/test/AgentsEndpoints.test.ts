@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Agent = {
   id: number
@@ -15,7 +15,10 @@ type Page<A> = { items: Array<A>; total_count: number; total_pages: number; page
 
 const script = (greeting = "Hello!") => ({ agent: { greeting } })
 
-describe("agents endpoints", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("agents endpoints, %s storage", (_, server) => {
   it.effect("analyze-script answers a preview that from-script accepts", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
@@ -48,7 +51,7 @@ describe("agents endpoints", () => {
       )
       expect(empty.status).toBe(422)
       expect(empty.body).toMatchObject({ detail: [{ loc: ["body", "script"] }] })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("lists agents newest first with pagination bounds and a status filter", () =>
@@ -86,7 +89,7 @@ describe("agents endpoints", () => {
       expect(
         ((yield* send(stranger, HttpClientRequest.get("/api/v1/agents"))).body as Page<Agent>).total_count
       ).toBe(0)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("patches name, status and configuration (merged), validates, and keeps tenancy", () =>
@@ -134,7 +137,7 @@ describe("agents endpoints", () => {
         (yield* send(client, json("PATCH", "/api/v1/agents/agent_00000000000000000000", { name: "x" })))
           .status
       ).toBe(404)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("lists definition versions, newest first", () =>
@@ -162,7 +165,7 @@ describe("agents endpoints", () => {
       expect((yield* send(client, HttpClientRequest.get("/api/v1/agents/999999/definitions"))).status).toBe(
         404
       )
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("exposes /health and /ready without a key", () =>
@@ -170,6 +173,6 @@ describe("agents endpoints", () => {
       const client = yield* rawClient("")
       expect((yield* send(client, HttpClientRequest.get("/health"))).body).toEqual({ status: "ok" })
       expect((yield* send(client, HttpClientRequest.get("/ready"))).body).toEqual({ status: "ready" })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

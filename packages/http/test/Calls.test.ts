@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { AgentIds, MemoryTelephony, RunId, RunStore } from "@voice-agent-platform/core"
 import type { HttpClient } from "@effect/platform"
 import { Effect, Option, TestClock } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 // 12:00 in Warsaw (CET, UTC+1): inside calling hours.
 const warsawNoon = "2026-02-10T11:00:00.000Z"
@@ -38,7 +38,10 @@ const call = (client: HttpClient.HttpClient, path: string, body: unknown) =>
 
 type Body = Record<string, any>
 
-describe("placing calls over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("placing calls over HTTP, %s storage", (_, server) => {
   it.effect("queues a run, hands it to telephony and answers its id, agent, status, number and time", () =>
     Effect.gen(function* () {
       yield* setNow(warsawNoon)
@@ -78,7 +81,7 @@ describe("placing calls over HTTP", () => {
       })
       expect(byNumber.status).toBe(200)
       expect((byNumber.body as Body).workflow_id).toBe(agent.id)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 403 for a number on the Do not call list, in any format", () =>
@@ -95,7 +98,7 @@ describe("placing calls over HTTP", () => {
       })
       expect((refused.body as Body).detail.startsWith("do_not_call")).toBe(true)
       expect(refused.headers["retry-after"]).toBeUndefined()
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 409 outside calling hours with Retry-After and detail.retry_at", () =>
@@ -134,7 +137,7 @@ describe("placing calls over HTTP", () => {
       expect(
         (yield* call(client, `/agents/${agent.public_id}/calls`, { phone_number: "+48500100200" })).status
       ).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 429 with Retry-After when every channel is busy", () =>
@@ -149,7 +152,7 @@ describe("placing calls over HTTP", () => {
       expect(busy.body).toEqual({
         detail: "All 1 outbound channels of the organization are busy; retry after 30 seconds"
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("checks the gates in order: Do not call (403), calling hours (409), channels (429)", () =>
@@ -174,7 +177,7 @@ describe("placing calls over HTTP", () => {
       expect(dayChannelsFull.status).toBe(429)
       // no live call says when it ends: the documented 30 seconds
       expect(dayChannelsFull.headers["retry-after"]).toBe("30")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("accepts exactly as many simultaneous calls as the organization has channels", () =>
@@ -203,7 +206,7 @@ describe("placing calls over HTTP", () => {
       )
       expect(runs.total_count).toBe(2)
       expect((yield* (yield* MemoryTelephony.RecordedCalls).calls).length).toBe(2)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 422 at body.phone_number for an invalid or missing number, and for unknown fields", () =>
@@ -234,7 +237,7 @@ describe("placing calls over HTTP", () => {
       expect(locs).toEqual(
         expect.arrayContaining(["body.phone_number", "body.initial_context", "body.extra"])
       )
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -273,7 +276,7 @@ describe("placing calls over HTTP", () => {
           detail: `agent_archived: agent ${agent.public_id} is archived; set its status to active to place calls`
         })
         expect(archived.headers["retry-after"]).toBeUndefined()
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 503 when the voice runtime does not take the call, and frees the channel", () =>
@@ -289,7 +292,7 @@ describe("placing calls over HTTP", () => {
       expect(
         (yield* call(client, `/agents/${agent.public_id}/calls`, { phone_number: "+48500100200" })).status
       ).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("the legacy address /workflow/{workflow_id}/calls behaves identically", () =>
@@ -331,7 +334,7 @@ describe("placing calls over HTTP", () => {
       const night = yield* call(client, `/workflow/${agent.id}/calls`, { phone_number: "+48500100201" })
       expect(night.status).toBe(409)
       expect(night.headers["retry-after"]).toBe(String(9.5 * 3600))
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 401 before anything else", () =>
@@ -342,7 +345,7 @@ describe("placing calls over HTTP", () => {
         expect(refused.status).toBe(401)
         expect(refused.body).toEqual({ detail: "Invalid API key" })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("documents every refusal, both 409 bodies, and the legacy address as deprecated", () =>
@@ -369,6 +372,6 @@ describe("placing calls over HTTP", () => {
       expect(operations.agent.deprecated).toBeUndefined()
       const calling = doc.components.schemas.OutsideCallingHoursResponse
       expect(JSON.stringify(calling)).toContain("retry_at")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

@@ -12,7 +12,7 @@ import {
   storeRun,
   wav
 } from "./support/RunFixtures.js"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Body = Record<string, any>
 
@@ -21,7 +21,10 @@ const conversations = (agent: string | number) => `/api/v1/agents/${agent}/conve
 const locsOf = (body: unknown) =>
   (body as { detail: Array<{ loc: Array<string | number> }> }).detail.map((d) => d.loc.join("."))
 
-describe("conversations over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("conversations over HTTP, %s storage", (_, server) => {
   it.effect("creates a conversation record (no call) and reads it back by public id and by number", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
@@ -73,7 +76,7 @@ describe("conversations over HTTP", () => {
         expect(minimal.status).toBe(200)
         expect(minimal.body).toMatchObject({ mode, status: "initialized", initial_context: {}, name: null })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("refuses invalid bodies (422), unknown or foreign agents (404) and archived agents (409)", () =>
@@ -121,7 +124,7 @@ describe("conversations over HTTP", () => {
       expect(archived.body).toEqual({
         detail: `agent_archived: agent ${agent.public_id} is archived; set its status to active to place calls`
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("lists the agent's runs newest first, paginated, with exactly the list fields", () =>
@@ -179,7 +182,7 @@ describe("conversations over HTTP", () => {
         HttpClientRequest.get(conversations(agent.id))
       )
       expect(foreign.status).toBe(404)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("filters by status and creation time; an invalid filter is a 422 naming it", () =>
@@ -229,7 +232,7 @@ describe("conversations over HTTP", () => {
         expect(response.status).toBe(422)
         expect(locsOf(response.body)).toEqual(["query.created_after"])
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a completed call shows cost, SMS, logs and signed links that download its files", () =>
@@ -344,7 +347,7 @@ describe("conversations over HTTP", () => {
         expect(response.status).toBe(422)
         expect(locsOf(response.body)).toEqual(["query.expires_in"])
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -398,7 +401,7 @@ describe("conversations over HTTP", () => {
         expect((afterRetention.recording.body as Body).detail).toMatch(
           new RegExp(`^The recording of run ${live.workflow_run_id} .*retention policy`)
         )
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -449,7 +452,7 @@ describe("conversations over HTTP", () => {
         expect(Option.isNone(yield* blobs.get(transcriptKey))).toBe(true)
         expect(yield* usage.totals(org.id, {})).toEqual(totals)
         expect(totals).toMatchObject({ calls: 1, duration_seconds: 65, cost: 1234 })
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("deleting a live call is 409 and keeps it; an ended or record-only run can be deleted", () =>
@@ -486,7 +489,7 @@ describe("conversations over HTTP", () => {
         (yield* send(client, HttpClientRequest.del(`${conversations(agent.id)}/${chat.workflow_run_id}`)))
           .status
       ).toBe(204)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("another organization's run, and another agent's run, are 404 on every run endpoint", () =>
@@ -530,6 +533,6 @@ describe("conversations over HTTP", () => {
         HttpClientRequest.get(`${conversations(agent.id)}/${run.workflow_run_id}`)
       )
       expect(noKey.status).toBe(401)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

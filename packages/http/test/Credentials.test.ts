@@ -2,7 +2,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Credentials } from "@voice-agent-platform/core"
 import { Effect, Redacted, TestClock } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Body = Record<string, any>
 
@@ -16,7 +16,10 @@ const toolUsing = (credential_uuid: string) => ({
   definition: { type: "http_api", config: { method: "GET", url: "https://example.com", credential_uuid } }
 })
 
-describe("credentials over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("credentials over HTTP, %s storage", (_, server) => {
   it.effect("creates a credential and never returns its secret", () =>
     Effect.gen(function* () {
       const { apiKey, organization: org } = yield* organization()
@@ -66,7 +69,7 @@ describe("credentials over HTTP", () => {
         })
       )
       expect(basic.status).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("refuses invalid bodies with 422 at the failing field", () =>
@@ -106,7 +109,7 @@ describe("credentials over HTTP", () => {
       expect((yield* send(client, HttpClientRequest.get("/api/v1/credentials"))).body).toMatchObject({
         total_count: 0
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("deletes with 204; 409 naming the active tools that use it; 404 afterwards", () =>
@@ -137,7 +140,7 @@ describe("credentials over HTTP", () => {
         expect(gone.status).toBe(404)
         expect(gone.body).toEqual({ detail: `Credential ${credential.credential_uuid} not found` })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("another organization's credential is 404; lists are paginated and scoped", () =>
@@ -179,6 +182,6 @@ describe("credentials over HTTP", () => {
       expect(bad.status).toBe(422)
       expect(locs(bad.body)).toEqual(expect.arrayContaining(["query.page", "query.limit"]))
       expect((yield* send(ownerClient, HttpClientRequest.get(path))).status).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 const warsawNoon = "2026-02-10T11:00:00.000Z"
 
@@ -9,7 +9,10 @@ const setNow = (iso: string) => TestClock.setTime(new Date(iso).getTime())
 
 type Body = Record<string, any>
 
-describe("the Do not call list over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("the Do not call list over HTTP, %s storage", (_, server) => {
   it.effect("adds a number in E.164, lists it, and re-adding keeps it once with the new reason", () =>
     Effect.gen(function* () {
       yield* setNow(warsawNoon)
@@ -58,7 +61,7 @@ describe("the Do not call list over HTTP", () => {
       expect(
         (bad.body as { detail: Array<{ loc: Array<string> }> }).detail.map((d) => d.loc.join("."))
       ).toEqual(expect.arrayContaining(["query.page", "query.limit"]))
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 422 at body.phone_number for an invalid number, and for unknown fields", () =>
@@ -83,7 +86,7 @@ describe("the Do not call list over HTTP", () => {
       expect(
         ((yield* send(client, HttpClientRequest.get("/api/v1/do-not-call"))).body as Body).total_count
       ).toBe(0)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -130,7 +133,7 @@ describe("the Do not call list over HTTP", () => {
             }
           ]
         })
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("a listed number is refused with 403 until it is removed", () =>
@@ -155,7 +158,7 @@ describe("the Do not call list over HTTP", () => {
         204
       )
       expect((yield* place).status).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 401 without a key", () =>
@@ -170,6 +173,6 @@ describe("the Do not call list over HTTP", () => {
         expect(refused.status).toBe(401)
         expect(refused.body).toEqual({ detail: "Invalid API key" })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

@@ -7,7 +7,14 @@ import * as AppLayer from "../src/AppLayer.js"
 import * as PublicBaseUrl from "../src/files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
 import { completedCall, createAgent, download, wav } from "./support/RunFixtures.js"
-import { adminToken, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import {
+  adminToken,
+  organization,
+  rawClient,
+  send,
+  TestServer,
+  TestServerOverSql
+} from "./support/TestServer.js"
 
 type Body = Record<string, any>
 
@@ -40,7 +47,10 @@ const withParam = (link: string, name: string, value: string | undefined) => {
 const swapChar = (text: string, index: number) =>
   text.slice(0, index) + (text[index] === "A" ? "B" : "A") + text.slice(index + 1)
 
-describe("signed file downloads over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("signed file downloads over HTTP, %s storage", (_, server) => {
   it.effect("streams the file with its content type to anyone holding the link, with no API key", () =>
     Effect.gen(function* () {
       const { link } = yield* recordingLink()
@@ -55,7 +65,7 @@ describe("signed file downloads over HTTP", () => {
         expect(file.headers["x-content-type-options"]).toBe("nosniff")
         expect(file.headers["x-request-id"]).toBeDefined()
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a link works until the second it expires, then is 403 with a body that reveals nothing", () =>
@@ -68,7 +78,7 @@ describe("signed file downloads over HTTP", () => {
       expect(expired.status).toBe(403)
       expect(JSON.parse(expired.text)).toEqual(refused)
       expect(expired.headers["content-type"]).toContain("application/json")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("refuses tampered links with the same 403: key, expiry, signature, missing parts", () =>
@@ -99,7 +109,7 @@ describe("signed file downloads over HTTP", () => {
       // the genuine links still work
       expect((yield* download(link)).status).toBe(200)
       expect((yield* download(other.link)).status).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a valid link to a file removed since (retention) is 404", () =>
@@ -109,7 +119,7 @@ describe("signed file downloads over HTTP", () => {
       const gone = yield* download(link)
       expect(gone.status).toBe(404)
       expect(JSON.parse(gone.text)).toEqual({ detail: "The file is no longer available" })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("links point to the origin the request came to: its Host, and https behind a TLS proxy", () =>
@@ -134,7 +144,7 @@ describe("signed file downloads over HTTP", () => {
       expect((direct.body as Body).download_url).toMatch(
         /^http:\/\/api\.example\.test\/api\/v1\/files\/download\?/
       )
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("with PUBLIC_BASE_URL set, links use it whatever the request's Host", () =>

@@ -21,7 +21,7 @@ import { Effect, Fiber, Option, Schema, TestClock } from "effect"
 import { Conflict } from "../src/errors/ApiErrors.js"
 import * as Idempotent from "../src/idempotency/Idempotent.js"
 import { CurrentOrganization } from "../src/middleware/Authentication.js"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 // 12:00 in Warsaw (CET, UTC+1): inside calling hours.
 const warsawNoon = "2026-02-10T11:00:00.000Z"
@@ -74,7 +74,10 @@ const placed = (organizationId: Organization.OrganizationId, agentId: number) =>
 const replayed = (response: { headers: Readonly<Record<string, string>> }) =>
   response.headers["idempotency-replayed"]
 
-describe("Idempotency-Key over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("Idempotency-Key over HTTP, %s storage", (_, server) => {
   it.effect("a retried call request with the same key places one call and gets the first answer again", () =>
     Effect.gen(function* () {
       yield* setNow(warsawNoon)
@@ -122,7 +125,7 @@ describe("Idempotency-Key over HTTP", () => {
       expect((yield* post(client, path, body)).status).toBe(200)
       expect((yield* post(client, path, body)).status).toBe(200)
       expect((yield* placed(org.id, agent.id)).runs).toHaveLength(3)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("works the same on the trigger and legacy addresses", () =>
@@ -146,7 +149,7 @@ describe("Idempotency-Key over HTTP", () => {
       const calls = yield* placed(org.id, agent.id)
       expect(calls.runs).toHaveLength(2)
       expect(calls.handed).toHaveLength(2)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("the same key with another body, path or address is 422 at the header, and places nothing", () =>
@@ -191,7 +194,7 @@ describe("Idempotency-Key over HTTP", () => {
       )
       expect(again.body).toEqual(first.body)
       expect(replayed(again)).toBe("true")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a malformed key is 422 at the header, listed with the body's own failures", () =>
@@ -229,7 +232,7 @@ describe("Idempotency-Key over HTTP", () => {
           "k".repeat(255)
         )).status
       ).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -262,7 +265,7 @@ describe("Idempotency-Key over HTTP", () => {
         const calls = yield* placed(org.id, agent.id)
         expect(calls.runs).toHaveLength(1)
         expect(calls.handed).toHaveLength(1)
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("a key whose first request is still running is 409; after its 60 s lease a retry runs", () =>
@@ -307,7 +310,7 @@ describe("Idempotency-Key over HTTP", () => {
       const again = yield* post(client, `/agents/${agent.public_id}/calls`, body, "stuck")
       expect(again.body).toEqual(retried.body)
       expect((yield* placed(org.id, agent.id)).runs).toHaveLength(1)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a 429 is not kept: once a channel frees, the same key places the call", () =>
@@ -342,7 +345,7 @@ describe("Idempotency-Key over HTTP", () => {
       const calls = yield* placed(org.id, agent.id)
       expect(calls.runs).toHaveLength(2)
       expect(calls.handed).toHaveLength(2)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a 409 outside calling hours and a 503 are not kept either; a 403 is", () =>
@@ -378,7 +381,7 @@ describe("Idempotency-Key over HTTP", () => {
       expect(stillRefused.body).toEqual(listed.body)
       expect(replayed(stillRefused)).toBe("true")
       expect((yield* placed(org.id, agent.id)).runs).toHaveLength(3)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("keys are per organization: another organization's same key is its own", () =>
@@ -404,7 +407,7 @@ describe("Idempotency-Key over HTTP", () => {
       expect((other.body as Body).workflow_id).toBe(b.agent.id)
       expect((yield* placed(a.organization.id, a.agent.id)).runs).toHaveLength(1)
       expect((yield* placed(b.organization.id, b.agent.id)).runs).toHaveLength(1)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a key is kept for 24 hours, then forgotten", () =>
@@ -426,7 +429,7 @@ describe("Idempotency-Key over HTTP", () => {
       expect((nextDay.body as Body).workflow_run_id).not.toBe((first.body as Body).workflow_run_id)
       expect((nextDay.body as Body).created_at).toBe("2026-02-11T11:00:00.000Z")
       expect((yield* placed(org.id, agent.id)).runs).toHaveLength(2)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a repeated number order takes one number and charges once", () =>
@@ -485,7 +488,7 @@ describe("Idempotency-Key over HTTP", () => {
       const fresh = yield* post(client, "/phone-numbers/polish/order", { number_type: "landline" }, "order-4")
       expect(fresh.status).toBe(200)
       expect((fresh.body as Body).phone_number.number).toBe("+48221234568")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("documents the header on every idempotent endpoint, and the replay header on kept answers", () =>
@@ -512,7 +515,7 @@ describe("Idempotency-Key over HTTP", () => {
       }
       // other POSTs take no key
       expect(JSON.stringify(doc.paths["/api/v1/do-not-call"])).not.toContain("Idempotency-Key")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })
 

@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Improvement = { id: number; status: string; text: string; applied_definition_id: number | null }
 
@@ -20,7 +20,10 @@ const newAgent = (apiKey: string) =>
     return { client, agent }
   })
 
-describe("improvements endpoints", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("improvements endpoints, %s storage", (_, server) => {
   it.effect("suggest, list, accept: the text is appended once as a new version; deciding again is 409", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
@@ -60,7 +63,7 @@ describe("improvements endpoints", () => {
           detail: `already_decided: improvement ${suggestion.id} is already accepted`
         })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("two simultaneous accepts append once", () =>
@@ -77,7 +80,7 @@ describe("improvements endpoints", () => {
       const read = (yield* send(client, HttpClientRequest.get(`/api/v1/agents/${agent.public_id}`)))
         .body as typeof agent
       expect(read.workflow_definition.system_prompt.split("Once.").length).toBe(2)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -116,6 +119,6 @@ describe("improvements endpoints", () => {
         expect(foreignRun.status).toBe(404)
         const badStatus = yield* send(client, HttpClientRequest.get(`${base}?status=maybe`))
         expect(badStatus.status).toBe(422)
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 })

@@ -2,7 +2,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Integrations, OAuthProvidersConfig } from "@voice-agent-platform/core"
 import { Effect, Layer, TestClock } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Body = Record<string, any>
 
@@ -11,7 +11,10 @@ const locs = (body: unknown) =>
 
 const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-describe("integrations over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("integrations over HTTP, %s storage", (_, server) => {
   it.effect("lists the known OAuth providers, none configured by default", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
@@ -34,7 +37,7 @@ describe("integrations over HTTP", () => {
         HttpClientRequest.get("/api/v1/integrations/oauth/providers")
       )
       expect(noKey.status).toBe(401)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("marks the providers the deployment configured", () =>
@@ -101,7 +104,7 @@ describe("integrations over HTTP", () => {
       expect(read.body).toEqual(connection)
       const stored = yield* (yield* Integrations.Integrations).get(org.id, connection.id)
       expect(stored.config).toMatchObject({ access_token: "tok-secret", oauth: { refreshToken: "r-secret" } })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("PUT changes only the given fields and keeps secrets sent back masked", () =>
@@ -141,7 +144,7 @@ describe("integrations over HTTP", () => {
       const noop = yield* send(client, json("PUT", path, {}))
       expect(noop.status).toBe(200)
       expect(noop.body).toMatchObject({ name: "HubSpot", enabled: false, config: { portal_id: "44" } })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("refuses invalid bodies with 422 at every failing field", () =>
@@ -167,7 +170,7 @@ describe("integrations over HTTP", () => {
       )
       expect(badPut.status).toBe(422)
       expect(locs(badPut.body).sort()).toEqual(["body.enabled", "body.name", "body.provider"])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("deletes with 204, then 404; another organization's connection is 404 everywhere", () =>
@@ -208,7 +211,7 @@ describe("integrations over HTTP", () => {
         expect(gone.status).toBe(404)
         expect(gone.body).toEqual({ detail: `Integration connection ${connection.id} not found` })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("lists newest first with pagination bounds", () =>
@@ -236,6 +239,6 @@ describe("integrations over HTTP", () => {
       const bad = yield* send(client, HttpClientRequest.get("/api/v1/integrations?page=0&limit=101"))
       expect(bad.status).toBe(422)
       expect(locs(bad.body)).toEqual(expect.arrayContaining(["query.page", "query.limit"]))
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

@@ -2,7 +2,7 @@ import type { HttpClient } from "@effect/platform"
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 import * as StorableText from "../src/middleware/StorableText.js"
 
 const documents = "/api/v1/knowledge-base/documents"
@@ -68,7 +68,10 @@ const chunkTexts = (client: HttpClient.HttpClient, ref: string | number) =>
 
 const locs = (body: unknown) => (body as { detail: Array<Issue> }).detail.map((issue) => issue.loc.join("."))
 
-describe("knowledge base over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("knowledge base over HTTP, %s storage", (_, server) => {
   it.effect("uploads a text file: answers it pending with every field, then it completes with chunks", () =>
     Effect.gen(function* () {
       const { apiKey, organization: org } = yield* organization()
@@ -166,7 +169,7 @@ describe("knowledge base over HTTP", () => {
         page: 1,
         limit: 50
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("reads Markdown, CSV, JSON and HTML into sensible chunks", () =>
@@ -235,7 +238,7 @@ describe("knowledge base over HTTP", () => {
         parser_metadata: { document_type: "html", title: "Clinic" }
       })
       expect(yield* chunkTexts(client, page.id)).toEqual(["Welcome\n\nCall us & book.\n\n- X-ray\n- Lab"])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("splits a long document into ordered chunks of at most 1,000 characters, paginated", () =>
@@ -272,7 +275,7 @@ describe("knowledge base over HTTP", () => {
       const past = yield* send(client, HttpClientRequest.get(`${documents}/${document.id}/chunks?page=999`))
       expect(past.status).toBe(200)
       expect((past.body as { items: Array<unknown> }).items).toEqual([])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("records unsupported and undecodable files as failed, with the reason", () =>
@@ -305,7 +308,7 @@ describe("knowledge base over HTTP", () => {
       const broken = yield* uploadAndSettle(client, { name: "broken.json", content: "{nope" })
       expect(broken.processing_status).toBe("failed")
       expect(broken.processing_error).toMatch(/^malformed_json: /)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("lists documents newest first, paginated; duplicates are separate documents", () =>
@@ -330,7 +333,7 @@ describe("knowledge base over HTTP", () => {
       const bad = yield* send(client, HttpClientRequest.get(`${documents}?page=0&limit=101`))
       expect(bad.status).toBe(422)
       expect(locs(bad.body)).toEqual(expect.arrayContaining(["query.page", "query.limit"]))
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("deletes a document with its chunks: 204, then 404", () =>
@@ -348,7 +351,7 @@ describe("knowledge base over HTTP", () => {
       }
       expect((yield* send(client, HttpClientRequest.del(`${documents}/${document.id}`))).status).toBe(404)
       expect((yield* send(client, HttpClientRequest.get(documents))).body).toMatchObject({ total_count: 0 })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("searches the organization's completed documents, best first", () =>
@@ -403,7 +406,7 @@ describe("knowledge base over HTTP", () => {
       )
       expect(zero.status).toBe(422)
       expect(locs(zero.body)).toEqual(["body.limit"])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("shows another organization's document to no one else: 404 by id and by uuid", () =>
@@ -446,7 +449,7 @@ describe("knowledge base over HTTP", () => {
       expect(unknown.body).toEqual({ detail: "Document 999999 not found" })
       const noKey = yield* send(yield* rawClient(""), HttpClientRequest.get(`${documents}/${document.id}`))
       expect(noKey.status).toBe(401)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 422 for a malformed document id", () =>
@@ -466,7 +469,7 @@ describe("knowledge base over HTTP", () => {
           ]
         })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 422 for a missing file, bad fields, extra fields and bodies that are not a form", () =>
@@ -559,7 +562,7 @@ describe("knowledge base over HTTP", () => {
       expect(locs(broken.body)).toEqual(["body"])
 
       expect((yield* send(client, HttpClientRequest.get(documents))).body).toMatchObject({ total_count: 1 })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("refuses a file over 10 MiB with 422 and stores nothing", () =>
@@ -593,6 +596,6 @@ describe("knowledge base over HTTP", () => {
       )
       expect(atLimit.status).toBe(200)
       expect(atLimit.body).toMatchObject({ file_size_bytes: limit })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

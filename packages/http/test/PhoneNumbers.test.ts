@@ -11,7 +11,7 @@ import {
 } from "@voice-agent-platform/core"
 import type { NumberPricing } from "@voice-agent-platform/core"
 import { Effect, Option } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 // Default prices: mobile 0 + 19.99 a month, landline 49.00 + 9.99 a month, both 12 months minimum.
 type Body = Record<string, any>
@@ -44,7 +44,10 @@ const balanceOf = (client: HttpClient.HttpClient) =>
 const locs = (body: unknown) =>
   (body as { detail: Array<{ loc: Array<string | number> }> }).detail.map((d) => d.loc.join("."))
 
-describe("phone numbers over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("phone numbers over HTTP, %s storage", (_, server) => {
   it.live("quotes by number type (phone_number_id null) and by inventory number, against the balance", () =>
     Effect.gen(function* () {
       const { client } = yield* setup(2000)
@@ -73,7 +76,7 @@ describe("phone numbers over HTTP", () => {
         sufficient: true,
         top_up_pln: 0
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("answers 422 at the query unless exactly one of number_type and phone_number_id is given", () =>
@@ -107,7 +110,7 @@ describe("phone numbers over HTTP", () => {
       const badId = yield* get(client, "/api/v1/phone-numbers/polish/quote?phone_number_id=abc")
       expect(badId.status).toBe(422)
       expect(locs(badId.body)).toEqual(["query.phone_number_id"])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("answers 404 for an unknown inventory number and 409 no_inventory for a taken one", () =>
@@ -123,7 +126,7 @@ describe("phone numbers over HTTP", () => {
       const taken = yield* get(client, `/api/v1/phone-numbers/polish/quote?phone_number_id=${added.id}`)
       expect(taken.status).toBe(409)
       expect(taken.body).toEqual({ detail: `no_inventory: number ${added.id} is not available for ordering` })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("orders a number: activates it now, debits activation + first month and answers both", () =>
@@ -159,7 +162,7 @@ describe("phone numbers over HTTP", () => {
       const read = yield* get(client, `/api/v1/phone-numbers/${added.id}`)
       expect(read.status).toBe(200)
       expect(read.body).toEqual(body.phone_number)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("answers 409 no_inventory when no number of the type is left, and changes nothing", () =>
@@ -193,7 +196,7 @@ describe("phone numbers over HTTP", () => {
       })
       expect(unknown.status).toBe(404)
       expect(yield* balanceOf(client)).toBe(100)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live(
@@ -214,7 +217,7 @@ describe("phone numbers over HTTP", () => {
         expect(short.headers["x-request-id"]).toBeDefined()
         const quote = yield* get(client, `/api/v1/phone-numbers/polish/quote?phone_number_id=${added.id}`)
         expect(quote.body).toMatchObject({ sufficient: false, top_up_pln: 8.99, balance_pln: 50 })
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.live("answers 422 for an order body that is not exactly the documented one", () =>
@@ -234,7 +237,7 @@ describe("phone numbers over HTTP", () => {
       expect(missing.body).toEqual({
         detail: [{ loc: ["body", "number_type"], msg: "Field required", type: "missing" }]
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("lists the organization's numbers, paginated, and hides them from everyone else", () =>
@@ -277,7 +280,7 @@ describe("phone numbers over HTTP", () => {
       const badId = yield* get(client, "/api/v1/phone-numbers/abc")
       expect(badId.status).toBe(422)
       expect(locs(badId.body)).toEqual(["path.phone_number_id"])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("registers demand with consent and lists it, newest first, per organization", () =>
@@ -325,7 +328,7 @@ describe("phone numbers over HTTP", () => {
       expect(
         ((yield* get(stranger.client, "/api/v1/phone-numbers/polish/requests")).body as Body).total_count
       ).toBe(0)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("answers 422 when consent is not true or a field is missing or mistyped", () =>
@@ -356,7 +359,7 @@ describe("phone numbers over HTTP", () => {
         ["body.consent", "body.end_user_id", "body.extra", "body.note", "body.number_type"].sort()
       )
       expect(((yield* get(client, "/api/v1/phone-numbers/polish/requests")).body as Body).total_count).toBe(0)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("quotes a release by the documented rule, charges it, and refuses a second release", () =>
@@ -427,7 +430,7 @@ describe("phone numbers over HTTP", () => {
       expect(requote.status).toBe(409)
       // a released number stays in the organization's history
       expect(((yield* get(client, `/api/v1/phone-numbers/${added.id}`)).body as Body).status).toBe("released")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("charges only the months left: a number activated months ago, and one past its commitment", () =>
@@ -475,7 +478,7 @@ describe("phone numbers over HTTP", () => {
       expect(released.status).toBe(200)
       expect((released.body as Body).charged_pln).toBe(0)
       expect(yield* balanceOf(client)).toBe(100)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("answers 401 before anything else, and documents every refusal", () =>
@@ -531,6 +534,6 @@ describe("phone numbers over HTTP", () => {
       expect(orderParams.map((p) => [p.name, p.in, p.required])).toEqual([
         ["Idempotency-Key", "header", false]
       ])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

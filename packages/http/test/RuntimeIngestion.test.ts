@@ -6,7 +6,15 @@ import { Effect, Either, Layer, Option, TestClock } from "effect"
 import * as AppLayer from "../src/AppLayer.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
 import { download } from "./support/RunFixtures.js"
-import { json, organization, rawClient, runtimeToken, send, TestServer } from "./support/TestServer.js"
+import {
+  json,
+  organization,
+  rawClient,
+  runtimeToken,
+  send,
+  TestServer,
+  TestServerOverSql
+} from "./support/TestServer.js"
 
 // 12:00 in Warsaw (CET, UTC+1): inside calling hours.
 const warsawNoon = "2026-02-10T11:00:00.000Z"
@@ -56,7 +64,10 @@ const recording = (runId: number, bytes: Uint8Array, contentType = "audio/wav") 
     HttpClientRequest.bodyUint8Array(bytes, contentType)
   )
 
-describe("voice-runtime ingestion", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("voice-runtime ingestion, %s storage", (_, server) => {
   it.effect("drives a placed call from the first ring to a completed run with transcript and recording", () =>
     Effect.gen(function* () {
       const { agent, client, runId, runPath } = yield* placedRun
@@ -175,7 +186,7 @@ describe("voice-runtime ingestion", () => {
           detail: `Run ${runId} has already ended (completed); it takes no more call events`
         })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("applies a batch all or nothing: an event after the end refuses the whole batch", () =>
@@ -196,7 +207,7 @@ describe("voice-runtime ingestion", () => {
       })
       const call = yield* send(runtime, HttpClientRequest.get(`/runtime/v1/runs/${runId}`))
       expect(call.body).toMatchObject({ status: "queued", gathered_context: {} })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 404 for an unknown run and 422 for invalid events and recordings", () =>
@@ -250,7 +261,7 @@ describe("voice-runtime ingestion", () => {
       // nothing of it was applied
       const call = yield* send(runtime, HttpClientRequest.get(`/runtime/v1/runs/${runId}`))
       expect((call.body as Body).status).toBe("queued")
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("takes only the runtime token: none or a wrong one is 401, an organization key too", () =>
@@ -270,7 +281,7 @@ describe("voice-runtime ingestion", () => {
           expect(refused.headers["x-request-id"]).toBeDefined()
         }
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("does not exist without RUNTIME_TOKEN: every route is 404", () =>

@@ -2,7 +2,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Tools } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Body = Record<string, any>
 
@@ -21,7 +21,10 @@ const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const locs = (body: unknown) =>
   (body as { detail: Array<{ loc: Array<string | number> }> }).detail.map((d) => d.loc.join("."))
 
-describe("tools over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("tools over HTTP, %s storage", (_, server) => {
   it.effect("creates a tool with the documented defaults, ignoring an authorization header", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
@@ -95,7 +98,7 @@ describe("tools over HTTP", () => {
         category: "transfer",
         definition: { type: "transfer", config: {} }
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("stores an integration tool's api_key but never returns it", () =>
@@ -134,7 +137,7 @@ describe("tools over HTTP", () => {
       expect(renamed.text).not.toContain("sk-secret-1")
       const stored = yield* (yield* Tools.Tools).get(org.id, tool.tool_uuid)
       expect(stored.definition).toMatchObject({ config: { api_key: "sk-secret-1" } })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 404 for an unknown or another organization's credential_uuid", () =>
@@ -177,7 +180,7 @@ describe("tools over HTTP", () => {
       })
       const listed = yield* send(client, HttpClientRequest.get("/api/v1/tools"))
       expect((listed.body as Body).total_count).toBe(1)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("refuses invalid bodies with a 422 listing every failing field", () =>
@@ -244,7 +247,7 @@ describe("tools over HTTP", () => {
       expect((yield* send(client, HttpClientRequest.get("/api/v1/tools"))).body).toMatchObject({
         total_count: 1
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("updates the given fields, validated as on create", () =>
@@ -302,7 +305,7 @@ describe("tools over HTTP", () => {
       expect((yield* send(client, HttpClientRequest.get(`/api/v1/tools/${tool.tool_uuid}`))).body).toEqual(
         body
       )
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect(
@@ -336,7 +339,7 @@ describe("tools over HTTP", () => {
         expect((yield* send(client, HttpClientRequest.get(`/api/v1/tools/${tool.tool_uuid}`))).body).toEqual(
           archived.body
         )
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("another organization's tool is 404 everywhere; 401 comes first", () =>
@@ -367,7 +370,7 @@ describe("tools over HTTP", () => {
       expect(noKey.body).toEqual({ detail: "Invalid API key" })
       const ownerView = yield* send(yield* rawClient(owner.apiKey), HttpClientRequest.get(path))
       expect(ownerView.body).toEqual(tool)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("lists newest first with pagination and a status filter", () =>
@@ -400,6 +403,6 @@ describe("tools over HTTP", () => {
       expect(zero.status).toBe(422)
       const max = yield* send(client, HttpClientRequest.get("/api/v1/tools?limit=100"))
       expect(max.status).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

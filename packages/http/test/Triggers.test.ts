@@ -3,7 +3,7 @@ import type { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { MemoryTelephony, RunId, RunStore } from "@voice-agent-platform/core"
 import { Effect, Option, TestClock } from "effect"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 // 12:00 in Warsaw (CET, UTC+1): inside calling hours.
 const warsawNoon = "2026-02-10T11:00:00.000Z"
@@ -30,7 +30,10 @@ const setup = (options: { readonly outbound_channels?: number } = {}) =>
 const createTrigger = (client: HttpClient.HttpClient, body: unknown) =>
   send(client, json("POST", "/api/v1/triggers", body))
 
-describe("triggers over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("triggers over HTTP, %s storage", (_, server) => {
   it.effect("creates a trigger and reads it, by the agent's public id or number", () =>
     Effect.gen(function* () {
       yield* setNow(warsawNoon)
@@ -59,7 +62,7 @@ describe("triggers over HTTP", () => {
         expect(byNumber.status).toBe(200)
         expect(byNumber.body).toMatchObject({ workflow_id: agent.id, initial_context: {} })
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 404 for an unknown or foreign agent or trigger, and 422 for a bad body", () =>
@@ -95,7 +98,7 @@ describe("triggers over HTTP", () => {
       expect(
         (invalid.body as { detail: Array<{ loc: Array<string> }> }).detail.map((d) => d.loc.join("."))
       ).toEqual(expect.arrayContaining(["body.agent_id", "body.name", "body.initial_context", "body.extra"]))
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("lists triggers newest first, paginated, filtered by status, within the organization", () =>
@@ -135,7 +138,7 @@ describe("triggers over HTTP", () => {
       expect(
         (bad.body as { detail: Array<{ loc: Array<string> }> }).detail.map((d) => d.loc.join("."))
       ).toEqual(expect.arrayContaining(["query.page", "query.limit", "query.status"]))
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("places calls through a trigger, the request's initial_context laid over the trigger's", () =>
@@ -190,7 +193,7 @@ describe("triggers over HTTP", () => {
         first_name: "Patient",
         phone_number: "+48500100201"
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("a trigger call goes through the same gates; an archived trigger answers 409", () =>
@@ -239,6 +242,6 @@ describe("triggers over HTTP", () => {
         detail: `trigger_archived: trigger ${trigger.trigger_id} is archived and places no calls; create a new trigger`
       })
       expect(refused.headers["retry-after"]).toBeUndefined()
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

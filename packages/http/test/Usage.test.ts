@@ -6,7 +6,7 @@ import { Money, RunStore, UsageStore } from "@voice-agent-platform/core"
 import { Fixtures } from "@voice-agent-platform/core/testing"
 import { Effect } from "effect"
 import { Api } from "../src/Api.js"
-import { organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import { organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Body = Record<string, any>
 
@@ -56,7 +56,10 @@ const currentMonth = () => {
 
 const march = "from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z"
 
-describe("usage over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("usage over HTTP, %s storage", (_, server) => {
   it.live("sums the current UTC calendar month by default, at the new and the legacy address", () =>
     Effect.gen(function* () {
       const { org, agents, client } = yield* setup
@@ -83,7 +86,7 @@ describe("usage over HTTP", () => {
       expect(legacy.status).toBe(200)
       expect(legacy.body).toEqual(expected)
       expect(legacy.headers["x-request-id"]).toBeDefined()
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("sums a chosen period, echoing it; from is inclusive, to exclusive, offsets are honoured", () =>
@@ -120,7 +123,7 @@ describe("usage over HTTP", () => {
       // only from: up to the end of the current month
       const since = (yield* get(client, "/api/v1/usage?from=2026-03-31T00:00:00Z")).body as Body
       expect(since).toMatchObject({ to: currentMonth().to.toISOString(), calls: 2, cost_pln: 7 })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live(
@@ -176,7 +179,7 @@ describe("usage over HTTP", () => {
         })
         const plusAsSpace = yield* get(client, "/api/v1/usage?from=2026-03-01T00:00:00+01:00")
         expect(plusAsSpace.status).toBe(422)
-      }).pipe(Effect.provide(TestServer))
+      }).pipe(Effect.provide(server))
   )
 
   it.live("lists the period's ledger lines newest first, paginated, at the new and the legacy address", () =>
@@ -237,7 +240,7 @@ describe("usage over HTTP", () => {
       // erasing a call keeps its usage
       yield* (yield* RunStore.RunStore).remove(org.id, older.run_id)
       expect(((yield* get(client, `/api/v1/usage/runs?${march}`)).body as Body).total_count).toBe(2)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("reports the period grouped by UTC day (the default) or by agent, adding up to the totals", () =>
@@ -288,7 +291,7 @@ describe("usage over HTTP", () => {
       expect(badGroup.body).toEqual({
         detail: [{ loc: ["query", "group_by"], msg: "Input should be 'day' or 'agent'", type: "value_error" }]
       })
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.live("answers 401 before anything else, and documents the legacy addresses as deprecated", () =>
@@ -322,6 +325,6 @@ describe("usage over HTTP", () => {
           .parameters.map((p: Body) => p.name)
           .sort()
       ).toEqual(["from", "limit", "page", "to"])
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })

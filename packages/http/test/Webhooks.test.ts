@@ -16,14 +16,25 @@ import { createServer } from "node:http"
 import * as AppLayer from "../src/AppLayer.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
 import { createAgent, storeRun } from "./support/RunFixtures.js"
-import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
+import {
+  engineOverSql,
+  json,
+  organization,
+  rawClient,
+  send,
+  TestServer,
+  TestServerOverSql
+} from "./support/TestServer.js"
 
 type Body = Record<string, any>
 
 const now = "2026-02-10T11:00:00.000Z"
 const endpointKeys = ["created_at", "description", "enabled", "events", "id", "url"]
 
-describe("webhook endpoints over HTTP", () => {
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("webhook endpoints over HTTP, %s storage", (_, server) => {
   it.effect("creates an endpoint with its secret once, lists, reads, updates and deletes it", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(new Date(now).getTime())
@@ -91,7 +102,7 @@ describe("webhook endpoints over HTTP", () => {
       expect(gone.status).toBe(404)
       expect(gone.body).toEqual({ detail: `Webhook endpoint ${endpoint.id} not found` })
       expect((yield* send(client, HttpClientRequest.del(path))).status).toBe(404)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 404 for another organization's or an unknown endpoint", () =>
@@ -120,7 +131,7 @@ describe("webhook endpoints over HTTP", () => {
       expect(unknown.body).toEqual({ detail: "Webhook endpoint whk_nope not found" })
       // the owner still has it
       expect((yield* send(owner, HttpClientRequest.get(`/api/v1/webhooks/${id}`))).status).toBe(200)
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 
   it.effect("answers 422 for a bad url, events, unknown fields and page bounds", () =>
@@ -168,19 +179,20 @@ describe("webhook endpoints over HTTP", () => {
         const log = yield* send(client, HttpClientRequest.get(`/api/v1/webhooks/${id}/deliveries?${query}`))
         expect(log.status).toBe(422)
       }
-    }).pipe(Effect.provide(TestServer))
+    }).pipe(Effect.provide(server))
   )
 })
 
 /** The test server with the webhook dispatcher running on the test clock and sending over fetch. */
-const DispatchingServer = HttpApiBuilder.serve().pipe(
-  Layer.provide(AppLayer.layer),
-  Layer.provide(OperatorAuthentication.layerToken(Option.none())),
-  Layer.provide(DownloadLinks.layerRandom),
-  Layer.provideMerge(WebhookDispatcher.layer().pipe(Layer.provide(WebhookSender.layerFetch))),
-  Layer.provideMerge(InMemory.layer),
-  Layer.provideMerge(NodeHttpServer.layerTest)
-)
+const dispatchingServer = <A, E>(engine: Layer.Layer<A, E>) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(AppLayer.layer),
+    Layer.provide(OperatorAuthentication.layerToken(Option.none())),
+    Layer.provide(DownloadLinks.layerRandom),
+    Layer.provideMerge(WebhookDispatcher.layer().pipe(Layer.provide(WebhookSender.layerFetch))),
+    Layer.provideMerge(engine),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
 
 interface Received {
   readonly id: string
@@ -269,13 +281,19 @@ const eventually = <E, R>(done: Effect.Effect<boolean, E, R>, what = "condition"
     return yield* Effect.dieMessage(`${what} not met in time`)
   })
 
-describe("webhook deliveries end to end", () => {
+describe.each([
+  ["in-memory", InMemory.layer],
+  ["SQL (embedded PostgreSQL)", engineOverSql]
+] as const)("webhook deliveries end to end, %s storage", (_, engine) => {
   it.effect(
     "signs every attempt, retries after 503s with back-off, and delivers each event once",
     () =>
       // The clock is set before the server starts: the dispatcher wakes once per second of clock time, so
       // moving the clock from 1970 with it running would step through every second in between.
-      Effect.zipRight(TestClock.setTime(new Date(now).getTime()), deliveriesEndToEnd),
+      Effect.zipRight(
+        TestClock.setTime(new Date(now).getTime()),
+        deliveriesEndToEnd.pipe(Effect.provide(dispatchingServer(engine)))
+      ),
     30_000
   )
 })
@@ -418,4 +436,4 @@ const deliveriesEndToEnd = Effect.gen(function* () {
     "call.started"
   ])
   expect([...hook.state.attempts.values()]).toEqual([3, 3, 3])
-}).pipe(Effect.scoped, Effect.provide(DispatchingServer))
+}).pipe(Effect.scoped)

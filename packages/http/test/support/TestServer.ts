@@ -41,25 +41,29 @@ const serverOver = <A, E>(engine: Layer.Layer<A, E>) =>
 export const TestServer = serverOver(InMemory.layer)
 
 /**
- * The same server with its records in SQL, on an embedded PostgreSQL in memory (files and telephony stay
- * in memory): for tests of what only a real database refuses.
+ * The engine with its records in SQL, on an embedded PostgreSQL in memory (files and telephony stay in
+ * memory): for tests of what only a real database refuses or decides.
  */
-export const TestServerOverSql = serverOver(
-  Services.layer.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        PgStorage.layer.pipe(
-          Layer.provide(SecretBox.layer(Redacted.make("the test server's encryption key 0123456789"))),
-          Layer.provide(EmbeddedPostgres.layer())
-        ),
-        MemoryBlobStore.layer,
-        MemoryTelephony.layer,
-        SecureRandom.layerWebCrypto,
-        PriceListConfig.layerDefault
-      )
+/** Every store in SQL, on a fresh embedded PostgreSQL in memory. */
+export const storesOverSql = PgStorage.layer.pipe(
+  Layer.provide(SecretBox.layer(Redacted.make("the test server's encryption key 0123456789"))),
+  Layer.provide(EmbeddedPostgres.layer())
+)
+
+export const engineOverSql = Services.layer.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      storesOverSql,
+      MemoryBlobStore.layer,
+      MemoryTelephony.layer,
+      SecureRandom.layerWebCrypto,
+      PriceListConfig.layerDefault
     )
   )
 )
+
+/** The test server over `engineOverSql`. */
+export const TestServerOverSql = serverOver(engineOverSql)
 
 /** A fresh organization and its API key. */
 export const organization = (options: { readonly outbound_channels?: number } = {}) =>
