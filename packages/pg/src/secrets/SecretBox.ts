@@ -1,4 +1,4 @@
-import { Config, Context, Data, Effect, Layer, Redacted } from "effect"
+import { Config, type ConfigError, Context, Data, Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
 import * as ExclusiveFile from "../local-files/ExclusiveFile.js"
 
@@ -54,18 +54,17 @@ export const layer = (secret: Redacted.Redacted<string>): Layer.Layer<SecretBox>
   Layer.succeed(SecretBox, make(secret))
 
 /** A box with the secret in `ENCRYPTION_KEY` (at least 32 characters). */
-export const layerConfig: Layer.Layer<SecretBox, import("effect").ConfigError.ConfigError> =
-  Layer.unwrapEffect(
-    Effect.map(
-      Config.redacted("ENCRYPTION_KEY").pipe(
-        Config.validate({
-          message: "ENCRYPTION_KEY must be at least 32 characters",
-          validation: (secret) => Redacted.value(secret).length >= 32
-        })
-      ),
-      layer
-    )
+export const layerConfig: Layer.Layer<SecretBox, ConfigError.ConfigError> = Layer.unwrapEffect(
+  Effect.map(
+    Config.redacted("ENCRYPTION_KEY").pipe(
+      Config.validate({
+        message: "ENCRYPTION_KEY must be at least 32 characters",
+        validation: (secret) => Redacted.value(secret).length >= 32
+      })
+    ),
+    layer
   )
+)
 
 /** The key file is empty or damaged: sealed values cannot be opened without the right key. */
 export class KeyFileDamaged extends Data.TaggedError("KeyFileDamaged")<{ readonly file: string }> {

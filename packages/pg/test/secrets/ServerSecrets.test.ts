@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Effect, Exit, Layer, Redacted, Schema } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Redacted, Schema } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -55,5 +55,22 @@ describe("server secrets", () => {
         const refused = yield* Effect.exit(Effect.provide(SecretBox.SecretBox, SecretBox.layerKeyFile(empty)))
         expect(refused).toStrictEqual(Exit.fail(new SecretBox.KeyFileDamaged({ file: empty })))
       })
+  )
+})
+
+describe("configured from the environment", () => {
+  it.live("SecretBox.layerConfig reads ENCRYPTION_KEY and refuses a short one", () =>
+    Effect.gen(function* () {
+      const withKey = (key: string) =>
+        Effect.exit(
+          Effect.provide(SecretBox.SecretBox, SecretBox.layerConfig).pipe(
+            Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ENCRYPTION_KEY", key]])))
+          )
+        )
+      const box = yield* withKey("an-encryption-key-from-the-environment-0123")
+      expect(Exit.isSuccess(box)).toBe(true)
+      if (Exit.isSuccess(box)) expect(box.value.open(box.value.seal("x"))).toBe("x")
+      expect(Exit.isFailure(yield* withKey("too short"))).toBe(true)
+    })
   )
 })
