@@ -7,6 +7,7 @@ import { ChannelStore } from "../src/calls/ChannelStore.js"
 import { DoNotCallStore } from "../src/do-not-call/DoNotCallStore.js"
 import { IdempotencyKey } from "../src/idempotency/IdempotencyKey.js"
 import type { IdempotencyClaim } from "../src/idempotency/IdempotencyRecord.js"
+import * as IdempotencyRule from "../src/idempotency/IdempotencyRule.js"
 import { IdempotencyStore } from "../src/idempotency/IdempotencyStore.js"
 import { ImprovementStore } from "../src/improvements/ImprovementStore.js"
 import { IntegrationStore } from "../src/integrations/IntegrationStore.js"
@@ -16,6 +17,7 @@ import { MinorUnits } from "../src/money/Money.js"
 import { ApiKeyStore } from "../src/organizations/ApiKeyStore.js"
 import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
 import { PhoneNumberStore } from "../src/phone-numbers/PhoneNumberStore.js"
+import { RunId } from "../src/runs/RunId.js"
 import { RunStore } from "../src/runs/RunStore.js"
 import type { Stores } from "../src/storage/Stores.js"
 import { Transactions } from "../src/storage/Transactions.js"
@@ -1011,6 +1013,74 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           const lastMoment = new Date(at(60).getTime() + 86_400_000 - 1)
           expect(yield* store.begin(retry, lastMoment, ttl)).toEqual({ _tag: "Replay", response: answer })
           expect(yield* store.begin(retry, at(60 + 86_400), ttl)).toEqual({ _tag: "Claimed" })
+        })
+      )
+      it.effect("erases the answers naming a deleted run, keeping the key answered without its data", () =>
+        Effect.gen(function* () {
+          const store = yield* IdempotencyStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const runId = RunId.make(987_654_321)
+          const answer = { status: 200, body: { workflow_run_id: runId, phone_number: "+48500100200" } }
+          const placing = claimOf(org.id, yield* freshKey, "fp-call", "holder")
+          const unrelated = claimOf(org.id, yield* freshKey, "fp-other", "holder")
+          const elsewhere = claimOf(other.id, yield* freshKey, "fp-call", "holder")
+          for (const claim of [placing, unrelated, elsewhere]) {
+            expect((yield* store.begin(claim, at(0), ttl))._tag).toBe("Claimed")
+          }
+          expect(yield* store.complete(placing, answer, runId)).toBe(true)
+          expect(yield* store.complete(unrelated, { status: 200, body: { workflow_run_id: 1 } })).toBe(true)
+          // the same run number in another organization is another run
+          expect(yield* store.complete(elsewhere, answer, runId)).toBe(true)
+
+          expect(yield* store.eraseRun(org.id, runId)).toBe(1)
+          const erased = { _tag: "Replay", response: IdempotencyRule.erasedAnswer(runId) }
+          // the same request, or any other under the key: the erased answer, nothing of the run
+          expect(yield* store.begin({ ...placing, token: "retry" }, at(10), ttl)).toEqual(erased)
+          expect(
+            yield* store.begin({ ...placing, fingerprint: "fp-another-body", token: "x" }, at(10), ttl)
+          ).toEqual(erased)
+          expect(JSON.stringify(erased)).not.toContain("+48500100200")
+          expect((yield* store.begin({ ...unrelated, token: "retry" }, at(10), ttl))._tag).toBe("Replay")
+          expect(yield* store.begin({ ...elsewhere, token: "retry" }, at(10), ttl)).toEqual({
+            _tag: "Replay",
+            response: answer
+          })
+          expect(yield* store.eraseRun(org.id, runId)).toBe(0)
+          // the erased key still expires as planned
+          expect((yield* store.begin({ ...placing, token: "later" }, at(86_400), ttl))._tag).toBe("Claimed")
+        })
+      )
+
+      it.effect("purges expired records in bounded batches, and nothing else", () =>
+        Effect.gen(function* () {
+          const store = yield* IdempotencyStore
+          const org = yield* Fixtures.organization()
+          const short = { retentionSeconds: 10, leaseSeconds: 5 }
+          // far in the future of every other test's records: those are purged first, so that the counts
+          // below are this test's own
+          const base = new Date("2100-01-01T00:00:00.000Z").getTime()
+          const moment = (seconds: number) => new Date(base + seconds * 1000)
+          while ((yield* store.purgeExpired(moment(-1), 1000)) > 0) {
+            // keep purging until nothing older is left
+          }
+          const keys = yield* Effect.all(Array.from({ length: 5 }, () => freshKey))
+          for (const [i, key] of keys.entries()) {
+            const claim = claimOf(org.id, key, "fp", `t${i}`)
+            expect((yield* store.begin(claim, moment(i), short))._tag).toBe("Claimed")
+            yield* store.complete(claim, { status: 200, body: { i } })
+          }
+          // at 12 s the records made at 0, 1 and 2 s have expired; the other two have not
+          expect(yield* store.purgeExpired(moment(12), 2)).toBe(2)
+          expect(yield* store.purgeExpired(moment(12), 2)).toBe(1)
+          expect(yield* store.purgeExpired(moment(12), 2)).toBe(0)
+          // a purged key is free; a live one still replays
+          expect((yield* store.begin(claimOf(org.id, keys[0]!, "fp", "n"), moment(12), short))._tag).toBe(
+            "Claimed"
+          )
+          expect((yield* store.begin(claimOf(org.id, keys[4]!, "fp", "n"), moment(12), short))._tag).toBe(
+            "Replay"
+          )
         })
       )
     })

@@ -432,6 +432,58 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
+  it.effect(
+    "deleting the call erases the kept answer: a repeat answers 404 without the number, places nothing",
+    () =>
+      Effect.gen(function* () {
+        yield* setNow(warsawNoon)
+        const { organization: org, client, agent } = yield* setup()
+        const path = `/agents/${agent.public_id}/calls`
+        const body = { phone_number: "+48 500 100 299", initial_context: { first_name: "Ola" } }
+        const first = yield* post(client, path, body, "erase-me")
+        expect(first.status).toBe(200)
+        const runId = (first.body as Body).workflow_run_id as number
+        // the call ends, then the organization erases it
+        yield* (yield* RunStore.RunStore).update(org.id, RunId.RunId.make(runId), {
+          status: "completed",
+          ended_at: new Date(warsawNoon)
+        })
+        const deleted = yield* send(
+          client,
+          HttpClientRequest.del(`/api/v1/agents/${agent.public_id}/conversations/${runId}`)
+        )
+        expect(deleted.status).toBe(204)
+
+        const erased = {
+          detail: `Run ${runId} was deleted; the answer kept for this Idempotency-Key was erased with it`
+        }
+        const again = yield* post(client, path, body, "erase-me")
+        expect(again.status).toBe(404)
+        expect(again.body).toEqual(erased)
+        expect(replayed(again)).toBe("true")
+        expect(again.text).not.toContain("500100299")
+        expect(again.text).not.toContain("Ola")
+        // another body under the key gets the same: the record no longer knows what the first one carried
+        const other = yield* post(client, path, { phone_number: "+48500100200" }, "erase-me")
+        expect(other.status).toBe(404)
+        expect(other.body).toEqual(erased)
+        expect((yield* placed(org.id, agent.id)).runs).toEqual([])
+        // nothing of the call is left in the stored record
+        const store = yield* IdempotencyStore.IdempotencyStore
+        const stored = yield* store.begin(
+          {
+            organization_id: org.id,
+            key: IdempotencyKey.IdempotencyKey.make("erase-me"),
+            fingerprint: "probe",
+            token: "probe"
+          },
+          new Date(warsawNoon),
+          IdempotencyRecord.defaultTtl
+        )
+        expect(JSON.stringify(stored)).not.toMatch(/500100299|Ola/)
+      }).pipe(Effect.provide(server))
+  )
+
   it.effect("a repeated number order takes one number and charges once", () =>
     Effect.gen(function* () {
       const { organization: org, apiKey } = yield* organization()

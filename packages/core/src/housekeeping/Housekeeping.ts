@@ -1,15 +1,42 @@
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { CallReclaim } from "../calls/CallReclaim.js"
 import { RetentionSweep } from "../files/RetentionSweep.js"
+import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 
 /** How often the bundled server runs the housekeeping passes. */
 export const defaultIntervalSeconds = 60
 
-/** One pass: overdue calls are reclaimed (freeing their channels), then expired files are removed. */
+/** Expired idempotency records deleted per statement. */
+export const idempotencyPurgeBatch = 1000
+
+/**
+ * Statements of `idempotencyPurgeBatch` one pass runs at most: 10,000 records a pass, 14.4 million a day
+ * at the default interval, while no pass holds the database for long.
+ */
+export const idempotencyPurgeBatchesPerPass = 10
+
+/** Deletes expired idempotency records, batch after batch while batches come back full, bounded per pass. */
+export const purgeIdempotencyRecords = Effect.gen(function* () {
+  const store = yield* IdempotencyStore
+  const now = new Date(yield* Clock.currentTimeMillis)
+  let purged = 0
+  for (let batch = 0; batch < idempotencyPurgeBatchesPerPass; batch++) {
+    const deleted = yield* store.purgeExpired(now, idempotencyPurgeBatch)
+    purged += deleted
+    if (deleted < idempotencyPurgeBatch) break
+  }
+  return purged
+})
+
+/**
+ * One pass: overdue calls are reclaimed (freeing their channels), expired files are removed, then
+ * expired idempotency records.
+ */
 export const pass = Effect.gen(function* () {
   const reclaimed = yield* (yield* CallReclaim).reclaim
   const swept = yield* (yield* RetentionSweep).sweep
-  return { reclaimed, swept }
+  const idempotencyPurged = yield* purgeIdempotencyRecords
+  return { reclaimed, swept, idempotencyPurged }
 })
 
 /**
@@ -18,7 +45,7 @@ export const pass = Effect.gen(function* () {
  */
 export const layer = (
   intervalSeconds: number = defaultIntervalSeconds
-): Layer.Layer<never, never, CallReclaim | RetentionSweep> =>
+): Layer.Layer<never, never, CallReclaim | RetentionSweep | IdempotencyStore> =>
   Layer.scopedDiscard(
     Effect.forkScoped(
       pass.pipe(

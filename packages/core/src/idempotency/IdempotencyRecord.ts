@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { OrganizationId } from "../organizations/Organization.js"
+import { RunId } from "../runs/RunId.js"
 import { IdempotencyKey } from "./IdempotencyKey.js"
 
 /** A final answer as it went out, to be sent again for a repeated request. */
@@ -26,7 +27,12 @@ export const IdempotencyRecord = Schema.Struct({
   expires_at: Schema.DateFromSelf,
   /** While in flight, the claim lapses after this (created_at plus the lease), so a crash never locks a key. */
   lease_until: Schema.DateFromSelf,
-  response: Schema.NullOr(StoredResponse)
+  response: Schema.NullOr(StoredResponse),
+  /**
+   * The run the kept answer names (a placed call), if any: deleting that run erases the answer with it
+   * (`IdempotencyRule.erasedAnswer`), so no personal data outlives the run here.
+   */
+  run_id: Schema.NullOr(RunId)
 })
 export type IdempotencyRecord = typeof IdempotencyRecord.Type
 

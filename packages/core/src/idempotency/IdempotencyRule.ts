@@ -1,3 +1,4 @@
+import type { RunId } from "../runs/RunId.js"
 import type {
   IdempotencyClaim,
   IdempotencyRecord,
@@ -33,6 +34,10 @@ export const decide = (
   const t = now.getTime()
   if (record.expires_at.getTime() <= t) return { _tag: "Expired" }
   if (record.response === null && record.lease_until.getTime() <= t) return { _tag: "Expired" }
+  // An erased record no longer knows what its request carried: every request under its key is told so.
+  if (record.fingerprint === erasedFingerprint && record.response !== null) {
+    return { _tag: "Replay", response: record.response }
+  }
   if (record.fingerprint !== fingerprint) return { _tag: "Mismatch" }
   if (record.response === null) return { _tag: "InFlight", leaseUntil: record.lease_until }
   return { _tag: "Replay", response: record.response }
@@ -50,7 +55,34 @@ export const claimed = (claim: IdempotencyClaim, now: Date, ttl: IdempotencyTtl)
   created_at: now,
   expires_at: new Date(now.getTime() + ttl.retentionSeconds * 1000),
   lease_until: new Date(now.getTime() + Math.min(ttl.leaseSeconds, ttl.retentionSeconds) * 1000),
-  response: null
+  response: null,
+  run_id: null
+})
+
+/**
+ * The fingerprint an erased record keeps: none. A fingerprint is a hash of the request's body, and a
+ * phone number is few enough digits to be found again from it, so it goes with the answer.
+ */
+export const erasedFingerprint = ""
+
+/**
+ * What a key whose answer named a since-deleted run answers from then on, until it expires: 404, like
+ * every read of the run, and nothing of what the run held. The key is not freed (a retry must not place
+ * the call again).
+ */
+export const erasedAnswer = (runId: RunId): StoredResponse => ({
+  status: 404,
+  body: {
+    detail: `Run ${runId} was deleted; the answer kept for this Idempotency-Key was erased with it`
+  }
+})
+
+/** The record as it stays once the run its answer named is deleted: key, dates and the erased answer only. */
+export const erased = (record: IdempotencyRecord, runId: RunId): IdempotencyRecord => ({
+  ...record,
+  fingerprint: erasedFingerprint,
+  response: erasedAnswer(runId),
+  run_id: null
 })
 
 /** True when the record is the claim's own, still unanswered: only then may its holder complete or abandon it. */

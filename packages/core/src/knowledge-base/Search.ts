@@ -17,6 +17,13 @@ export const tokenize = (text: string): ReadonlyArray<string> =>
     .replace(/[łđøßæœı]/g, (c) => folded[c] ?? c)
     .match(/[\p{L}\p{N}]+/gu) ?? []
 
+/**
+ * The words of a text as the database indexes them: `tokenize`'s terms joined by single spaces. The
+ * normalisation happens here, in code, so that PostgreSQL needs no `unaccent` extension (the embedded
+ * PGlite and a managed server may not offer it) and both storages find the same words.
+ */
+export const normalize = (text: string): string => tokenize(text).join(" ")
+
 /** An item with its relevance to a query; higher is more relevant. */
 export interface Ranked<A> {
   readonly item: A

@@ -19,12 +19,6 @@ export const layer: Layer.Layer<IdempotencyStore, never, MemoryDatabaseTag> = La
     return {
       begin: (claim, now, ttl) =>
         db.atomically(() => {
-          // Keys past their retention are dropped here, so that the table does not grow without bound.
-          for (const record of records.values()) {
-            if (record.expires_at.getTime() <= now.getTime()) {
-              records.delete(rowKey(record.organization_id, record.key))
-            }
-          }
           const id = rowKey(claim.organization_id, claim.key)
           const decision = IdempotencyRule.decide(records.get(id), claim.fingerprint, now)
           if (IdempotencyRule.mayClaim(decision)) {
@@ -33,18 +27,39 @@ export const layer: Layer.Layer<IdempotencyStore, never, MemoryDatabaseTag> = La
           }
           return decision
         }),
-      complete: (claim, response: StoredResponse) =>
+      complete: (claim, response: StoredResponse, runId) =>
         db.atomically(() => {
           const id = rowKey(claim.organization_id, claim.key)
           const record = records.get(id)
           if (record === undefined || !IdempotencyRule.heldBy(record, claim)) return false
-          records.set(id, { ...record, response })
+          records.set(id, { ...record, response, run_id: runId ?? null })
           return true
         }),
       abandon: (claim) =>
         db.atomically(() => {
           const id = rowKey(claim.organization_id, claim.key)
           return IdempotencyRule.heldBy(records.get(id), claim) ? records.delete(id) : false
+        }),
+      eraseRun: (organizationId, runId) =>
+        db.atomically(() => {
+          let erased = 0
+          for (const record of records.values()) {
+            if (record.organization_id !== organizationId || record.run_id !== runId) continue
+            records.set(rowKey(record.organization_id, record.key), IdempotencyRule.erased(record, runId))
+            erased++
+          }
+          return erased
+        }),
+      purgeExpired: (now, limit) =>
+        db.atomically(() => {
+          let purged = 0
+          for (const record of records.values()) {
+            if (purged >= limit) break
+            if (record.expires_at.getTime() > now.getTime()) continue
+            records.delete(rowKey(record.organization_id, record.key))
+            purged++
+          }
+          return purged
         })
     }
   })

@@ -4,6 +4,7 @@ import { AgentArchived } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
 import { BlobStore } from "../files/BlobStore.js"
+import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { Transactions } from "../storage/Transactions.js"
@@ -98,7 +99,8 @@ export class Runs extends Context.Tag("@voice-agent-platform/core/Runs")<
     ) => Effect.Effect<string, RunNotFound>
     /**
      * Erases an ended run: its recording and transcript leave storage, then the record (with its context,
-     * logs, SMS and integration deliveries) is removed, so every run read answers "not found". The usage
+     * logs, SMS and integration deliveries), its webhook deliveries and the answers kept for the
+     * Idempotency-Key that placed it are removed, so every run read answers "not found". The usage
      * ledger keeps its line: duration and cost stay billed.
      */
     readonly delete: (
@@ -118,6 +120,7 @@ export const layer = Layer.effect(
     const transcripts = yield* Transcripts.Transcripts
     const transactions = yield* Transactions
     const webhookStore = yield* WebhookStore
+    const idempotency = yield* IdempotencyStore
     const random = yield* SecureRandom
 
     const notFound = (runId: RunId) => new RunNotFound({ workflow_run_id: runId })
@@ -240,6 +243,8 @@ export const layer = Layer.effect(
               yield* runs.remove(organizationId, runId)
               // Earlier deliveries carry the run's data and go with it; `call.deleted` says only which run went.
               yield* webhookStore.purgeRun(organizationId, runId)
+              // So do answers kept for an Idempotency-Key that placed the call (they hold its number).
+              yield* idempotency.eraseRun(organizationId, runId)
               yield* Webhooks.enqueue(organizationId, "call.deleted", current).pipe(
                 Effect.provideService(WebhookStore, webhookStore),
                 Effect.provideService(SecureRandom, random)

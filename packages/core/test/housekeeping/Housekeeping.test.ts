@@ -8,6 +8,9 @@ import * as WavFile from "../../src/calls/WavFile.js"
 import { BlobStore } from "../../src/files/BlobStore.js"
 import * as RetentionSweep from "../../src/files/RetentionSweep.js"
 import * as Housekeeping from "../../src/housekeeping/Housekeeping.js"
+import { IdempotencyKey } from "../../src/idempotency/IdempotencyKey.js"
+import { defaultTtl } from "../../src/idempotency/IdempotencyRecord.js"
+import { IdempotencyStore } from "../../src/idempotency/IdempotencyStore.js"
 import { OrganizationStore } from "../../src/organizations/OrganizationStore.js"
 import type { OrganizationId } from "../../src/organizations/Organization.js"
 import type { RunId } from "../../src/runs/RunId.js"
@@ -72,6 +75,37 @@ const fileStates = (organizationId: OrganizationId, agentId: string, runId: RunI
   })
 
 describe("Housekeeping", () => {
+  it.effect("purges expired idempotency records on its schedule, a bounded number per pass", () =>
+    Effect.gen(function* () {
+      const { organization } = yield* organizationWithAgent()
+      const store = yield* IdempotencyStore
+      const perPass = Housekeeping.idempotencyPurgeBatch * Housekeeping.idempotencyPurgeBatchesPerPass
+      const now = new Date(warsawNoon)
+      yield* Effect.forEach(
+        Array.from({ length: perPass + 5 }, (_, i) => i),
+        (i) => {
+          const claim = {
+            organization_id: organization.id,
+            key: IdempotencyKey.make(`key-${i}`),
+            fingerprint: "fp",
+            token: `t${i}`
+          }
+          return Effect.zipRight(
+            store.begin(claim, now, defaultTtl),
+            store.complete(claim, { status: 200, body: { i } })
+          )
+        },
+        { discard: true }
+      )
+      // no request touches the keys again: the loop alone removes them, the pass at expiry at most perPass
+      yield* TestClock.adjust(`${defaultTtl.retentionSeconds} seconds`)
+      const later = () => Effect.map(TestClock.currentTimeMillis, (ms) => new Date(ms))
+      expect(yield* store.purgeExpired(yield* later(), 3)).toBe(3)
+      yield* TestClock.adjust(`${hourly} seconds`)
+      expect(yield* store.purgeExpired(yield* later(), perPass)).toBe(0)
+    }).pipe(withLoop(hourly))
+  )
+
   it.effect("removes a completed call's files once the retention has passed, keeping their keys", () =>
     Effect.gen(function* () {
       const { organization, agent, run, report } = yield* placedCall()

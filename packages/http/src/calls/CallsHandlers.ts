@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { CallPlacement, PhoneNumber, Triggers } from "@voice-agent-platform/core"
+import { CallPlacement, PhoneNumber, RunId, Triggers } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -47,7 +47,8 @@ export const CallsHandlers = HttpApiBuilder.group(Api, "calls", (handlers) =>
           route,
           path: request.path,
           body: request.payload,
-          success: CallResponse
+          success: CallResponse,
+          runOf: (answer) => RunId.RunId.make(answer.workflow_run_id)
         },
         handler
       )

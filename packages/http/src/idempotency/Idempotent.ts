@@ -4,7 +4,8 @@ import {
   IdempotencyRecord,
   IdempotencyRule,
   IdempotencyStore,
-  RequestFingerprint
+  RequestFingerprint,
+  type RunId
 } from "@voice-agent-platform/core"
 import { Cause, Clock, Effect, Exit, Option, Schema } from "effect"
 import { Conflict, isApiError, statusOf, ValidationError } from "../errors/ApiErrors.js"
@@ -13,7 +14,7 @@ import { CurrentOrganization } from "../middleware/Authentication.js"
 /** The header a repeated request's answer carries: it is the first request's answer, sent again. */
 export const replayedHeader = "Idempotency-Replayed"
 
-const headerDescription = `Makes the request safe to retry. The first request with a key runs; for 24 hours a repeat with the same key and the same body (and path) gets the first answer again, with the same status and body and the header \`${replayedHeader}: true\`, and does nothing. The same key with another body is 422 at \`["header","Idempotency-Key"]\`; while the first request is still running, 409. Answers that a retry may change (409, 429, 5xx) are not kept, so retrying them with the same key runs the request again; so does a retry ${IdempotencyRecord.defaultTtl.leaseSeconds} s after a first request that never answered. Keys are per organization; ${IdempotencyKey.keyLength.min} to ${IdempotencyKey.keyLength.max} printable ASCII characters, e.g. a UUID.`
+const headerDescription = `Makes the request safe to retry. The first request with a key runs; for 24 hours a repeat with the same key and the same body (and path) gets the first answer again, with the same status and body and the header \`${replayedHeader}: true\`, and does nothing. Once the call it placed is deleted, the kept answer is erased with it: the key then answers 404 \`{detail}\` to any request, and places nothing. The same key with another body is 422 at \`["header","Idempotency-Key"]\`; while the first request is still running, 409. Answers that a retry may change (409, 429, 5xx) are not kept, so retrying them with the same key runs the request again; so does a retry ${IdempotencyRecord.defaultTtl.leaseSeconds} s after a first request that never answered. Keys are per organization; ${IdempotencyKey.keyLength.min} to ${IdempotencyKey.keyLength.max} printable ASCII characters, e.g. a UUID.`
 
 /**
  * The optional `Idempotency-Key` header. Node hands headers over in lower case; they are decoded to the
@@ -56,6 +57,8 @@ export interface IdempotentRequest<A, I> {
   readonly body: unknown
   /** The endpoint's success schema, to keep the answer exactly as it went out. */
   readonly success: Schema.Schema<A, I>
+  /** The run a success names (a placed call): deleting that run erases the kept answer with it. */
+  readonly runOf?: (answer: A) => RunId.RunId
 }
 
 const inFlight = new Conflict({
@@ -126,6 +129,7 @@ export const run = <A, I, E, R>(
       if (begun._tag === "Mismatch") return yield* Effect.fail(mismatch)
       return yield* restore(handler).pipe(
         Effect.onExit((exit) => {
+          const runId = Exit.isSuccess(exit) && request.runOf !== undefined ? request.runOf(exit.value) : null
           const kept: Effect.Effect<Option.Option<IdempotencyRecord.StoredResponse>> = Exit.match(exit, {
             onSuccess: (value) =>
               encode(value).pipe(
@@ -142,7 +146,7 @@ export const run = <A, I, E, R>(
           return Effect.flatMap(kept, (response) =>
             Option.match(response, {
               onNone: () => store.abandon(claim),
-              onSome: (final) => store.complete(claim, final)
+              onSome: (final) => store.complete(claim, final, runId)
             })
           )
         })

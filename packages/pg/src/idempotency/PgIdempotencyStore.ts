@@ -11,9 +11,6 @@ import { IdempotencyStore } from "@voice-agent-platform/core/idempotency/Idempot
 import { Effect, Layer, Option } from "effect"
 import * as Rows from "../storage/Rows.js"
 
-/** Expired keys dropped by one `begin`, at most: the table shrinks steadily without one request paying for all. */
-const purgeBatch = 500
-
 /** The columns of a record, with its answer as JSON text for the `json` column. */
 const columns = (record: IdempotencyRecord) => ({
   ...record,
@@ -27,7 +24,8 @@ const columns = (record: IdempotencyRecord) => ({
  * (`INSERT ... ON CONFLICT DO NOTHING`, which waits for a concurrent insert of the same key to settle),
  * otherwise it locks the stored row (`SELECT ... FOR UPDATE`), decides with `IdempotencyRule.decide` and
  * writes the claim only when the rule allows it. Simultaneous first requests therefore meet at the row:
- * one inserts it, the others wait for its commit and find it in flight.
+ * one inserts it, the others wait for its commit and find it in flight. Expired rows are deleted by the
+ * housekeeping pass (`purgeExpired`), not by requests.
  */
 export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
   IdempotencyStore,
@@ -35,18 +33,6 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
     const sql = yield* SqlClient.SqlClient
     const keyIs = (claim: IdempotencyClaim) =>
       sql`organization_id = ${claim.organization_id} AND key = ${claim.key}`
-
-    /**
-     * Forgets keys past their retention. Rows another transaction holds are skipped (never waited for), so
-     * this can neither block nor deadlock; they go on a later call.
-     */
-    const purgeExpired = (now: Date) =>
-      Rows.run(sql`
-        DELETE FROM idempotency_keys
-        WHERE (organization_id, key) IN (
-          SELECT organization_id, key FROM idempotency_keys WHERE expires_at <= ${now}
-          LIMIT ${purgeBatch} FOR UPDATE SKIP LOCKED
-        )`)
 
     /**
      * One attempt at deciding. None when the row that made the insert a no-op was gone by the time it was
@@ -86,10 +72,10 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
       )
 
     return {
-      begin: (claim, now, ttl) => Effect.zipRight(purgeExpired(now), begin(claim, now, ttl)),
-      complete: (claim, response: StoredResponse) =>
+      begin,
+      complete: (claim, response: StoredResponse, runId) =>
         sql`
-          UPDATE idempotency_keys SET response = ${JSON.stringify(response)}::json
+          UPDATE idempotency_keys SET response = ${JSON.stringify(response)}::json, run_id = ${runId ?? null}
           WHERE ${keyIs(claim)} AND token = ${claim.token} AND response IS NULL
           RETURNING key`.pipe(
           Effect.orDie,
@@ -102,6 +88,31 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
           RETURNING key`.pipe(
           Effect.orDie,
           Effect.map((rows) => rows.length > 0)
+        ),
+      // One statement per run (index idempotency_keys_by_run): the answer, the run's id and the
+      // fingerprint go; the key, its dates and the erased answer stay until the key expires.
+      eraseRun: (organizationId, runId) =>
+        sql`
+          UPDATE idempotency_keys
+          SET fingerprint = ${IdempotencyRule.erasedFingerprint},
+            response = ${JSON.stringify(IdempotencyRule.erasedAnswer(runId))}::json, run_id = NULL
+          WHERE organization_id = ${organizationId} AND run_id = ${runId}
+          RETURNING key`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.length)
+        ),
+      // Rows another transaction holds are skipped (never waited for), so a purge can neither block a
+      // request nor deadlock with one; they go on a later pass.
+      purgeExpired: (now, limit) =>
+        sql`
+          DELETE FROM idempotency_keys
+          WHERE (organization_id, key) IN (
+            SELECT organization_id, key FROM idempotency_keys WHERE expires_at <= ${now}
+            ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          )
+          RETURNING key`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.length)
         )
     }
   })

@@ -31,7 +31,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
       )
       expect(applied).toEqual([
         { migration_id: 1, name: "initial" },
-        { migration_id: 2, name: "run_counts" }
+        { migration_id: 2, name: "run_counts" },
+        { migration_id: 3, name: "bounded_work" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))
@@ -59,5 +60,84 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
       )
       expect(counted).toEqual({ total: 3 })
     }).pipe(Effect.provide(layerFreshDatabase))
+  )
+
+  it.live(
+    "version 3 links kept answers to their runs, erases those of deleted runs, indexes old chunks",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        // a database that stopped at version 2
+        yield* Migrator.make({})({
+          loader: Migrator.fromRecord({
+            "0001_initial": Migrations.migrations["0001_initial"]!,
+            "0002_run_counts": Migrations.migrations["0002_run_counts"]!
+          }),
+          table: Migrations.migrationsTable
+        })
+        const [org] = yield* sql<{ id: number }>`
+        INSERT INTO organizations (name, outbound_channels, balance, created_at)
+        VALUES ('Before version 3', 10, 0, now()) RETURNING id`
+        const [run] = yield* sql<{ workflow_run_id: number }>`
+        INSERT INTO runs (workflow_id, organization_id, mode, status, initial_context, gathered_context, currency,
+          logs, sms, integration_deliveries, files, created_at)
+        VALUES (7, ${org!.id}, 'phone', 'completed', '{}', '{}', 'PLN', '[]', '[]', '[]', '{}', now())
+        RETURNING workflow_run_id`
+        const answer = (runId: number) =>
+          JSON.stringify({ status: 200, body: { workflow_run_id: runId, phone_number: "+48500100200" } })
+        const gone = run!.workflow_run_id + 1000
+        for (const [key, runId] of [
+          ["kept", run!.workflow_run_id],
+          ["gone", gone]
+        ] as const) {
+          yield* sql`
+          INSERT INTO idempotency_keys (organization_id, key, fingerprint, token, created_at, expires_at,
+            lease_until, response)
+          VALUES (${org!.id}, ${key}, 'fp', 't', now(), now() + interval '1 day', now(), ${answer(runId)}::json)`
+        }
+        const [document] = yield* sql<{ id: number }>`
+        INSERT INTO documents (document_uuid, organization_id, filename, file_size_bytes, file_hash, mime_type,
+          processing_status, total_chunks, custom_metadata, parser_metadata, blob_key, is_active, created_at,
+          updated_at)
+        VALUES (${crypto.randomUUID()}, ${org!.id}, 'a.txt', 1, 'h', 'text/plain', 'completed', 1, '{}', '{}',
+          'k', true, now(), now())
+        RETURNING id`
+        yield* sql`
+        INSERT INTO document_chunks (document_id, organization_id, "index", text)
+        VALUES (${document!.id}, ${org!.id}, 0, 'Zażółć gęślą JAŹŃ')`
+
+        yield* Migrations.run
+        const keys = yield* sql<{
+          key: string
+          fingerprint: string
+          run_id: number | null
+          response: unknown
+        }>`
+        SELECT key, fingerprint, run_id, response FROM idempotency_keys
+        WHERE organization_id = ${org!.id} ORDER BY key`
+        expect(keys).toEqual([
+          {
+            key: "gone",
+            fingerprint: "",
+            run_id: null,
+            response: {
+              status: 404,
+              body: {
+                detail: `Run ${gone} was deleted; the answer kept for this Idempotency-Key was erased with it`
+              }
+            }
+          },
+          {
+            key: "kept",
+            fingerprint: "fp",
+            run_id: run!.workflow_run_id,
+            response: JSON.parse(answer(run!.workflow_run_id))
+          }
+        ])
+        const chunks = yield* sql<{ search_text: string; found: boolean }>`
+        SELECT search_text, search_vector @@ to_tsquery('simple', 'jazn') AS found
+        FROM document_chunks WHERE document_id = ${document!.id}`
+        expect(chunks).toEqual([{ search_text: "zazolc gesla jazn", found: true }])
+      }).pipe(Effect.provide(layerFreshDatabase))
   )
 })
