@@ -147,6 +147,47 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
+  it.effect("shows only config values known not to be secret, and keeps the hidden ones sent back", () =>
+    Effect.gen(function* () {
+      const { apiKey, organization: org } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const config = {
+        authorization: "Bearer sk_live_0123456789",
+        headers: { "X-Signature-Key": "k-123" },
+        base_url: "https://crm.example.com/api",
+        callback_url: "https://crm.example.com/in?secret=abc",
+        portal_id: "42",
+        sync: true
+      }
+      const created = yield* send(
+        client,
+        json("POST", "/api/v1/integrations", { provider: "hubspot", name: "CRM", config })
+      )
+      expect(created.status).toBe(200)
+      const shown = {
+        authorization: "****",
+        headers: { "X-Signature-Key": "****" },
+        base_url: "https://crm.example.com/api",
+        callback_url: "****",
+        portal_id: "42",
+        sync: true
+      }
+      expect((created.body as Body).config).toEqual(shown)
+      const path = `/api/v1/integrations/${(created.body as Body).id}`
+      for (const read of [
+        yield* send(client, HttpClientRequest.get(path)),
+        yield* send(client, HttpClientRequest.get("/api/v1/integrations"))
+      ]) {
+        expect(JSON.stringify(read.body)).not.toContain("sk_live")
+        expect(JSON.stringify(read.body)).not.toContain("k-123")
+      }
+      const sentBack = yield* send(client, json("PUT", path, { config: { ...shown, portal_id: "43" } }))
+      expect((sentBack.body as Body).config).toEqual({ ...shown, portal_id: "43" })
+      const stored = yield* (yield* Integrations.Integrations).get(org.id, (created.body as Body).id)
+      expect(stored.config).toEqual({ ...config, portal_id: "43" })
+    }).pipe(Effect.provide(server))
+  )
+
   it.effect("refuses invalid bodies with 422 at every failing field", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()

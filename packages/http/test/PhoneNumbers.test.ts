@@ -129,6 +129,45 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
+  it.live("answers another organization's number exactly like a missing one, on quote and order", () =>
+    Effect.gen(function* () {
+      const holder = yield* setup(10_000)
+      const other = yield* setup(10_000)
+      const added = yield* addNumber("+48600100209", "mobile")
+      const ordered = yield* post(holder.client, "/api/v1/phone-numbers/polish/order", {
+        number_type: "mobile",
+        phone_number_id: added.id
+      })
+      expect(ordered.status).toBe(200)
+      const missingId = added.id + 7_777_777
+      for (const [id, seen] of [
+        [added.id, "held elsewhere"],
+        [missingId, "missing"]
+      ] as const) {
+        const quote = yield* get(other.client, `/api/v1/phone-numbers/polish/quote?phone_number_id=${id}`)
+        expect([seen, quote.status, quote.body]).toEqual([
+          seen,
+          404,
+          { detail: `Phone number ${id} not found` }
+        ])
+        const order = yield* post(other.client, "/api/v1/phone-numbers/polish/order", {
+          number_type: "mobile",
+          phone_number_id: id
+        })
+        expect([seen, order.status, order.body]).toEqual([
+          seen,
+          404,
+          { detail: `Phone number ${id} not found` }
+        ])
+      }
+      // the holder itself is told its number is taken
+      const own = yield* get(holder.client, `/api/v1/phone-numbers/polish/quote?phone_number_id=${added.id}`)
+      expect(own.status).toBe(409)
+      // nothing was debited from the other organization
+      expect(yield* balanceOf(other.client)).toBe(100)
+    }).pipe(Effect.provide(server))
+  )
+
   it.live("orders a number: activates it now, debits activation + first month and answers both", () =>
     Effect.gen(function* () {
       const { client } = yield* setup(10_000)

@@ -118,16 +118,24 @@ export const layer = Layer.effect(
           : Effect.fail(new PhoneNumberNotFound({ phone_number_id: id }))
       )
 
-    /** An inventory number that can be ordered: missing → 404, taken → 409. */
-    const orderable = (id: PhoneNumberId) =>
+    /**
+     * An inventory number that can be ordered: missing → 404, held (or once held) by this organization →
+     * 409, anyone else's → 404 like a missing one, so a quote or an order never tells a tenant that a
+     * number exists elsewhere.
+     */
+    const orderable = (organizationId: OrganizationId, id: PhoneNumberId) =>
       Effect.gen(function* () {
         const number = yield* numbers.find(id)
         if (Option.isNone(number)) return yield* new PhoneNumberNotFound({ phone_number_id: id })
-        if (number.value.status !== "available") {
-          return yield* new NoInventory({ number_type: number.value.number_type, phone_number_id: id })
-        }
+        if (number.value.status !== "available") return yield* notOrderable(organizationId, number.value)
         return number.value
       })
+
+    /** The answer for a number that is not available: 409 when it is the caller's own, else 404. */
+    const notOrderable = (organizationId: OrganizationId, number: PhoneNumber) =>
+      number.organization_id === organizationId
+        ? Effect.fail(new NoInventory({ number_type: number.number_type, phone_number_id: number.id }))
+        : Effect.fail(new PhoneNumberNotFound({ phone_number_id: number.id }))
 
     const releaseQuote = (organizationId: OrganizationId, id: PhoneNumberId) =>
       Effect.gen(function* () {
@@ -153,7 +161,7 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const numberType =
             "phone_number_id" in subject
-              ? (yield* orderable(subject.phone_number_id)).number_type
+              ? (yield* orderable(organizationId, subject.phone_number_id)).number_type
               : subject.number_type
           const org = yield* organization(organizationId)
           return PriceQuote.compute({
@@ -167,7 +175,7 @@ export const layer = Layer.effect(
         transactions.run(
           Effect.gen(function* () {
             if (request.phone_number_id !== undefined) {
-              const chosen = yield* orderable(request.phone_number_id)
+              const chosen = yield* orderable(organizationId, request.phone_number_id)
               if (chosen.number_type !== request.number_type) {
                 return yield* new NumberTypeMismatch({
                   phone_number_id: chosen.id,
@@ -184,6 +192,11 @@ export const layer = Layer.effect(
                 : { number_type: request.number_type, id: request.phone_number_id },
               yield* now
             )
+            if (Option.isNone(claimed) && request.phone_number_id !== undefined) {
+              // taken since it was checked: answered as if it had been taken before
+              const taken = yield* numbers.find(request.phone_number_id)
+              if (Option.isSome(taken)) return yield* notOrderable(organizationId, taken.value)
+            }
             if (Option.isNone(claimed)) {
               return yield* new NoInventory({
                 number_type: request.number_type,

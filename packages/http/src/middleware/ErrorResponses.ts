@@ -25,6 +25,9 @@ export const render = (error: ApiError): HttpServerResponse.HttpServerResponse =
     : response
 }
 
+/** A request target without its query string or fragment, fit for a log line. */
+const pathOf = (url: string): string => url.replace(/[?#].*$/s, "")
+
 const isMalformedBody = (u: unknown): boolean =>
   HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
 
@@ -44,7 +47,8 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
       const requestId = requestIdOf(request)
       const internalError = (cause: Cause.Cause<unknown>) =>
         Effect.logError("Unhandled error", cause).pipe(
-          Effect.annotateLogs({ request_id: requestId, method: request.method, url: request.url }),
+          // the path only: a query string may carry a download link's signature or other secrets
+          Effect.annotateLogs({ request_id: requestId, method: request.method, path: pathOf(request.url) }),
           Effect.as(
             HttpServerResponse.unsafeJson(
               { detail: "Internal server error", request_id: requestId },

@@ -149,7 +149,7 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
       .annotate(OpenApi.Summary, "Quote a Polish number")
       .annotate(
         OpenApi.Description,
-        "Compares the price of a number (activation fee plus the first month), given by `phone_number_id` or for a `number_type`, with the balance, and gives the top-up needed: `top_up_pln = max(0, price_pln - balance_pln)`. Give exactly one of the two parameters (else 422). An unknown inventory number is 404; one that is already taken is 409 `no_inventory`."
+        "Compares the price of a number (activation fee plus the first month), given by `phone_number_id` or for a `number_type`, with the balance, and gives the top-up needed: `top_up_pln = max(0, price_pln - balance_pln)`. Give exactly one of the two parameters (else 422). An unknown inventory number, or one another organization holds, is 404; one this organization already holds is 409 `no_inventory`."
       )
   )
   .add(
@@ -163,7 +163,7 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
       .annotate(OpenApi.Summary, "Order a Polish number")
       .annotate(
         OpenApi.Description,
-        "Takes an inventory number (the given `phone_number_id`, or any of the `number_type`), activates it at once and debits the activation fee plus the first month, all or nothing. No number of the type left: 409 `no_inventory` (register demand with `POST /phone-numbers/polish/request`). Balance too low: 402 with `top_up_pln`. An `Idempotency-Key` makes retries safe: a repeat takes no second number and debits nothing."
+        "Takes an inventory number (the given `phone_number_id`, or any of the `number_type`), activates it at once and debits the activation fee plus the first month, all or nothing. A `phone_number_id` that is unknown or held by another organization: 404. No number of the type left: 409 `no_inventory` (register demand with `POST /phone-numbers/polish/request`). Balance too low: 402 with `top_up_pln`. An `Idempotency-Key` makes retries safe: a repeat takes no second number and debits nothing."
       )
       .annotate(OpenApi.Transform, Idempotent.document)
   )
