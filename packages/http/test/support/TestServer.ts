@@ -38,11 +38,14 @@ export const loopbackAllowHosts = "127.0.0.0/8,::1,localhost"
 /** The outbound policy allowing `loopbackAllowHosts`. */
 export const loopbackAllowed = OutboundPolicy.layer(Either.getOrThrow(AllowList.parse(loopbackAllowHosts)))
 
-/** The test server over the given engine. */
-const serverOver = <A, E>(engine: Layer.Layer<A, E>) =>
+/** The test server over the given engine, with an outbound policy (default: loopback allowed). */
+export const serverOver = <A, E>(
+  engine: Layer.Layer<A, E>,
+  outboundPolicy: Layer.Layer<OutboundPolicy.OutboundPolicy> = loopbackAllowed
+) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(AppLayer.layer),
-    Layer.provideMerge(loopbackAllowed),
+    Layer.provideMerge(outboundPolicy),
     Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
     Layer.provide(DownloadLinks.layerRandom),
