@@ -140,6 +140,15 @@ export * as Usage from "./usage/Usage.js"
 export * as UsageErrors from "./usage/UsageErrors.js"
 export * as UsageReport from "./usage/UsageReport.js"
 
+// Outbound HTTP: the one guarded way out
+export * as AllowList from "./outbound/AllowList.js"
+export * as Destination from "./outbound/Destination.js"
+export * as HostResolver from "./outbound/HostResolver.js"
+export * as IpAddress from "./outbound/IpAddress.js"
+export * as OutboundHttp from "./outbound/OutboundHttp.js"
+export * as OutboundPolicy from "./outbound/OutboundPolicy.js"
+export * as RefusedRanges from "./outbound/RefusedRanges.js"
+
 // Webhooks
 export * as WebhookDelivery from "./webhooks/WebhookDelivery.js"
 export * as WebhookDispatcher from "./webhooks/WebhookDispatcher.js"

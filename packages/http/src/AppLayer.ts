@@ -1,7 +1,7 @@
 import type { HttpApi } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
 import type { Services } from "@voice-agent-platform/core"
-import type { DownloadLinks } from "@voice-agent-platform/core"
+import type { DownloadLinks, OutboundPolicy } from "@voice-agent-platform/core"
 import { Layer } from "effect"
 import { AdminHandlers } from "./admin/AdminHandlers.js"
 import { CallsHandlers } from "./calls/CallsHandlers.js"
@@ -28,10 +28,15 @@ import * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "./middleware/RuntimeAuthentication.js"
 
 /**
- * What the API needs: the core's services and the ports they run on, the operator token, and the secret
- * that signs download links (servers sharing a database must share it).
+ * What the API needs: the core's services and the ports they run on, the operator token, the secret
+ * that signs download links (servers sharing a database must share it), and the outbound policy (a
+ * webhook or tool URL naming a refused address is a 422).
  */
-export type Requirements = Services.Engine | OperatorAuthentication.AdminToken | DownloadLinks.LinkSigningKey
+export type Requirements =
+  | Services.Engine
+  | OperatorAuthentication.AdminToken
+  | DownloadLinks.LinkSigningKey
+  | OutboundPolicy.OutboundPolicy
 
 /**
  * The API with every handler, the docs routes and the response shaping middleware. It needs the core

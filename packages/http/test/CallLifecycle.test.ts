@@ -17,7 +17,7 @@ import * as AppLayer from "../src/AppLayer.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
 import { download, runEndpoints } from "./support/RunFixtures.js"
 import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
-import { json, organization, rawClient, send, storesOverSql } from "./support/TestServer.js"
+import { json, organization, rawClient, send, storesOverSql, loopbackAllowed } from "./support/TestServer.js"
 
 /**
  * Calls that live a real life: a real server over the in-memory engine with the simulated voice runtime
@@ -26,6 +26,7 @@ import { json, organization, rawClient, send, storesOverSql } from "./support/Te
 const simulatedServer = <A, E>(engine: Layer.Layer<A, E, SimulationConfig.SimulationConfig>) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(AppLayer.layer),
+    Layer.provide(loopbackAllowed),
     Layer.provide(OperatorAuthentication.layerToken(Option.none())),
     Layer.provide(DownloadLinks.layerRandom),
     Layer.provideMerge(engine.pipe(Layer.provide(SimulationConfig.layer(0.4)))),

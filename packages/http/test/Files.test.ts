@@ -13,7 +13,8 @@ import {
   rawClient,
   send,
   TestServer,
-  TestServerOverSql
+  TestServerOverSql,
+  loopbackAllowed
 } from "./support/TestServer.js"
 
 type Body = Record<string, any>
@@ -165,6 +166,7 @@ describe.each([
       Effect.provide(
         HttpApiBuilder.serve().pipe(
           Layer.provide(AppLayer.layer),
+          Layer.provide(loopbackAllowed),
           Layer.provide(PublicBaseUrl.layer("https://voice.example.com/base/")),
           Layer.provide(DownloadLinks.layerRandom),
           Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),

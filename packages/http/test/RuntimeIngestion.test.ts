@@ -13,7 +13,8 @@ import {
   runtimeToken,
   send,
   TestServer,
-  TestServerOverSql
+  TestServerOverSql,
+  loopbackAllowed
 } from "./support/TestServer.js"
 
 // 12:00 in Warsaw (CET, UTC+1): inside calling hours.
@@ -300,6 +301,7 @@ describe.each([
       Effect.provide(
         HttpApiBuilder.serve().pipe(
           Layer.provide(AppLayer.layer),
+          Layer.provide(loopbackAllowed),
           Layer.provide(OperatorAuthentication.layerToken(Option.none())),
           Layer.provide(DownloadLinks.layerRandom),
           Layer.provideMerge(InMemory.layer),

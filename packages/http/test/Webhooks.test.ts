@@ -15,10 +15,12 @@ import type { AddressInfo } from "node:net"
 import { createServer } from "node:http"
 import * as AppLayer from "../src/AppLayer.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
+import * as NodeOutboundHttp from "../src/outbound/NodeOutboundHttp.js"
 import { createAgent, storeRun } from "./support/RunFixtures.js"
 import {
   engineOverSql,
   json,
+  loopbackAllowed,
   organization,
   rawClient,
   send,
@@ -183,13 +185,22 @@ describe.each([
   )
 })
 
-/** The test server with the webhook dispatcher running on the test clock and sending over fetch. */
+/**
+ * The test server with the webhook dispatcher running on the test clock and sending through the
+ * outbound client, loopback allowed.
+ */
 const dispatchingServer = <A, E>(engine: Layer.Layer<A, E>) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(AppLayer.layer),
     Layer.provide(OperatorAuthentication.layerToken(Option.none())),
     Layer.provide(DownloadLinks.layerRandom),
-    Layer.provideMerge(WebhookDispatcher.layer().pipe(Layer.provide(WebhookSender.layerFetch))),
+    Layer.provideMerge(
+      WebhookDispatcher.layer().pipe(
+        Layer.provide(WebhookSender.layer),
+        Layer.provide(NodeOutboundHttp.layer)
+      )
+    ),
+    Layer.provideMerge(loopbackAllowed),
     Layer.provideMerge(engine),
     Layer.provideMerge(NodeHttpServer.layerTest)
   )
@@ -352,9 +363,19 @@ const deliveriesEndToEnd = Effect.gen(function* () {
     duration_seconds: 42
   })
 
+  /** The log once no attempt is in flight: every counted attempt has its answer recorded. */
+  const settledLog = (answered: (d: Body) => boolean) =>
+    Effect.zipRight(
+      eventually(
+        Effect.map(log, (page) => (page.items as Array<Body>).every(answered)),
+        "answers recorded"
+      ),
+      log
+    )
+
   // two events: refused twice each (30 s, then 60 s back-off), accepted on the third attempt
   yield* step(1, 2)
-  const waiting = yield* log
+  const waiting = yield* settledLog((d) => d.last_status_code === 503)
   expect(byType(waiting.items)).toEqual([
     expect.objectContaining({
       event_type: "call.ended",
@@ -372,7 +393,7 @@ const deliveriesEndToEnd = Effect.gen(function* () {
   expect(waiting.items[0].next_attempt_at).toBe("2026-02-10T11:00:31.000Z")
   yield* step(30, 4)
   yield* step(60, 6)
-  const delivered = yield* log
+  const delivered = yield* settledLog((d) => d.status === "delivered")
   expect(byType(delivered.items)).toEqual([
     {
       id: expect.stringMatching(/^msg_[A-Za-z0-9]{24}$/),
@@ -414,7 +435,7 @@ const deliveriesEndToEnd = Effect.gen(function* () {
   yield* step(1, 1, 7)
   yield* step(30, 2, 8)
   yield* step(60, 3, 9)
-  const final = yield* log
+  const final = yield* settledLog((d) => d.status === "delivered")
   expect(final.items).toEqual([
     expect.objectContaining({ event_type: "call.deleted", attempts: 3, status: "delivered" })
   ])

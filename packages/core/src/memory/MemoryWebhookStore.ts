@@ -1,6 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { WebhookDelivery } from "../webhooks/WebhookDelivery.js"
 import type { WebhookEndpoint } from "../webhooks/WebhookEndpoint.js"
+import * as WebhookRetry from "../webhooks/WebhookRetry.js"
 import type { ClaimedDelivery } from "../webhooks/WebhookStore.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
 import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
@@ -46,9 +47,14 @@ export const layer: Layer.Layer<WebhookStore, never, MemoryDatabaseTag> = Layer.
         db.atomically(() => {
           for (const row of rows) deliveries.set(row.id, row)
         }),
-      claimDue: (now, limit, leaseUntil) =>
+      claimDue: (request) =>
         db.atomically(() => {
+          const { now } = request
           const due: Array<ClaimedDelivery> = []
+          const byEndpoint = new Map<string, number>()
+          const byOrganization = new Map<number, number>()
+          const skipEndpoints = new Set<string>(request.skipEndpoints)
+          const skipOrganizations = new Set<number>(request.skipOrganizations)
           const candidates = deliveries
             .values()
             .filter((d) => d.status === "pending" && d.next_attempt_at !== null && d.next_attempt_at <= now)
@@ -56,11 +62,33 @@ export const layer: Layer.Layer<WebhookStore, never, MemoryDatabaseTag> = Layer.
               (a, b) => a.next_attempt_at!.getTime() - b.next_attempt_at!.getTime() || (a.id < b.id ? -1 : 1)
             )
           for (const delivery of candidates) {
-            if (due.length >= limit) break
+            if (delivery.attempts >= WebhookRetry.maxAttempts) {
+              // Its last attempt was counted but never recorded: settled as a timeout.
+              deliveries.set(delivery.id, {
+                ...delivery,
+                status: "failed",
+                next_attempt_at: null,
+                last_status_code: null,
+                last_error: "timeout"
+              })
+              continue
+            }
+            if (due.length >= request.limit) continue
             const endpoint = endpoints.get(delivery.endpoint_id)
             // A disabled endpoint's deliveries wait until it is enabled again.
             if (endpoint === undefined || !endpoint.enabled) continue
-            const taken = { ...delivery, next_attempt_at: leaseUntil }
+            if (skipEndpoints.has(endpoint.id) || skipOrganizations.has(delivery.organization_id)) continue
+            const ofEndpoint = byEndpoint.get(endpoint.id) ?? 0
+            const ofOrganization = byOrganization.get(delivery.organization_id) ?? 0
+            if (ofEndpoint >= request.perEndpoint || ofOrganization >= request.perOrganization) continue
+            byEndpoint.set(endpoint.id, ofEndpoint + 1)
+            byOrganization.set(delivery.organization_id, ofOrganization + 1)
+            const attempts = delivery.attempts + 1
+            const taken = {
+              ...delivery,
+              attempts,
+              next_attempt_at: new Date(now.getTime() + WebhookRetry.delaySeconds(attempts) * 1000)
+            }
             deliveries.set(delivery.id, taken)
             due.push({ delivery: taken, endpoint })
           }
@@ -68,7 +96,10 @@ export const layer: Layer.Layer<WebhookStore, never, MemoryDatabaseTag> = Layer.
         }),
       recordAttempt: (id, record) =>
         db.atomically(() => {
-          deliveries.replace(id, (delivery) => ({ ...delivery, ...record }))
+          const current = deliveries.get(id)
+          if (current === undefined || current.status !== "pending" || current.attempts !== record.attempts)
+            return
+          deliveries.set(id, { ...current, ...record })
         }),
       listDeliveries: (organizationId, endpointId, page) =>
         db.atomically(() => deliveries.newestPage(organizationId, page, (d) => d.endpoint_id === endpointId)),

@@ -1,3 +1,5 @@
+import type { OutboundFailureCategory } from "../outbound/OutboundHttp.js"
+
 /** The most attempts one delivery gets: the first and four retries. */
 export const maxAttempts = 5
 
@@ -12,10 +14,10 @@ export const delaySeconds = (attempt: number): number =>
 export const isRetryableStatus = (status: number): boolean =>
   status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599)
 
-/** What one attempt met: an HTTP status, or no answer at all (network error, timeout). */
+/** What one attempt met: an HTTP status, or no answer at all, by category (timeout, connection, policy). */
 export type AttemptResult =
   | { readonly _tag: "Answered"; readonly status: number }
-  | { readonly _tag: "NoAnswer"; readonly error: string }
+  | { readonly _tag: "NoAnswer"; readonly category: OutboundFailureCategory }
 
 /** Where a delivery stands after an attempt. */
 export type AttemptOutcome =
@@ -25,12 +27,27 @@ export type AttemptOutcome =
 
 /**
  * Decides after the `attempt`-th attempt (from 1): a 2xx delivers; a retryable answer or no answer waits
- * `delaySeconds(attempt)` while attempts remain; anything else (4xx, 3xx) fails at once.
+ * `delaySeconds(attempt)` while attempts remain; anything else (4xx, 3xx, a destination the outbound
+ * policy refuses) fails at once.
  */
 export const next = (attempt: number, result: AttemptResult, now: Date): AttemptOutcome => {
   if (result._tag === "Answered" && result.status >= 200 && result.status <= 299)
     return { status: "delivered" }
-  const retryable = result._tag === "NoAnswer" || isRetryableStatus(result.status)
+  const retryable =
+    result._tag === "NoAnswer"
+      ? result.category !== "destination_not_allowed"
+      : isRetryableStatus(result.status)
   if (!retryable || attempt >= maxAttempts) return { status: "failed" }
   return { status: "pending", next_attempt_at: new Date(now.getTime() + delaySeconds(attempt) * 1000) }
 }
+
+/** What the delivery log shows of an attempt that did not deliver: a category, never a raw error. */
+export type AttemptErrorCategory = OutboundFailureCategory | "http_status"
+
+/** The category an attempt's result is logged under (null once delivered). */
+export const errorCategory = (result: AttemptResult): AttemptErrorCategory | null =>
+  result._tag === "NoAnswer"
+    ? result.category
+    : result.status >= 200 && result.status <= 299
+      ? null
+      : "http_status"

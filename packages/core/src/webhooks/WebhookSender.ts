@@ -1,4 +1,6 @@
 import { Context, Duration, Effect, Layer } from "effect"
+import type { OutboundFailureCategory } from "../outbound/OutboundHttp.js"
+import { OutboundHttp } from "../outbound/OutboundHttp.js"
 
 /** One POST to a receiver. */
 export interface WebhookRequest {
@@ -8,40 +10,45 @@ export interface WebhookRequest {
   readonly timeout: Duration.DurationInput
 }
 
-/** What came back: the receiver's status, or why there was no answer (network error, timeout). */
+/**
+ * What came back: the receiver's status, or the category of why there was no answer (what the
+ * delivery log shows; never the raw error).
+ */
 export type WebhookResponse =
   | { readonly _tag: "Answered"; readonly status: number }
-  | { readonly _tag: "NoAnswer"; readonly error: string }
+  | { readonly _tag: "NoAnswer"; readonly category: OutboundFailureCategory }
 
-/** Sends webhook requests: a port so that tests can stand in a receiver and hosts choose the transport. */
+/** The most response-body bytes read from a receiver: its answer is the status, the body is ignored. */
+export const maxResponseBytes = 64 * 1024
+
+/** Sends webhook requests: a port so that tests can stand in a receiver. */
 export class WebhookSender extends Context.Tag("@voice-agent-platform/core/WebhookSender")<
   WebhookSender,
   { readonly send: (request: WebhookRequest) => Effect.Effect<WebhookResponse> }
 >() {}
 
-/** Sends with the `fetch` global; redirects are not followed (a 3xx is an answer like any other). */
-export const layerFetch: Layer.Layer<WebhookSender> = Layer.succeed(WebhookSender, {
-  send: (request) =>
-    Effect.tryPromise({
-      try: async (signal) => {
-        const response = await globalThis.fetch(request.url, {
+/**
+ * Sends through the outbound client (the one guarded way out): its policy, pinned address, no
+ * redirects (a 3xx is an answer like any other), its deadline, at most 64 KiB of the answer read.
+ */
+export const layer: Layer.Layer<WebhookSender, never, OutboundHttp> = Layer.effect(
+  WebhookSender,
+  Effect.map(OutboundHttp, (outbound) => ({
+    send: (request) =>
+      outbound
+        .send({
           method: "POST",
+          url: request.url,
           headers: request.headers,
           body: request.body,
-          redirect: "manual",
-          signal: AbortSignal.any([signal, AbortSignal.timeout(Duration.toMillis(request.timeout))])
+          timeout: request.timeout,
+          maxResponseBytes
         })
-        // The body does not matter; reading it frees the connection.
-        await response.arrayBuffer().catch(() => undefined)
-        return { _tag: "Answered", status: response.status } as const
-      },
-      catch: (error) => error
-    }).pipe(
-      Effect.catchAll((error) =>
-        Effect.succeed({
-          _tag: "NoAnswer",
-          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-        } as const)
-      )
-    )
-})
+        .pipe(
+          Effect.map((response): WebhookResponse => ({ _tag: "Answered", status: response.status })),
+          Effect.catchTag("OutboundFailure", (failure) =>
+            Effect.succeed<WebhookResponse>({ _tag: "NoAnswer", category: failure.category })
+          )
+        )
+  }))
+)

@@ -19,6 +19,21 @@ export interface ClaimedDelivery {
   readonly endpoint: WebhookEndpoint
 }
 
+/** What one claim may take. */
+export interface ClaimRequest {
+  readonly now: Date
+  /** The most deliveries taken. */
+  readonly limit: number
+  /** The most deliveries to one endpoint taken (the oldest due first). */
+  readonly perEndpoint: number
+  /** The most deliveries of one organization taken. */
+  readonly perOrganization: number
+  /** Endpoints whose deliveries are passed over (their share is already in flight). */
+  readonly skipEndpoints: ReadonlyArray<WebhookEndpointId>
+  /** Organizations whose deliveries are passed over (their share is already in flight). */
+  readonly skipOrganizations: ReadonlyArray<OrganizationId>
+}
+
 /** What an attempt left on a delivery. */
 export interface AttemptRecord {
   readonly attempts: number
@@ -60,16 +75,19 @@ export class WebhookStore extends Context.Tag("@voice-agent-platform/core/Webhoo
     /** Stores new pending deliveries. */
     readonly enqueue: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
     /**
-     * Takes up to `limit` pending deliveries due at `now` (oldest due first) and moves their
-     * `next_attempt_at` to `leaseUntil`, in one atomic step: two concurrent claims never take the same
-     * delivery, and one whose attempt never got recorded (a crash) comes due again after the lease.
+     * Takes pending deliveries due at `now` to enabled endpoints (oldest due first), within the
+     * request's bounds, and counts the attempt as it takes it: `attempts` goes up by one and
+     * `next_attempt_at` moves to `now` plus the back-off after that attempt (`WebhookRetry.delaySeconds`),
+     * in one atomic step. Two concurrent claims never take the same delivery; one whose attempt never
+     * gets recorded (it hung, the process died) comes due again after its back-off, and once its
+     * `WebhookRetry.maxAttempts` attempts are spent the claim settles it `failed` (`last_error`
+     * `timeout`) instead of taking it.
      */
-    readonly claimDue: (
-      now: Date,
-      limit: number,
-      leaseUntil: Date
-    ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
-    /** Writes what an attempt met. */
+    readonly claimDue: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+    /**
+     * Writes what an attempt met: only while the delivery is still `pending` at that attempt's count
+     * (a late answer never overwrites a later attempt or a settled delivery).
+     */
     readonly recordAttempt: (id: WebhookDeliveryId, record: AttemptRecord) => Effect.Effect<void>
     /** The deliveries to one endpoint, newest first. */
     readonly listDeliveries: (

@@ -4,7 +4,7 @@ import * as WebhookRetry from "../../src/webhooks/WebhookRetry.js"
 
 const now = new Date("2026-02-10T11:00:00.000Z")
 const answered = (status: number) => ({ _tag: "Answered", status }) as const
-const noAnswer = { _tag: "NoAnswer", error: "TimeoutError: timed out" } as const
+const noAnswer = { _tag: "NoAnswer", category: "timeout" } as const
 const attemptArb = FastCheck.integer({ min: 1, max: 20 })
 
 describe("WebhookRetry", () => {
@@ -37,6 +37,18 @@ describe("WebhookRetry", () => {
     expect(WebhookRetry.next(5, answered(299), now)).toEqual({ status: "delivered" })
     expect(WebhookRetry.next(1, answered(400), now)).toEqual({ status: "failed" })
     expect(WebhookRetry.next(1, answered(302), now)).toEqual({ status: "failed" })
+  })
+
+  it("fails at once when the destination is not allowed, and logs categories, never raw errors", () => {
+    const refused = { _tag: "NoAnswer", category: "destination_not_allowed" } as const
+    const unreachable = { _tag: "NoAnswer", category: "connection_failed" } as const
+    expect(WebhookRetry.next(1, refused, now)).toEqual({ status: "failed" })
+    expect(WebhookRetry.next(1, unreachable, now).status).toBe("pending")
+    expect(WebhookRetry.errorCategory(refused)).toBe("destination_not_allowed")
+    expect(WebhookRetry.errorCategory(noAnswer)).toBe("timeout")
+    expect(WebhookRetry.errorCategory(answered(503))).toBe("http_status")
+    expect(WebhookRetry.errorCategory(answered(302))).toBe("http_status")
+    expect(WebhookRetry.errorCategory(answered(204))).toBeNull()
   })
 
   it.prop("delays grow with the attempt, capped at 600 s", [attemptArb], ([attempt]) => {

@@ -211,7 +211,7 @@ describe("Webhooks", () => {
         url: "https://a.example/h",
         events: ["call.started"]
       })
-      yield* Ref.set(receiver.script, [answered(503), { _tag: "NoAnswer", error: "TimeoutError: too slow" }])
+      yield* Ref.set(receiver.script, [answered(503), { _tag: "NoAnswer", category: "timeout" }])
       yield* Effect.flatMap(CallEvents, (calls) =>
         calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
       )
@@ -226,7 +226,7 @@ describe("Webhooks", () => {
         attempts: 1,
         status: "pending",
         last_status_code: 503,
-        last_error: "receiver answered 503",
+        last_error: "http_status",
         next_attempt_at: new Date("2026-02-10T11:00:30Z")
       })
       expect(yield* round).toBe(0)
@@ -238,7 +238,7 @@ describe("Webhooks", () => {
         attempts: 2,
         status: "pending",
         last_status_code: null,
-        last_error: "TimeoutError: too slow",
+        last_error: "timeout",
         next_attempt_at: new Date("2026-02-10T11:01:30Z")
       })
       yield* TestClock.adjust("60 seconds")
@@ -345,4 +345,56 @@ describe("Webhooks", () => {
       expect(Option.isSome(Option.fromNullable(delivery?.delivered_at))).toBe(true)
     }).pipe(Effect.scoped, Effect.provide(testLayer))
   )
+
+  it.effect(
+    "a receiver that never answers holds only its own organization: another's event goes out in the same second, and the hung deliveries advance to failed",
+    () =>
+      Effect.gen(function* () {
+        const a = yield* setup
+        const b = yield* setup
+        const webhooks = yield* Webhooks
+        const deadEndpoints = yield* Effect.forEach([1, 2, 3, 4, 5], (n) =>
+          webhooks.create(a.organization.id, { url: `https://dead.example/${n}` })
+        )
+        const healthy = yield* webhooks.create(b.organization.id, { url: "https://b.example/h" })
+        const report = (organizationId: typeof a.organization.id, runId: typeof a.run.workflow_run_id) =>
+          Effect.flatMap(CallEvents, (calls) =>
+            Effect.zipRight(
+              calls.report(organizationId, runId, { type: "ringing" }),
+              calls.report(organizationId, runId, { type: "ended", status: "failed", duration_seconds: 0 })
+            )
+          )
+        // A's ten deliveries are due first, then B's two.
+        yield* report(a.organization.id, a.run.workflow_run_id)
+        yield* TestClock.adjust("1 millis")
+        yield* report(b.organization.id, b.run.workflow_run_id)
+        yield* Layer.launch(WebhookDispatcher.layer()).pipe(Effect.forkScoped)
+        yield* TestClock.adjust("1 second")
+        yield* TestClock.adjust("1 second")
+        const delivered = (yield* webhooks.deliveries(b.organization.id, healthy.id, firstPage)).items
+        expect(delivered.map((d) => [d.status, d.attempts])).toEqual([
+          ["delivered", 1],
+          ["delivered", 1]
+        ])
+        // Each hung attempt is given up at its deadline; its next one was already counted when claimed.
+        for (let step = 0; step < 4 * 20; step++) yield* TestClock.adjust("15 seconds")
+        const hung = yield* Effect.forEach(deadEndpoints, (endpoint) =>
+          Effect.map(webhooks.deliveries(a.organization.id, endpoint.id, firstPage), (page) => page.items)
+        )
+        expect(hung.flat().map((d) => [d.status, d.attempts, d.last_error, d.last_status_code])).toEqual(
+          Array.from({ length: 10 }, () => ["failed", 5, "timeout", null])
+        )
+      }).pipe(Effect.scoped, Effect.provide(hangingLayer)),
+    30_000
+  )
 })
+
+/** A sender that never returns for `dead.example` and accepts everything else at once. */
+const hangingSender = Layer.succeed(WebhookSender, {
+  send: (request: WebhookRequest) =>
+    request.url.startsWith("https://dead.example/")
+      ? Effect.never
+      : Effect.succeed<WebhookResponse>({ _tag: "Answered", status: 204 })
+})
+
+const hangingLayer = Layer.mergeAll(engine, hangingSender)

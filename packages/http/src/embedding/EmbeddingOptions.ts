@@ -1,6 +1,6 @@
 import type { Services } from "@voice-agent-platform/core"
-import { DownloadLinks, InMemory } from "@voice-agent-platform/core"
-import { Layer, Option, Redacted } from "effect"
+import { AllowList, DownloadLinks, InMemory, OutboundPolicy } from "@voice-agent-platform/core"
+import { Either, Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
@@ -23,6 +23,20 @@ export interface EmbeddingOptions {
    * right only while a single process serves the data.
    */
   readonly linkSigningSecret?: Redacted.Redacted<string>
+  /**
+   * Host names, addresses and CIDR ranges (comma-separated, as `OUTBOUND_ALLOW_HOSTS`) that webhook and
+   * tool URLs may name although they are loopback, private or otherwise refused. Default: none.
+   */
+  readonly outboundAllowHosts?: string
+}
+
+/** The outbound policy of the options; a malformed allow-list stops the layer with its reason. */
+export const outboundPolicyLayer = (
+  options: EmbeddingOptions
+): Layer.Layer<OutboundPolicy.OutboundPolicy> => {
+  const parsed = AllowList.parse(options.outboundAllowHosts ?? "")
+  if (Either.isLeft(parsed)) throw new Error(`outboundAllowHosts: ${parsed.left}`)
+  return OutboundPolicy.layer(parsed.right)
 }
 
 /** The API over the chosen engine, ready to be served by any host. */
@@ -35,5 +49,6 @@ export const appLayer = (options: EmbeddingOptions = {}) =>
         ? DownloadLinks.layerRandom
         : Layer.orDie(DownloadLinks.layer(Redacted.value(options.linkSigningSecret)))
     ),
+    Layer.provideMerge(outboundPolicyLayer(options)),
     Layer.provide(options.engine ?? InMemory.layerSimulated)
   )

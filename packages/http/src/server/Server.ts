@@ -4,6 +4,7 @@ import {
   DownloadLinks,
   Housekeeping,
   OAuthProvidersConfig,
+  OutboundPolicy,
   SimulatedEngine,
   SimulationConfig,
   WebhookDispatcher,
@@ -26,6 +27,7 @@ import * as AppLayer from "../AppLayer.js"
 import { docsPath } from "../docs/DocsRoutes.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
+import * as NodeOutboundHttp from "../outbound/NodeOutboundHttp.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 import * as FileSystemBlobStore from "../storage/FileSystemBlobStore.js"
 import * as S3BlobStore from "../storage/S3BlobStore.js"
@@ -101,9 +103,11 @@ export const layer = Layer.unwrapEffect(
       onNone: () => Layer.empty,
       onSome: (url) => Layer.orDie(PublicBaseUrl.layer(url))
     })
+    // Where webhooks (and tools) may connect: the public internet, plus OUTBOUND_ALLOW_HOSTS.
+    const outboundPolicy = OutboundPolicy.layer(config.outboundAllowHosts)
     const http = HttpApiBuilder.serve().pipe(
       Layer.provide(AppLayer.layer),
-      Layer.provide([linkSigning, publicBaseUrl]),
+      Layer.provide([linkSigning, publicBaseUrl, outboundPolicy]),
       Layer.provide(OperatorAuthentication.layerToken(config.adminToken)),
       Layer.provide(RuntimeAuthentication.layerToken(config.runtimeToken)),
       Layer.provide(bootstrap),
@@ -124,8 +128,12 @@ export const layer = Layer.unwrapEffect(
       filesWarning,
       Layer.effectDiscard(announce).pipe(Layer.provideMerge(http)),
       Housekeeping.layer(),
-      // Webhook deliveries go out over fetch, a round every second.
-      WebhookDispatcher.layer().pipe(Layer.provide(WebhookSender.layerFetch))
+      // Webhook deliveries go out through the guarded outbound client, a round every second.
+      WebhookDispatcher.layer().pipe(
+        Layer.provide(WebhookSender.layer),
+        Layer.provide(NodeOutboundHttp.layer),
+        Layer.provide(outboundPolicy)
+      )
     ).pipe(Layer.provide(engine), Layer.provide(Layer.merge(database, secretBox)))
   })
 )

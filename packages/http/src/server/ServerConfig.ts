@@ -1,4 +1,4 @@
-import { ApiKey, SimulationConfig } from "@voice-agent-platform/core"
+import { type AllowList, ApiKey, OutboundPolicy, SimulationConfig } from "@voice-agent-platform/core"
 import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
 
 /** The bundled server's settings, read from the environment. */
@@ -32,6 +32,11 @@ export interface ServerConfig {
    * database needs the same key). Default with the embedded database: a key made once in `DATA_DIR`.
    */
   readonly encryptionKey: Option.Option<Redacted.Redacted<string>>
+  /**
+   * `OUTBOUND_ALLOW_HOSTS`: host names, addresses and CIDR ranges (comma-separated) that webhooks and
+   * tools may reach although they are loopback, private or otherwise refused; default none.
+   */
+  readonly outboundAllowHosts: AllowList.AllowList
 }
 
 /** An S3-compatible bucket for files; `S3_BUCKET` turns it on, the key pair is then required. */
@@ -162,7 +167,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
         validation: (key) => Redacted.value(key).length >= 32
       })
     )
-  )
+  ),
+  outboundAllowHosts: OutboundPolicy.allowHostsConfig
 }).pipe(
   Config.mapOrFail((settings) =>
     Option.isSome(settings.databaseUrl) && Option.isNone(settings.encryptionKey)

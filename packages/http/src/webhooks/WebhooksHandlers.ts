@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { Api } from "../Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
+import { requireAllowedUrl } from "../outbound/DestinationCheck.js"
 import { render } from "../shared/Pagination.js"
 import { createdEndpointResponse, deliveryResponse, endpointResponse } from "./WebhookResponses.js"
 
@@ -13,15 +14,18 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
     const webhooks = yield* Webhooks.Webhooks
     return handlers
       .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          const endpoint = yield* webhooks.create(organization.id, {
-            url: payload.url,
-            ...(payload.events === undefined ? {} : { events: payload.events }),
-            ...(payload.description === undefined ? {} : { description: payload.description })
+        Effect.zipRight(
+          requireAllowedUrl(payload.url, ["body", "url"]),
+          Effect.gen(function* () {
+            const organization = yield* CurrentOrganization
+            const endpoint = yield* webhooks.create(organization.id, {
+              url: payload.url,
+              ...(payload.events === undefined ? {} : { events: payload.events }),
+              ...(payload.description === undefined ? {} : { description: payload.description })
+            })
+            return createdEndpointResponse(endpoint)
           })
-          return createdEndpointResponse(endpoint)
-        })
+        )
       )
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
@@ -36,10 +40,13 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
         }).pipe(Effect.mapError(CoreErrors.toHttp))
       )
       .handle("update", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          return endpointResponse(yield* webhooks.update(organization.id, path.webhook_id, payload))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        Effect.zipRight(
+          payload.url === undefined ? Effect.void : requireAllowedUrl(payload.url, ["body", "url"]),
+          Effect.gen(function* () {
+            const organization = yield* CurrentOrganization
+            return endpointResponse(yield* webhooks.update(organization.id, path.webhook_id, payload))
+          }).pipe(Effect.mapError(CoreErrors.toHttp))
+        )
       )
       .handle("delete", ({ path }) =>
         Effect.gen(function* () {

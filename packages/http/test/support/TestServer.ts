@@ -1,8 +1,10 @@
 import { HttpApiBuilder, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
+  AllowList,
   DownloadLinks,
   InMemory,
+  OutboundPolicy,
   MemoryTelephony,
   Organizations,
   PriceListConfig,
@@ -11,7 +13,7 @@ import {
 } from "@voice-agent-platform/core"
 import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
 import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { Api } from "../../src/Api.js"
 import * as AppLayer from "../../src/AppLayer.js"
 import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentication.js"
@@ -27,10 +29,23 @@ export const adminToken = "test-admin-token-0123456789"
 /** The voice-runtime token of the test server. */
 export const runtimeToken = "test-runtime-token-0123456789"
 
-/** The test server over the given engine. */
-const serverOver = <A, E>(engine: Layer.Layer<A, E>) =>
+/**
+ * Where the test servers may send webhooks and tool requests: loopback is allowed explicitly (as an
+ * operator would with `OUTBOUND_ALLOW_HOSTS`), for receivers on this machine.
+ */
+export const loopbackAllowHosts = "127.0.0.0/8,::1,localhost"
+
+/** The outbound policy allowing `loopbackAllowHosts`. */
+export const loopbackAllowed = OutboundPolicy.layer(Either.getOrThrow(AllowList.parse(loopbackAllowHosts)))
+
+/** The test server over the given engine, with an outbound policy (default: loopback allowed). */
+export const serverOver = <A, E>(
+  engine: Layer.Layer<A, E>,
+  outboundPolicy: Layer.Layer<OutboundPolicy.OutboundPolicy> = loopbackAllowed
+) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(AppLayer.layer),
+    Layer.provideMerge(outboundPolicy),
     Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
     Layer.provide(DownloadLinks.layerRandom),

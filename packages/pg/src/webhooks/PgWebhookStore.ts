@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql"
 import { WebhookDelivery } from "@voice-agent-platform/core/webhooks/WebhookDelivery.js"
+import * as WebhookRetry from "@voice-agent-platform/core/webhooks/WebhookRetry.js"
 import { WebhookEndpoint } from "@voice-agent-platform/core/webhooks/WebhookEndpoint.js"
 import type { ClaimedDelivery } from "@voice-agent-platform/core/webhooks/WebhookStore.js"
 import { WebhookStore } from "@voice-agent-platform/core/webhooks/WebhookStore.js"
@@ -31,13 +32,20 @@ const deliveryColumnNames = deliveryColumns
   .map((column) => column.trim().split(" ")[0]!)
   .join(", ")
 
+/** The back-off after each attempt, indexed by the attempts made before it (`WebhookRetry.delaySeconds`). */
+const backOffSeconds = Array.from({ length: WebhookRetry.maxAttempts }, (_, i) =>
+  WebhookRetry.delaySeconds(i + 1)
+)
+
 /**
  * Webhook endpoints and their deliveries in PostgreSQL. An endpoint's signing secret is sealed by the
  * SecretBox at rest.
  *
- * - `claimDue` is one statement: it locks the due deliveries it takes with `FOR UPDATE SKIP LOCKED` and
- *   moves them to the lease, so two concurrent claims (in any processes) never take the same delivery; a
- *   row another claim has just leased no longer passes `next_attempt_at <= now` when it is re-checked.
+ * - `claimDue` is one statement: it locks the due deliveries it takes with `FOR UPDATE SKIP LOCKED`,
+ *   counts their attempt and moves them to its back-off, so two concurrent claims (in any processes)
+ *   never take the same delivery; a row another claim has just taken no longer passes
+ *   `next_attempt_at <= now` when it is re-checked. The same statement settles `failed` the due
+ *   deliveries whose attempts are spent (their last attempt was never recorded).
  * - `enqueue` inserts only deliveries whose endpoint still exists, taking a key-share lock on it: an
  *   endpoint being removed at that moment is either waited for (and its new deliveries dropped) or removed
  *   after the enqueuing transaction commits, its deliveries with it (ON DELETE CASCADE).
@@ -117,21 +125,41 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
                 AS r(${sql.literal(deliveryColumns)})
               JOIN webhook_endpoints e ON e.organization_id = r.organization_id AND e.id = r.endpoint_id
               FOR KEY SHARE OF e`),
-      claimDue: (now, limit, leaseUntil) =>
+      claimDue: ({ limit, now, perEndpoint, perOrganization, skipEndpoints, skipOrganizations }) =>
         limit <= 0
           ? Effect.succeed([])
           : Rows.all(ClaimedRow)(
               sql`
-              WITH due AS (
-                SELECT d.id, d.next_attempt_at AS due_at
+              WITH settled AS (
+                UPDATE webhook_deliveries
+                SET status = 'failed', next_attempt_at = NULL, last_status_code = NULL, last_error = 'timeout'
+                WHERE status = 'pending' AND next_attempt_at <= ${now} AND attempts >= ${WebhookRetry.maxAttempts}
+              ), per_endpoint AS (
+                SELECT d.id, d.organization_id, d.next_attempt_at AS due_at,
+                  row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS endpoint_rank
                 FROM webhook_deliveries d
                 JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id
-                WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND e.enabled
-                ORDER BY d.next_attempt_at, d.id
+                WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+                  AND d.attempts < ${WebhookRetry.maxAttempts} AND e.enabled
+                  AND d.endpoint_id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(skipEndpoints)}::jsonb))
+                  AND d.organization_id NOT IN (
+                    SELECT jsonb_array_elements_text(${JSON.stringify(skipOrganizations)}::jsonb)::bigint)
+              ), ranked AS (
+                SELECT id, due_at,
+                  row_number() OVER (PARTITION BY organization_id ORDER BY due_at, id) AS organization_rank
+                FROM per_endpoint WHERE endpoint_rank <= ${perEndpoint}
+              ), due AS (
+                SELECT d.id, ranked.due_at
+                FROM webhook_deliveries d JOIN ranked ON ranked.id = d.id
+                WHERE ranked.organization_rank <= ${perOrganization}
+                  AND d.status = 'pending' AND d.next_attempt_at <= ${now}
+                ORDER BY ranked.due_at, d.id
                 LIMIT ${limit}
                 FOR UPDATE OF d SKIP LOCKED
               ), taken AS (
-                UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}
+                UPDATE webhook_deliveries d SET attempts = d.attempts + 1,
+                  next_attempt_at = ${now}::timestamptz
+                    + make_interval(secs => (${JSON.stringify(backOffSeconds)}::jsonb ->> d.attempts)::int)
                 FROM due WHERE d.id = due.id
                 RETURNING d.*, due.due_at
               )
@@ -161,7 +189,9 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
               )
             ),
       recordAttempt: (id, record) =>
-        Rows.run(sql`UPDATE webhook_deliveries SET ${sql.update({ ...record })} WHERE id = ${id}`),
+        Rows.run(sql`
+          UPDATE webhook_deliveries SET ${sql.update({ ...record })}
+          WHERE id = ${id} AND status = 'pending' AND attempts = ${record.attempts}`),
       listDeliveries: (organizationId, endpointId, page) => {
         const where = sql`organization_id = ${organizationId} AND endpoint_id = ${endpointId}`
         const { limit, offset } = Paging.window(page)

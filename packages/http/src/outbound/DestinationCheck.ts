@@ -1,0 +1,25 @@
+import { Destination, OutboundPolicy } from "@voice-agent-platform/core"
+import { Effect, Either } from "effect"
+import { ValidationError } from "../errors/ApiErrors.js"
+
+/**
+ * Refuses a URL whose literal host the outbound policy refuses (a loopback, private, link-local… address
+ * in any spelling, or `localhost`) with a 422 at `loc`; names are judged again when a request is sent,
+ * after resolution.
+ */
+export const requireAllowedUrl = (
+  url: string,
+  loc: ReadonlyArray<string>
+): Effect.Effect<void, ValidationError, OutboundPolicy.OutboundPolicy> =>
+  Effect.flatMap(OutboundPolicy.OutboundPolicy, (policy) => {
+    const checked = policy.checkUrl(url)
+    return Either.isRight(checked)
+      ? Effect.void
+      : Effect.fail(
+          new ValidationError({
+            detail: [
+              { loc, msg: Destination.describe(checked.left), type: "value_error.destination_not_allowed" }
+            ]
+          })
+        )
+  })
