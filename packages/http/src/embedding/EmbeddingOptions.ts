@@ -1,5 +1,5 @@
 import type { Services } from "@voice-agent-platform/core"
-import { DownloadLinks, InMemory } from "@voice-agent-platform/core"
+import { DownloadLinks, InMemory, Quotas } from "@voice-agent-platform/core"
 import { Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
@@ -23,6 +23,11 @@ export interface EmbeddingOptions {
    * right only while a single process serves the data.
    */
   readonly linkSigningSecret?: Redacted.Redacted<string>
+  /**
+   * Records one organization may hold: `webhook_endpoints` (default 20) and `documents` (default
+   * 1,000); one more is refused with 409. Each from 1 to 1,000,000.
+   */
+  readonly quotas?: Partial<Quotas.QuotaLimits>
 }
 
 /** The API over the chosen engine, ready to be served by any host. */
@@ -35,5 +40,7 @@ export const appLayer = (options: EmbeddingOptions = {}) =>
         ? DownloadLinks.layerRandom
         : Layer.orDie(DownloadLinks.layer(Redacted.value(options.linkSigningSecret)))
     ),
-    Layer.provide(options.engine ?? InMemory.layerSimulated)
+    Layer.provide(
+      (options.engine ?? InMemory.layerSimulated).pipe(Layer.provide(Quotas.layer(options.quotas ?? {})))
+    )
   )
