@@ -167,3 +167,7 @@ export * as MemoryDatabase from "./memory/MemoryDatabase.js"
 export * as MemoryTelephony from "./memory/MemoryTelephony.js"
 export * as Services from "./Services.js"
 export * as SimulatedEngine from "./SimulatedEngine.js"
+
+// Quotas per organization
+export * as QuotaErrors from "./quotas/QuotaErrors.js"
+export * as Quotas from "./quotas/Quotas.js"

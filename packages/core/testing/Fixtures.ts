@@ -8,6 +8,7 @@ import { MinorUnits } from "../src/money/Money.js"
 import type { OrganizationId } from "../src/organizations/Organization.js"
 import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
 import { base62String, layerWebCrypto } from "../src/randomness/SecureRandom.js"
+import type { NewDocument } from "../src/knowledge-base/DocumentStore.js"
 import type { NewRun } from "../src/runs/RunStore.js"
 import type { AgentId } from "../src/agents/AgentIds.js"
 
@@ -91,5 +92,29 @@ export const newRun = (
   files: { recording: null, transcript: null },
   channel_reservation_id: null,
   ended_at: null,
+  ...overrides
+})
+
+/** What a new knowledge-base document is made of; `name` keeps its uuid and file key unique. */
+export const newDocument = (
+  organizationId: OrganizationId,
+  name: string,
+  overrides: Partial<NewDocument> = {}
+): NewDocument => ({
+  document_uuid: `doc-${name}`,
+  organization_id: organizationId,
+  filename: `${name}.txt`,
+  file_size_bytes: 12,
+  file_hash: "00",
+  mime_type: "text/plain",
+  processing_status: "pending",
+  total_chunks: 0,
+  custom_metadata: {},
+  parser_metadata: {},
+  blob_key: `documents/${name}`,
+  created_by: null,
+  is_active: true,
+  processing_error: null,
+  source_url: null,
   ...overrides
 })

@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { BlobStore, DownloadLinks, InMemory } from "@voice-agent-platform/core"
+import { BlobStore, DownloadLinks, InMemory, OutboundPolicy } from "@voice-agent-platform/core"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import * as AppLayer from "../src/AppLayer.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
@@ -28,6 +28,7 @@ const server = HttpApiBuilder.serve().pipe(
   Layer.provide(brokenFiles),
   Layer.provideMerge(Layer.orDie(DownloadLinks.layer("the log test's link signing secret 0123456789"))),
   Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
+  Layer.provide(OutboundPolicy.layerDefault),
   Layer.provideMerge(InMemory.layer),
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provide(capture)

@@ -25,6 +25,15 @@ export class DocumentStore extends Context.Tag("@voice-agent-platform/core/Docum
   DocumentStore,
   {
     readonly insert: (document: NewDocument, now: Date) => Effect.Effect<Document>
+    /**
+     * Stores a new document only while its organization has fewer than `limit`; None (nothing stored)
+     * otherwise. Decided atomically: of simultaneous uploads at the limit, in any processes, one passes.
+     */
+    readonly insertWithin: (
+      document: NewDocument,
+      now: Date,
+      limit: number
+    ) => Effect.Effect<Option.Option<Document>>
     readonly find: (
       organizationId: OrganizationId,
       ref: DocumentRef

@@ -10,6 +10,8 @@ import { DocumentId } from "./Document.js"
 import * as DocumentText from "./DocumentText.js"
 import type { DocumentPatch, DocumentRef } from "./DocumentStore.js"
 import { DocumentStore } from "./DocumentStore.js"
+import { QuotaExceeded } from "../quotas/QuotaErrors.js"
+import { Quotas } from "../quotas/Quotas.js"
 import { DocumentNotFound, DocumentTooLarge } from "./KnowledgeBaseErrors.js"
 import * as Search from "./Search.js"
 
@@ -98,11 +100,14 @@ export class KnowledgeBase extends Context.Tag("@voice-agent-platform/core/Knowl
   {
     /** The upload size limit in bytes. */
     readonly maxFileBytes: number
-    /** Stores the file and records the document `pending`; processing starts in the background. */
+    /**
+     * Stores the file and records the document `pending`; processing starts in the background. Refused
+     * when the organization already has as many documents as its quota (`Quotas`) allows.
+     */
     readonly upload: (
       organizationId: OrganizationId,
       upload: Upload
-    ) => Effect.Effect<Document, DocumentTooLarge>
+    ) => Effect.Effect<Document, DocumentTooLarge | QuotaExceeded>
     /** Runs (or reruns) processing now and answers the document as it ends: `completed` or `failed`. */
     readonly process: (
       organizationId: OrganizationId,
@@ -145,6 +150,7 @@ export const layerWith = (
       const store = yield* DocumentStore
       const blobs = yield* BlobStore
       const random = yield* SecureRandom
+      const quotas = yield* Quotas
       // Background processing lives as long as the layer: closing it interrupts what is still running.
       const background = yield* FiberSet.make<void, never>()
       const maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes
@@ -257,7 +263,7 @@ export const layerWith = (
             const uuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
             const key = blobKey(organizationId, uuid)
             yield* blobs.put(key, { bytes: upload.bytes, content_type: mimeType })
-            const document = yield* store.insert(
+            const inserted = yield* store.insertWithin(
               {
                 document_uuid: uuid,
                 organization_id: organizationId,
@@ -275,8 +281,15 @@ export const layerWith = (
                 processing_error: null,
                 source_url: upload.source_url ?? null
               },
-              yield* now
+              yield* now,
+              quotas.documents
             )
+            if (Option.isNone(inserted)) {
+              // the file was stored first (a document never points to a missing file); it goes again
+              yield* blobs.remove(key)
+              return yield* new QuotaExceeded({ resource: "documents", limit: quotas.documents })
+            }
+            const document = inserted.value
             yield* FiberSet.run(background, Effect.asVoid(run(document)))
             return document
           }),

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { Document, DocumentChunk } from "../knowledge-base/Document.js"
 import { DocumentId } from "../knowledge-base/Document.js"
-import type { DocumentRef } from "../knowledge-base/DocumentStore.js"
+import type { DocumentRef, NewDocument } from "../knowledge-base/DocumentStore.js"
 import { DocumentStore } from "../knowledge-base/DocumentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import { MemoryDatabaseTag } from "./MemoryDatabase.js"
@@ -21,18 +21,24 @@ export const layer: Layer.Layer<DocumentStore, never, MemoryDatabaseTag> = Layer
             organizationId,
             documents.values().find((d) => d.document_uuid === ref.uuid)
           )
+    const insertRow = (document: NewDocument, now: Date): Document => {
+      const row: Document = {
+        ...document,
+        id: DocumentId.make(db.nextId("documents")),
+        created_at: now,
+        updated_at: now
+      }
+      documents.set(row.id, row)
+      return row
+    }
     return {
-      insert: (document, now) =>
-        db.atomically(() => {
-          const row: Document = {
-            ...document,
-            id: DocumentId.make(db.nextId("documents")),
-            created_at: now,
-            updated_at: now
-          }
-          documents.set(row.id, row)
-          return row
-        }),
+      insert: (document, now) => db.atomically(() => insertRow(document, now)),
+      insertWithin: (document, now, limit) =>
+        db.atomically(() =>
+          documents.ownRows(document.organization_id).length >= limit
+            ? Option.none()
+            : Option.some(insertRow(document, now))
+        ),
       find: (organizationId, ref) =>
         db.atomically(() => Option.fromNullable(findDocument(organizationId, ref))),
       list: (organizationId, page) => db.atomically(() => documents.newestPage(organizationId, page)),

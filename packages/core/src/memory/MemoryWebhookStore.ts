@@ -20,6 +20,12 @@ export const layer: Layer.Layer<WebhookStore, never, MemoryDatabaseTag> = Layer.
           endpoints.set(endpoint.id, endpoint)
           return endpoint
         }),
+      insertEndpointWithin: (endpoint, limit) =>
+        db.atomically(() => {
+          if (endpoints.ownRows(endpoint.organization_id).length >= limit) return Option.none()
+          endpoints.set(endpoint.id, endpoint)
+          return Option.some(endpoint)
+        }),
       findEndpoint: (organizationId, id) => db.atomically(() => endpoints.findOwn(organizationId, id)),
       listEndpoints: (organizationId, page) =>
         db.atomically(() => endpoints.newestPage(organizationId, page)),

@@ -50,6 +50,14 @@ export class WebhookStore extends Context.Tag("@voice-agent-platform/core/Webhoo
   {
     /** Stores a new endpoint (its id and secret are drawn by the caller). */
     readonly insertEndpoint: (endpoint: WebhookEndpoint) => Effect.Effect<WebhookEndpoint>
+    /**
+     * Stores a new endpoint only while its organization has fewer than `limit`; None (nothing stored)
+     * otherwise. Decided atomically: of simultaneous creations at the limit, in any processes, one passes.
+     */
+    readonly insertEndpointWithin: (
+      endpoint: WebhookEndpoint,
+      limit: number
+    ) => Effect.Effect<Option.Option<WebhookEndpoint>>
     readonly findEndpoint: (
       organizationId: OrganizationId,
       id: WebhookEndpointId

@@ -7,6 +7,8 @@ import type { WebhookDelivery } from "./WebhookDelivery.js"
 import { deliveryIdFrom } from "./WebhookDelivery.js"
 import type { WebhookEndpoint, WebhookEventType } from "./WebhookEndpoint.js"
 import { allEventTypes, endpointIdFrom, parseEndpointId } from "./WebhookEndpoint.js"
+import { QuotaExceeded } from "../quotas/QuotaErrors.js"
+import { Quotas } from "../quotas/Quotas.js"
 import { WebhookEndpointNotFound } from "./WebhookErrors.js"
 import * as WebhookPayloads from "./WebhookPayloads.js"
 import * as WebhookSignature from "./WebhookSignature.js"
@@ -67,11 +69,14 @@ export const enqueue = (
 export class Webhooks extends Context.Tag("@voice-agent-platform/core/Webhooks")<
   Webhooks,
   {
-    /** A new enabled endpoint with a fresh secret (the only time the secret is handed out). */
+    /**
+     * A new enabled endpoint with a fresh secret (the only time the secret is handed out); refused when
+     * the organization already has as many endpoints as its quota (`Quotas`) allows.
+     */
     readonly create: (
       organizationId: OrganizationId,
       input: CreateWebhookEndpoint
-    ) => Effect.Effect<WebhookEndpoint>
+    ) => Effect.Effect<WebhookEndpoint, QuotaExceeded>
     readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<WebhookEndpoint>>
     readonly get: (
       organizationId: OrganizationId,
@@ -109,6 +114,7 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const store = yield* WebhookStore
     const random = yield* SecureRandom
+    const quotas = yield* Quotas
     const withPorts = <A>(effect: Effect.Effect<A, never, WebhookStore | SecureRandom>) =>
       effect.pipe(Effect.provideService(WebhookStore, store), Effect.provideService(SecureRandom, random))
 
@@ -127,16 +133,22 @@ export const layer = Layer.effect(
           const body = yield* withPorts(base62String(20))
           const key = yield* random.bytes(secretBytes)
           const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* store.insertEndpoint({
-            id: endpointIdFrom(body),
-            organization_id: organizationId,
-            url: input.url,
-            description: input.description ?? null,
-            events: [...new Set(input.events ?? allEventTypes)],
-            secret: WebhookSignature.secretFromBytes(key),
-            enabled: true,
-            created_at: now
-          })
+          const inserted = yield* store.insertEndpointWithin(
+            {
+              id: endpointIdFrom(body),
+              organization_id: organizationId,
+              url: input.url,
+              description: input.description ?? null,
+              events: [...new Set(input.events ?? allEventTypes)],
+              secret: WebhookSignature.secretFromBytes(key),
+              enabled: true,
+              created_at: now
+            },
+            quotas.webhook_endpoints
+          )
+          return Option.isSome(inserted)
+            ? inserted.value
+            : yield* new QuotaExceeded({ resource: "webhook_endpoints", limit: quotas.webhook_endpoints })
         }),
       list: (organizationId, page) => store.listEndpoints(organizationId, page),
       get,

@@ -1,5 +1,5 @@
 import type { Services } from "@voice-agent-platform/core"
-import { AllowList, DownloadLinks, InMemory, OutboundPolicy } from "@voice-agent-platform/core"
+import { AllowList, DownloadLinks, InMemory, OutboundPolicy, Quotas } from "@voice-agent-platform/core"
 import { Either, Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
@@ -28,6 +28,11 @@ export interface EmbeddingOptions {
    * tool URLs may name although they are loopback, private or otherwise refused. Default: none.
    */
   readonly outboundAllowHosts?: string
+  /**
+   * Records one organization may hold: `webhook_endpoints` (default 20) and `documents` (default
+   * 1,000); one more is refused with 409. Each from 1 to 1,000,000.
+   */
+  readonly quotas?: Partial<Quotas.QuotaLimits>
 }
 
 /** The outbound policy of the options; a malformed allow-list stops the layer with its reason. */
@@ -50,5 +55,7 @@ export const appLayer = (options: EmbeddingOptions = {}) =>
         : Layer.orDie(DownloadLinks.layer(Redacted.value(options.linkSigningSecret)))
     ),
     Layer.provideMerge(outboundPolicyLayer(options)),
-    Layer.provide(options.engine ?? InMemory.layerSimulated)
+    Layer.provide(
+      (options.engine ?? InMemory.layerSimulated).pipe(Layer.provide(Quotas.layer(options.quotas ?? {})))
+    )
   )

@@ -11,6 +11,7 @@ import type {
   KnowledgeBaseErrors,
   OrganizationErrors,
   PhoneNumberErrors,
+  QuotaErrors,
   RunErrors,
   Runs,
   Telephony,
@@ -66,6 +67,7 @@ export type CoreError =
   | KnowledgeBaseErrors.DocumentNotFound
   | KnowledgeBaseErrors.DocumentTooLarge
   | WebhookErrors.WebhookEndpointNotFound
+  | QuotaErrors.QuotaExceeded
 
 type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
   ? T extends
@@ -94,6 +96,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
           | "TriggerArchived"
           | "ToolArchived"
           | "CredentialInUse"
+          | "QuotaExceeded"
       ? Conflict
       : T extends "InsufficientBalance"
         ? PaymentRequired
@@ -146,6 +149,7 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "TriggerArchived":
     case "ToolArchived":
     case "CredentialInUse":
+    case "QuotaExceeded":
       return new Conflict({ detail: e.message }) as HttpErrorOf<E>
     case "InsufficientBalance":
       return new PaymentRequired({

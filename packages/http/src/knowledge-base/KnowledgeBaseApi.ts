@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Document } from "@voice-agent-platform/core"
 import { Schema } from "effect"
-import { NotFound } from "../errors/ApiErrors.js"
+import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { JsonObject, strict } from "../shared/Json.js"
 import { PageOf, PageQuery } from "../shared/Pagination.js"
@@ -96,10 +96,11 @@ export class KnowledgeBaseApi extends HttpApiGroup.make("knowledgeBase")
     HttpApiEndpoint.post("upload", "/knowledge-base/documents")
       .setPayload(UploadDocumentForm)
       .addSuccess(DocumentResponse)
+      .addError(Conflict)
       .annotate(OpenApi.Summary, "Upload a document")
       .annotate(
         OpenApi.Description,
-        "Uploads a file as `multipart/form-data` (part `file`; optional `custom_metadata`, a JSON object as text, and `source_url`). The document is answered `pending` (or already `processing`) and processed in the background: it ends `completed` with `total_chunks`, or `failed` with `processing_error` (for example an unsupported type or a file that is not UTF-8). Readable types: plain text, Markdown, CSV, JSON and HTML, by extension or declared media type. A file over 10 MiB, a missing file or a bad field answers 422. Uploading the same bytes again makes another document with the same `file_hash`."
+        "Uploads a file as `multipart/form-data` (part `file`; optional `custom_metadata`, a JSON object as text, and `source_url`). The document is answered `pending` (or already `processing`) and processed in the background: it ends `completed` with `total_chunks`, or `failed` with `processing_error` (for example an unsupported type or a file that is not UTF-8). Readable types: plain text, Markdown, CSV, JSON and HTML, by extension or declared media type. A file over 10 MiB, a missing file or a bad field answers 422. Uploading the same bytes again makes another document with the same `file_hash`. An organization has at most 1,000 documents unless the server is configured otherwise (`QUOTA_DOCUMENTS`); one more answers 409 `{detail}` and stores nothing."
       )
   )
   .add(

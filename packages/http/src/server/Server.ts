@@ -5,6 +5,7 @@ import {
   Housekeeping,
   OAuthProvidersConfig,
   OutboundPolicy,
+  Quotas,
   SimulatedEngine,
   SimulationConfig,
   WebhookDispatcher,
@@ -81,7 +82,8 @@ export const layer = Layer.unwrapEffect(
     })
     const engine = SimulatedEngine.layer(PgStorage.layer, files).pipe(
       Layer.provide(OAuthProvidersConfig.layerConfig),
-      Layer.provide(SimulationConfig.layer(config.simCallSeconds))
+      Layer.provide(SimulationConfig.layer(config.simCallSeconds)),
+      Layer.provide(Quotas.layer(config.quotas))
     )
     // Servers starting at once over one database create the first organization (or the key's) once.
     const bootstrap = Layer.effectDiscard(

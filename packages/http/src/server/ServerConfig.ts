@@ -1,4 +1,4 @@
-import { type AllowList, ApiKey, OutboundPolicy, SimulationConfig } from "@voice-agent-platform/core"
+import { type AllowList, ApiKey, OutboundPolicy, Quotas, SimulationConfig } from "@voice-agent-platform/core"
 import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
 
 /** The bundled server's settings, read from the environment. */
@@ -37,6 +37,8 @@ export interface ServerConfig {
    * tools may reach although they are loopback, private or otherwise refused; default none.
    */
   readonly outboundAllowHosts: AllowList.AllowList
+  /** `QUOTA_WEBHOOK_ENDPOINTS` and `QUOTA_DOCUMENTS`: records one organization may hold (defaults 20 and 1,000). */
+  readonly quotas: Quotas.QuotaLimits
 }
 
 /** An S3-compatible bucket for files; `S3_BUCKET` turns it on, the key pair is then required. */
@@ -99,6 +101,22 @@ const s3Config: Config.Config<Option.Option<S3Settings>> = Config.all({
     )
   })
 )
+
+/** A quota variable: a whole number from 1 to `Quotas.maxLimit`, its default when unset. */
+const quota = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({
+      message: `${name} must be a whole number from 1 to ${Quotas.maxLimit}`,
+      validation: Quotas.isValidLimit
+    })
+  )
+
+/** The quotas per organization. */
+const quotasConfig: Config.Config<Quotas.QuotaLimits> = Config.all({
+  webhook_endpoints: quota("QUOTA_WEBHOOK_ENDPOINTS", Quotas.defaults.webhook_endpoints),
+  documents: quota("QUOTA_DOCUMENTS", Quotas.defaults.documents)
+})
 
 /** The smallest operator token accepted: shorter ones are too easy to guess. */
 export const minAdminTokenLength = 16
@@ -168,7 +186,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
       })
     )
   ),
-  outboundAllowHosts: OutboundPolicy.allowHostsConfig
+  outboundAllowHosts: OutboundPolicy.allowHostsConfig,
+  quotas: quotasConfig
 }).pipe(
   Config.mapOrFail((settings) =>
     Option.isSome(settings.databaseUrl) && Option.isNone(settings.encryptionKey)

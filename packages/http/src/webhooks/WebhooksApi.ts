@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { WebhookDelivery, WebhookEndpoint } from "@voice-agent-platform/core"
 import { Schema } from "effect"
-import { NotFound } from "../errors/ApiErrors.js"
+import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { JsonObject, strict } from "../shared/Json.js"
 import { PageOf, PageQuery } from "../shared/Pagination.js"
@@ -81,10 +81,11 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("create", "/webhooks")
       .setPayload(CreateWebhookRequest)
       .addSuccess(CreatedWebhookEndpointResponse)
+      .addError(Conflict)
       .annotate(OpenApi.Summary, "Create a webhook endpoint")
       .annotate(
         OpenApi.Description,
-        'Registers a URL that receives `call.started`, `call.ended` and `call.deleted` (all three unless `events` says otherwise) as JSON POSTs `{type, timestamp, data}` signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`). The answer carries the signing `secret` once. A delivery that meets a network error, a timeout, 408, 425, 429 or 5xx is retried up to 5 attempts, waiting min(30·2^(n-1), 600) seconds; the `webhook-id` stays the same, so receivers de-duplicate on it.'
+        'Registers a URL that receives `call.started`, `call.ended` and `call.deleted` (all three unless `events` says otherwise) as JSON POSTs `{type, timestamp, data}` signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`). The answer carries the signing `secret` once. A delivery that meets a network error, a timeout, 408, 425, 429 or 5xx is retried up to 5 attempts, waiting min(30·2^(n-1), 600) seconds; the `webhook-id` stays the same, so receivers de-duplicate on it. An organization has at most 20 endpoints unless the server is configured otherwise (\`QUOTA_WEBHOOK_ENDPOINTS\`); one more answers 409 \`{detail}\`.'
       )
   )
   .add(

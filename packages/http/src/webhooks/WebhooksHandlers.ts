@@ -24,7 +24,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
               ...(payload.description === undefined ? {} : { description: payload.description })
             })
             return createdEndpointResponse(endpoint)
-          })
+          }).pipe(Effect.mapError(CoreErrors.toHttp))
         )
       )
       .handle("list", ({ urlParams }) =>

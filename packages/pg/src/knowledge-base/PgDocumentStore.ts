@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Document, DocumentChunk } from "@voice-agent-platform/core/knowledge-base/Document.js"
-import type { DocumentPatch } from "@voice-agent-platform/core/knowledge-base/DocumentStore.js"
+import type { DocumentPatch, NewDocument } from "@voice-agent-platform/core/knowledge-base/DocumentStore.js"
 import { DocumentStore } from "@voice-agent-platform/core/knowledge-base/DocumentStore.js"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import * as Paging from "../storage/Paging.js"
+import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 
 /** Chunks per INSERT statement: well below PostgreSQL's 65,535 parameters a statement. */
@@ -30,11 +31,14 @@ export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Lay
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(Document)
+    const insert = (document: NewDocument, now: Date) =>
+      Rows.single(Document)(sql`
+        INSERT INTO documents ${sql.insert(columns({ ...document, created_at: now, updated_at: now }))}
+        RETURNING *`)
     return {
-      insert: (document, now) =>
-        Rows.single(Document)(sql`
-          INSERT INTO documents ${sql.insert(columns({ ...document, created_at: now, updated_at: now }))}
-          RETURNING *`),
+      insert,
+      insertWithin: (document, now, limit) =>
+        QuotaGuard.insertWithin(sql, "documents", document.organization_id, limit, insert(document, now)),
       find: (organizationId, ref) =>
         ref._tag === "Id"
           ? one(sql`SELECT * FROM documents WHERE organization_id = ${organizationId} AND id = ${ref.id}`)

@@ -8,6 +8,7 @@ import { WebhookStore } from "@voice-agent-platform/core/webhooks/WebhookStore.j
 import { Effect, Layer, Schema } from "effect"
 import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
+import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 
 type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
@@ -64,15 +65,25 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
         sql`SELECT * FROM webhook_endpoints WHERE organization_id = ${organizationId} AND id = ${id}`
       )
 
+    const insertEndpoint = (endpoint: WebhookEndpoint) =>
+      Rows.single(WebhookEndpoint)(
+        opened(sql`
+          INSERT INTO webhook_endpoints ${sql.insert({
+            ...endpoint,
+            events: JSON.stringify(endpoint.events),
+            secret: box.seal(endpoint.secret)
+          })} RETURNING *`)
+      )
+
     return {
-      insertEndpoint: (endpoint) =>
-        Rows.single(WebhookEndpoint)(
-          opened(sql`
-            INSERT INTO webhook_endpoints ${sql.insert({
-              ...endpoint,
-              events: JSON.stringify(endpoint.events),
-              secret: box.seal(endpoint.secret)
-            })} RETURNING *`)
+      insertEndpoint,
+      insertEndpointWithin: (endpoint, limit) =>
+        QuotaGuard.insertWithin(
+          sql,
+          "webhook_endpoints",
+          endpoint.organization_id,
+          limit,
+          insertEndpoint(endpoint)
         ),
       findEndpoint,
       listEndpoints: (organizationId, page) => {

@@ -1,0 +1,107 @@
+import { HttpClientRequest } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Quotas } from "@voice-agent-platform/core"
+import { Effect } from "effect"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
+
+const documents = "/api/v1/knowledge-base/documents"
+
+/** A small text file upload. */
+const upload = (name: string) => {
+  const data = new FormData()
+  data.append("file", new Blob([`Notes ${name}`], { type: "text/plain" }), name)
+  return HttpClientRequest.post(documents).pipe(HttpClientRequest.bodyFormData(data))
+}
+
+const createWebhook = (n: number) =>
+  json("POST", "/api/v1/webhooks", { url: `https://crm.example.com/hooks/${n}` })
+
+/** Small quotas, so that reaching them takes a few requests. */
+const quotas = Quotas.layer({ webhook_endpoints: 3, documents: 2 })
+
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("quotas per organization over HTTP, %s storage", (_, server) => {
+  it.effect("a webhook endpoint over the quota is 409 {detail}; deleting one makes room", () =>
+    Effect.gen(function* () {
+      const owner = yield* organization()
+      const client = yield* rawClient(owner.apiKey)
+      const created = []
+      for (let n = 0; n < 3; n++) {
+        const answer = yield* send(client, createWebhook(n))
+        expect(answer.status).toBe(200)
+        created.push(answer.body as { id: string })
+      }
+      const refused = yield* send(client, createWebhook(3))
+      expect(refused.status).toBe(409)
+      expect(refused.body).toEqual({
+        detail:
+          "quota_exceeded: the organization has 3 webhook endpoints, the most it may have; delete one before creating another"
+      })
+      const listed = yield* send(client, HttpClientRequest.get("/api/v1/webhooks"))
+      expect((listed.body as { total_count: number }).total_count).toBe(3)
+      // another organization has its own quota
+      const other = yield* rawClient((yield* organization()).apiKey)
+      expect((yield* send(other, createWebhook(0))).status).toBe(200)
+      expect((yield* send(client, HttpClientRequest.del(`/api/v1/webhooks/${created[0]!.id}`))).status).toBe(
+        204
+      )
+      expect((yield* send(client, createWebhook(4))).status).toBe(200)
+    }).pipe(Effect.provide(server), Effect.provide(quotas))
+  )
+
+  it.effect(
+    "of simultaneous webhook creations at the limit exactly as many pass as the quota has room for",
+    () =>
+      Effect.gen(function* () {
+        const owner = yield* organization()
+        const client = yield* rawClient(owner.apiKey)
+        expect((yield* send(client, createWebhook(0))).status).toBe(200)
+        const answers = yield* Effect.all(
+          Array.from({ length: 8 }, (_, n) => send(client, createWebhook(n + 1))),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 409, 409, 409, 409, 409, 409])
+        const listed = yield* send(client, HttpClientRequest.get("/api/v1/webhooks"))
+        expect((listed.body as { total_count: number }).total_count).toBe(3)
+      }).pipe(Effect.provide(server), Effect.provide(quotas))
+  )
+
+  it.effect("a document over the quota is 409 {detail} and stores nothing, also under concurrency", () =>
+    Effect.gen(function* () {
+      const owner = yield* organization()
+      const client = yield* rawClient(owner.apiKey)
+      expect((yield* send(client, upload("first.txt"))).status).toBe(200)
+      const answers = yield* Effect.all(
+        Array.from({ length: 6 }, (_, n) => send(client, upload(`more-${n}.txt`))),
+        { concurrency: "unbounded" }
+      )
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409])
+      expect(answers.find((a) => a.status === 409)!.body).toEqual({
+        detail:
+          "quota_exceeded: the organization has 2 knowledge-base documents, the most it may have; delete one before creating another"
+      })
+      const listed = yield* send(client, HttpClientRequest.get(documents))
+      expect((listed.body as { total_count: number }).total_count).toBe(2)
+    }).pipe(Effect.provide(server), Effect.provide(quotas))
+  )
+})
+
+describe("quotas per organization, defaults", () => {
+  it("are 20 webhook endpoints and 1,000 documents, each configurable from 1 to 1,000,000", () => {
+    expect(Quotas.defaults).toEqual({ webhook_endpoints: 20, documents: 1000 })
+    expect(Quotas.isValidLimit(1)).toBe(true)
+    expect(Quotas.isValidLimit(1_000_000)).toBe(true)
+    expect(Quotas.isValidLimit(0)).toBe(false)
+    expect(Quotas.isValidLimit(2.5)).toBe(false)
+  })
+
+  it.effect("apply when nothing is configured: the 21st webhook endpoint is 409", () =>
+    Effect.gen(function* () {
+      const client = yield* rawClient((yield* organization()).apiKey)
+      for (let n = 0; n < 20; n++) expect((yield* send(client, createWebhook(n))).status).toBe(200)
+      expect((yield* send(client, createWebhook(20))).status).toBe(409)
+    }).pipe(Effect.provide(TestServer))
+  )
+})

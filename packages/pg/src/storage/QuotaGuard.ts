@@ -1,0 +1,33 @@
+import type { SqlClient } from "@effect/sql"
+import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
+import { Effect, Option, Schema } from "effect"
+import * as Rows from "./Rows.js"
+
+const Count = Schema.Struct({ total: Schema.Number })
+
+/**
+ * Runs `insert` only while the organization holds fewer than `limit` rows of `table`, in one transaction
+ * that first locks the organization's row (`FOR NO KEY UPDATE`): two creations at the limit, in any
+ * server processes, take turns, and the second counts the first's row. The lock does not conflict with
+ * the key-share locks other tables' foreign keys take, so only quota checks of that organization (and
+ * its balance changes) wait for one another. None when the quota is reached; nothing is inserted then.
+ */
+export const insertWithin = <A>(
+  sql: SqlClient.SqlClient,
+  table: "webhook_endpoints" | "documents",
+  organizationId: OrganizationId,
+  limit: number,
+  insert: Effect.Effect<A>
+): Effect.Effect<Option.Option<A>> =>
+  sql
+    .withTransaction(
+      Effect.gen(function* () {
+        yield* Rows.run(sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`)
+        const { total } = yield* Rows.single(Count)(
+          sql`SELECT count(*)::int8 AS total FROM ${sql(table)} WHERE organization_id = ${organizationId}`
+        )
+        if (total >= limit) return Option.none<A>()
+        return Option.some(yield* insert)
+      })
+    )
+    .pipe(Effect.orDie)
