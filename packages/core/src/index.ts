@@ -8,6 +8,7 @@
 // Shared building blocks
 export * as Money from "./money/Money.js"
 export * as Page from "./pagination/Page.js"
+export * as RandomIds from "./randomness/RandomIds.js"
 export * as SecureRandom from "./randomness/SecureRandom.js"
 export * as Stores from "./storage/Stores.js"
 export * as Transactions from "./storage/Transactions.js"

@@ -15,6 +15,7 @@ import { DocumentStore } from "../src/knowledge-base/DocumentStore.js"
 import type { MinorUnits as MinorUnitsType } from "../src/money/Money.js"
 import { MinorUnits } from "../src/money/Money.js"
 import { ApiKeyStore } from "../src/organizations/ApiKeyStore.js"
+import type { OrganizationId } from "../src/organizations/Organization.js"
 import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
 import { PhoneNumberStore } from "../src/phone-numbers/PhoneNumberStore.js"
 import { RunId } from "../src/runs/RunId.js"
@@ -35,6 +36,12 @@ import { WebhookStore } from "../src/webhooks/WebhookStore.js"
 import * as Fixtures from "./Fixtures.js"
 
 const page = (n: number, limit = 50) => ({ page: n, limit })
+/** A stored run of a fresh agent of the organization. */
+const runOf = (organizationId: OrganizationId) =>
+  Effect.gen(function* () {
+    const { agent } = yield* Fixtures.agent(organizationId)
+    return yield* (yield* RunStore).insert(Fixtures.newRun(organizationId, agent.id), at(0))
+  })
 const at = (offsetSeconds: number) => new Date(Fixtures.epoch.getTime() + offsetSeconds * 1000)
 // Polish geographic area codes times 10^7 subscriber numbers: collisions stay unlikely even in a
 // persistent database that many runs write to.
@@ -149,12 +156,13 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           const third = yield* store.list(org.id, {}, page(3, 2))
           expect(first.total_count).toBe(5)
           expect(first.total_pages).toBe(3)
+          // created at 0, 1, 2, 0, 1 seconds: newest first, ties by the higher (random) id
+          const higherIdFirst = (...agents: ReadonlyArray<{ id: number; name: string }>) =>
+            [...agents].sort((x, y) => y.id - x.id).map((a) => a.name)
           expect([...first.items, ...second.items, ...third.items].map((a) => a.name)).toEqual([
             "a2",
-            "a4",
-            "a1",
-            "a3",
-            "a0"
+            ...higherIdFirst(created[1]!, created[4]!),
+            ...higherIdFirst(created[0]!, created[3]!)
           ])
           expect(
             (yield* store.list(org.id, { status: "archived" }, page(1))).items.map((a) => a.name)
@@ -1431,5 +1439,151 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           expect(Option.getOrThrow(yield* organizations.find(org.id)).balance).toBe(100)
         })
       )
+    })
+
+    describe("ids", () => {
+      /** Makes one record of a kind for an organization and answers the integer id its tenant sees. */
+      type Maker = (organizationId: OrganizationId) => Effect.Effect<number, unknown, Stores>
+      const makers: ReadonlyArray<readonly [kind: string, make: Maker]> = [
+        ["organization", () => Effect.map(Fixtures.organization(), (org) => org.id)],
+        ["agent", (id) => Effect.map(Fixtures.agent(id), ({ agent }) => agent.id)],
+        ["agent version", (id) => Effect.map(Fixtures.agent(id), ({ definition }) => definition.id)],
+        ["run", (id) => Effect.map(runOf(id), (run) => run.workflow_run_id)],
+        [
+          "document",
+          (id) =>
+            Effect.flatMap(Fixtures.unique(), (suffix) =>
+              Effect.flatMap(DocumentStore, (documents) =>
+                documents.insert(
+                  {
+                    document_uuid: `doc-${suffix}`,
+                    organization_id: id,
+                    filename: "faq.md",
+                    file_size_bytes: 12,
+                    file_hash: "00",
+                    mime_type: "text/markdown",
+                    processing_status: "pending",
+                    total_chunks: 0,
+                    custom_metadata: {},
+                    parser_metadata: {},
+                    blob_key: `documents/${suffix}`,
+                    created_by: null,
+                    is_active: true,
+                    processing_error: null,
+                    source_url: null
+                  },
+                  at(0)
+                )
+              )
+            ).pipe(Effect.map((document) => document.id))
+        ],
+        [
+          "improvement",
+          (id) =>
+            Effect.gen(function* () {
+              const { agent } = yield* Fixtures.agent(id)
+              const improvement = yield* (yield* ImprovementStore).insert(
+                {
+                  organization_id: id,
+                  agent_id: agent.id,
+                  text: "Be brief.",
+                  rationale: null,
+                  source_run_id: null
+                },
+                at(0)
+              )
+              return improvement.id
+            })
+        ],
+        [
+          "tool",
+          (id) =>
+            Effect.gen(function* () {
+              const tool = yield* (yield* ToolStore).insert(
+                {
+                  tool_uuid: `tool-${yield* Fixtures.unique()}`,
+                  organization_id: id,
+                  name: "End call",
+                  description: null,
+                  category: "end_call",
+                  icon: "globe",
+                  icon_color: "#3B82F6",
+                  status: "active",
+                  definition: { schema_version: 1, type: "end_call", config: { messageType: "none" } },
+                  created_by: null
+                },
+                at(0)
+              )
+              return tool.id
+            })
+        ],
+        [
+          "number request",
+          (id) =>
+            Effect.flatMap(PhoneNumberStore, (numbers) =>
+              numbers.insertRequest(
+                { organization_id: id, end_user_id: 1, consent: true, note: "", number_type: null },
+                at(0)
+              )
+            ).pipe(Effect.map((request) => request.id))
+        ],
+        [
+          "usage line",
+          (id) =>
+            Effect.gen(function* () {
+              const run = yield* runOf(id)
+              const line = yield* (yield* UsageStore).record({
+                organization_id: id,
+                run_id: run.workflow_run_id,
+                agent_id: run.workflow_id,
+                mode: "phone",
+                duration_seconds: 1,
+                cost: MinorUnits.make(2),
+                currency: "PLN",
+                recorded_at: at(1)
+              })
+              return line.id
+            })
+        ],
+        [
+          "campaign",
+          (id) =>
+            Effect.gen(function* () {
+              const { agent } = yield* Fixtures.agent(id)
+              const campaign = yield* (yield* CampaignStore).insert(
+                {
+                  organization_id: id,
+                  agent_id: agent.id,
+                  name: "Spring",
+                  status: "created",
+                  max_attempts: 1,
+                  retry_delay_seconds: 60,
+                  started_at: null,
+                  ended_at: null
+                },
+                at(0)
+              )
+              return campaign.id
+            })
+        ]
+      ]
+      const busy = 12
+
+      for (const [kind, make] of makers) {
+        it.effect(`${kind} ids tell one organization nothing of how many another created`, () =>
+          Effect.gen(function* () {
+            const a = yield* Fixtures.organization()
+            const b = yield* Fixtures.organization()
+            const before = yield* make(b.id)
+            const others = yield* Effect.all(Array.from({ length: busy }, () => make(a.id)))
+            const after = yield* make(b.id)
+            for (const id of [before, after, ...others]) {
+              expect(Number.isSafeInteger(id) && id > 0, `${kind} id ${id}`).toBe(true)
+            }
+            // counted from one sequence shared by all organizations, B's next id would be `busy + 1` further on
+            expect(after - before, `${kind}: B's ids ${before} then ${after}`).not.toBe(busy + 1)
+          })
+        )
+      }
     })
   })

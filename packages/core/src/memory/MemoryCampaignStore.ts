@@ -32,7 +32,7 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
           return newContacts.map((contact) => {
             const row: Contact = {
               ...contact,
-              id: ContactId.make(db.nextId("contacts")),
+              id: ContactId.make(db.nextNumber("contacts")),
               campaign_id: id,
               organization_id: organizationId,
               created_at: now

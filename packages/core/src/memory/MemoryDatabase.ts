@@ -1,4 +1,5 @@
 import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import * as RandomIds from "../randomness/RandomIds.js"
 import { Transactions } from "../storage/Transactions.js"
 
 /** One table: rows by key. Rows are immutable values; writers replace them. */
@@ -12,7 +13,7 @@ export interface MemoryTable<K, V> {
 }
 
 /**
- * The in-memory adapters' shared state: named tables and id sequences, guarded by one lock.
+ * The in-memory adapters' shared state: named tables and the ids each has handed out, guarded by one lock.
  *
  * Every store operation is a synchronous step run under the lock, so a single operation is atomic.
  * A transaction holds the lock for its whole duration (operations inside it run directly) and restores
@@ -21,6 +22,7 @@ export interface MemoryTable<K, V> {
  */
 export class MemoryDatabase {
   private tables = new Map<string, Map<unknown, unknown>>()
+  private readonly issued = new Map<string, Set<number>>()
   private readonly sequences = new Map<string, number>()
   private readonly lock = Effect.unsafeMakeSemaphore(1)
   private readonly inTransaction = FiberRef.unsafeMake(false)
@@ -50,8 +52,27 @@ export class MemoryDatabase {
     }
   }
 
-  /** The next number of a sequence, starting at 1. Like SQL sequences, not rolled back. */
+  /**
+   * A new id of a sequence: random in 1..2^53−1 (see `RandomIds`), never handed out before by this
+   * database. Like SQL ids, not given back when a transaction is rolled back.
+   */
   nextId(sequence: string): number {
+    let issued = this.issued.get(sequence)
+    if (issued === undefined) {
+      issued = new Set()
+      this.issued.set(sequence, issued)
+    }
+    let id = RandomIds.draw()
+    while (issued.has(id)) id = RandomIds.draw()
+    issued.add(id)
+    return id
+  }
+
+  /**
+   * The next number of a counted sequence, starting at 1, for ids no tenant sees (API keys, campaign
+   * contacts) and whose order is the order of creation. Like SQL sequences, not rolled back.
+   */
+  nextNumber(sequence: string): number {
     const next = (this.sequences.get(sequence) ?? 0) + 1
     this.sequences.set(sequence, next)
     return next

@@ -83,7 +83,7 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, MemoryDatabaseTag> = 
         db.atomically(() => {
           const row: ApiKey = {
             ...key,
-            id: ApiKeyId.make(db.nextId("api_keys")),
+            id: ApiKeyId.make(db.nextNumber("api_keys")),
             created_at: now,
             revoked_at: null
           }

@@ -50,7 +50,7 @@ export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabaseTag> = La
               : numbers
                   .values()
                   .filter((n) => n.status === "available" && n.number_type === choice.number_type)
-                  .sort((a, b) => a.id - b.id)[0]
+                  .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id - b.id)[0]
           if (
             candidate === undefined ||
             candidate.status !== "available" ||

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, TestClock } from "effect"
 import { BlobStore } from "../../src/files/BlobStore.js"
 import { DocumentStore } from "../../src/knowledge-base/DocumentStore.js"
 import {
@@ -242,6 +242,8 @@ describe("KnowledgeBase", () => {
       const org = yield* Fixtures.organization()
       const kb = yield* KnowledgeBase
       const first = yield* uploaded(org.id, upload("a.txt", "same bytes"))
+      // a second later, so that newest first is an order of time, not of (random) ids
+      yield* TestClock.adjust("1 second")
       const second = yield* uploaded(org.id, upload("b.txt", "same bytes"))
       expect(second.id).not.toBe(first.id)
       expect(second.file_hash).toBe(first.file_hash)

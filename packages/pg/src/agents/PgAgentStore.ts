@@ -29,7 +29,7 @@ export const layer: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = Layer.
           // The agent points at its first version and the version at its agent: the version's id is
           // drawn first (the agent's pointer is checked at commit).
           const { id: definitionId } = yield* Rows.single(NextId)(
-            sql`SELECT nextval(pg_get_serial_sequence('agent_definitions', 'id')) AS id`
+            sql`SELECT random_row_id('agent_definitions', 'id') AS id`
           )
           const agent = yield* Rows.single(Agent)(sql`
             INSERT INTO agents ${sql.insert({
@@ -46,7 +46,6 @@ export const layer: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = Layer.
             })} RETURNING *`)
           const definition = yield* Rows.single(AgentDefinition)(sql`
             INSERT INTO agent_definitions (id, agent_id, organization_id, version, workflow_definition, created_at)
-            OVERRIDING SYSTEM VALUE
             VALUES (${definitionId}, ${agent.id}, ${agent.organization_id}, 1,
               ${json(workflow_definition)}, ${now})
             RETURNING *`)

@@ -60,7 +60,7 @@ export const layer: Layer.Layer<PhoneNumberStore, never, SqlClient.SqlClient> = 
               ? choice.id
               : sql`(
                   SELECT id FROM phone_numbers WHERE status = 'available' AND number_type = ${choice.number_type}
-                  ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+                  ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
                 )`
           }
           RETURNING *`),

@@ -32,7 +32,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
       expect(applied).toEqual([
         { migration_id: 1, name: "initial" },
         { migration_id: 2, name: "run_counts" },
-        { migration_id: 3, name: "bounded_work" }
+        { migration_id: 3, name: "bounded_work" },
+        { migration_id: 4, name: "random_ids" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))
@@ -139,5 +140,39 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         FROM document_chunks WHERE document_id = ${document!.id}`
         expect(chunks).toEqual([{ search_text: "zazolc gesla jazn", found: true }])
       }).pipe(Effect.provide(layerFreshDatabase))
+  )
+
+  it.live("version 4 keeps the ids rows already have and draws new ones at random", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      // a database that stopped at version 2, with organizations numbered from its sequence
+      yield* Migrator.make({})({
+        loader: Migrator.fromRecord({
+          "0001_initial": Migrations.migrations["0001_initial"]!,
+          "0002_run_counts": Migrations.migrations["0002_run_counts"]!
+        }),
+        table: Migrations.migrationsTable
+      })
+      const insertOrganization = (name: string) =>
+        Effect.map(
+          sql<{ id: number }>`
+            INSERT INTO organizations (name, outbound_channels, balance, created_at)
+            VALUES (${name}, 10, 0, now()) RETURNING id`,
+          (rows) => rows[0]!.id
+        )
+      const before = [yield* insertOrganization("one"), yield* insertOrganization("two")]
+      expect(before[1]).toBe(before[0]! + 1)
+      yield* Migrations.run
+      const after = []
+      for (let i = 0; i < 20; i++) after.push(yield* insertOrganization(`after ${i}`))
+      const kept = yield* sql<{
+        id: number
+      }>`SELECT id FROM organizations WHERE name IN ('one', 'two') ORDER BY id`
+      expect(kept.map((row) => row.id)).toEqual(before)
+      for (const id of after) expect(Number.isSafeInteger(id) && id > 0).toBe(true)
+      expect(new Set(after).size).toBe(20)
+      // drawn from 2^53 numbers, twenty ids all below 2^40 would be a one in 10^76 chance
+      expect(after.some((id) => id > 2 ** 40)).toBe(true)
+    }).pipe(Effect.provide(layerFreshDatabase))
   )
 })

@@ -1,0 +1,60 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/**
+ * The tables whose integer ids tenants see, with their key column. Their ids were drawn from sequences
+ * shared by every organization, so a tenant could read the others' volume from the gaps between its own
+ * ids. API keys (seen by operators only), call fragments and campaign contacts (never shown, ordered by
+ * id) keep their sequences.
+ */
+export const randomIdTables: ReadonlyArray<readonly [table: string, column: string]> = [
+  ["organizations", "id"],
+  ["agents", "id"],
+  ["agent_definitions", "id"],
+  ["runs", "workflow_run_id"],
+  ["documents", "id"],
+  ["improvements", "id"],
+  ["tools", "id"],
+  ["phone_numbers", "id"],
+  ["number_requests", "id"],
+  ["usage_records", "id"],
+  ["campaigns", "id"]
+]
+
+/**
+ * Version 4: ids drawn at random from 1..2^53−1 (as `RandomIds` in core does for the in-memory store),
+ * not from shared sequences. `random_row_id` draws 53 bits (two `random()` draws: each carries 52) and
+ * draws again while the id is taken, so an insert never meets a duplicate key but by a race between two
+ * draws of the same number (about one chance in 10^9 per insert with ten million rows); the primary key
+ * still refuses that. Rows written before keep their ids. Inventory numbers were handed out in id order;
+ * they now go oldest first by `created_at` (then id), with an index to match.
+ */
+export const statements: ReadonlyArray<string> = [
+  `CREATE FUNCTION random_row_id(target regclass, key_column text) RETURNS bigint
+  LANGUAGE plpgsql VOLATILE AS $$
+  DECLARE
+    candidate bigint;
+    taken boolean;
+  BEGIN
+    LOOP
+      candidate := (floor(random() * 67108864)::bigint << 27) | floor(random() * 134217728)::bigint;
+      IF candidate > 0 THEN
+        EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s WHERE %I = $1)', target, key_column)
+          INTO taken USING candidate;
+        IF NOT taken THEN
+          RETURN candidate;
+        END IF;
+      END IF;
+    END LOOP;
+  END $$`,
+  ...randomIdTables.flatMap(([table, column]) => [
+    `ALTER TABLE ${table} ALTER COLUMN ${column} DROP IDENTITY`,
+    `ALTER TABLE ${table} ALTER COLUMN ${column} SET DEFAULT random_row_id('${table}', '${column}')`
+  ]),
+  `DROP INDEX phone_numbers_available`,
+  `CREATE INDEX phone_numbers_available ON phone_numbers (number_type, created_at, id) WHERE status = 'available'`
+]
+
+export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.forEach(statements, (statement) => sql.unsafe(statement), { discard: true })
+)
