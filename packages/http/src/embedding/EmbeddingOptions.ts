@@ -2,6 +2,7 @@ import type { Services } from "@voice-agent-platform/core"
 import { DownloadLinks, InMemory } from "@voice-agent-platform/core"
 import { Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
+import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 
@@ -23,6 +24,17 @@ export interface EmbeddingOptions {
    * right only while a single process serves the data.
    */
   readonly linkSigningSecret?: Redacted.Redacted<string>
+  /**
+   * Where download links point, e.g. `https://api.example.com/voice`. Without it (and without a trusted
+   * host) links point to `http://localhost`: an embedded handler knows no address of its own, and the
+   * request's `Host` is the client's word.
+   */
+  readonly publicBaseUrl?: string
+  /**
+   * The `Host` values whose origin links may take when `publicBaseUrl` is not set (`name` or `name:port`);
+   * `["*"]` trusts any, as earlier versions did, which is right only behind a proxy that checks `Host`.
+   */
+  readonly trustedHosts?: ReadonlyArray<string>
 }
 
 /** The API over the chosen engine, ready to be served by any host. */
@@ -30,6 +42,12 @@ export const appLayer = (options: EmbeddingOptions = {}) =>
   AppLayer.layer.pipe(
     Layer.provide(OperatorAuthentication.layerToken(Option.fromNullable(options.adminToken))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.fromNullable(options.runtimeToken))),
+    Layer.provide(
+      options.publicBaseUrl === undefined
+        ? Layer.empty
+        : Layer.orDie(PublicBaseUrl.layer(options.publicBaseUrl))
+    ),
+    Layer.provide(Layer.orDie(PublicBaseUrl.layerTrustedHosts(options.trustedHosts ?? []))),
     Layer.provideMerge(
       options.linkSigningSecret === undefined
         ? DownloadLinks.layerRandom
