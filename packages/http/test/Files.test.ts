@@ -1,11 +1,12 @@
-import { HttpApiBuilder, HttpClientRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { BlobStore, DownloadLinks, InMemory } from "@voice-agent-platform/core"
-import { Effect, Exit, Layer, Option, Redacted, TestClock } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Option, Redacted, TestClock } from "effect"
 import * as AppLayer from "../src/AppLayer.js"
 import * as PublicBaseUrl from "../src/files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
+import * as ServerConfig from "../src/server/ServerConfig.js"
 import { completedCall, createAgent, download, wav } from "./support/RunFixtures.js"
 import {
   adminToken,
@@ -20,6 +21,13 @@ import {
 type Body = Record<string, any>
 
 const refused = { detail: "The download link is invalid or has expired" }
+
+/** The origin of the address the test server listens on (it listens on every interface: `localhost`). */
+const listeningOrigin = Effect.map(HttpServer.HttpServer, (server) => {
+  if (server.address._tag !== "TcpAddress") return "unix"
+  const { hostname, port } = server.address
+  return `http://${["0.0.0.0", "::"].includes(hostname) ? "localhost" : hostname}:${port}`
+})
 
 /** An organization with a completed call, and a fresh recording link of it living `expiresIn` seconds. */
 const recordingLink = (expiresIn = 3600) =>
@@ -123,29 +131,30 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
-  it.effect("links point to the origin the request came to: its Host, and https behind a TLS proxy", () =>
-    Effect.gen(function* () {
-      const { agent, client, run } = yield* recordingLink()
-      const path = `/api/v1/agents/${agent.id}/conversations/${run.workflow_run_id}`
-      const viaProxy = yield* send(
-        client,
-        HttpClientRequest.get(path).pipe(
-          HttpClientRequest.setHeaders({ host: "voice.example.test:8443", "x-forwarded-proto": "https" })
-        )
-      )
-      expect((viaProxy.body as Body).files.recording).toMatch(
-        /^https:\/\/voice\.example\.test:8443\/api\/v1\/files\/download\?key=/
-      )
-      const direct = yield* send(
-        client,
-        HttpClientRequest.get(`${path}/transcript`).pipe(
-          HttpClientRequest.setHeader("host", "api.example.test")
-        )
-      )
-      expect((direct.body as Body).download_url).toMatch(
-        /^http:\/\/api\.example\.test\/api\/v1\/files\/download\?/
-      )
-    }).pipe(Effect.provide(server))
+  it.effect(
+    "without PUBLIC_BASE_URL, links never take the request's Host: they point where the server listens",
+    () =>
+      Effect.gen(function* () {
+        const { agent, client, run } = yield* recordingLink()
+        const listening = yield* listeningOrigin
+        const path = `/api/v1/agents/${agent.id}/conversations/${run.workflow_run_id}`
+        for (const headers of [
+          { host: "attacker.example" },
+          { host: "voice.example.test:8443", "x-forwarded-proto": "https" },
+          {}
+        ]) {
+          const response = yield* send(
+            client,
+            HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers))
+          )
+          const link = (response.body as Body).files.recording as string
+          expect(
+            link.startsWith(`${listening}/api/v1/files/download?key=`),
+            `${JSON.stringify(headers)}: ${link}`
+          ).toBe(true)
+          expect((yield* download(link)).bytes).toEqual(wav)
+        }
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("with PUBLIC_BASE_URL set, links use it whatever the request's Host", () =>
@@ -177,6 +186,68 @@ describe.each([
     )
   )
 
+  it.effect(
+    "with trusted hosts, a trusted Host gives the request's origin, any other the listening address",
+    () =>
+      Effect.gen(function* () {
+        const { agent, client, run } = yield* recordingLink()
+        const listening = yield* listeningOrigin
+        const linkWith = (headers: Record<string, string>) =>
+          Effect.map(
+            send(
+              client,
+              HttpClientRequest.get(
+                `/api/v1/agents/${agent.id}/conversations/${run.workflow_run_id}/recording`
+              ).pipe(HttpClientRequest.setHeaders(headers))
+            ),
+            (response) => (response.body as Body).download_url as string
+          )
+        expect(yield* linkWith({ host: "Voice.Example.Test:8443", "x-forwarded-proto": "https" })).toMatch(
+          /^https:\/\/voice\.example\.test:8443\/api\/v1\/files\/download\?key=/
+        )
+        expect(yield* linkWith({ host: "api.example.test" })).toMatch(
+          /^http:\/\/api\.example\.test\/api\/v1\/files\/download\?/
+        )
+        for (const host of ["attacker.example", "voice.example.test", "voice.example.test:9999"]) {
+          expect((yield* linkWith({ host })).startsWith(`${listening}/api/v1/files/download?`), host).toBe(
+            true
+          )
+        }
+      }).pipe(
+        Effect.provide(
+          HttpApiBuilder.serve().pipe(
+            Layer.provide(AppLayer.layer),
+            Layer.provide(loopbackAllowed),
+            Layer.provide(
+              Layer.orDie(PublicBaseUrl.layerTrustedHosts(["voice.example.test:8443", " API.example.test "]))
+            ),
+            Layer.provide(DownloadLinks.layerRandom),
+            Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
+            Layer.provideMerge(InMemory.layer),
+            Layer.provideMerge(NodeHttpServer.layerTest)
+          )
+        )
+      )
+  )
+
+  it.effect("trusted hosts must be host names or addresses with an optional port", () =>
+    Effect.gen(function* () {
+      for (const bad of ["https://x.example", "x.example/path", "x.example:port", "a b"]) {
+        const exit = yield* Effect.exit(
+          Layer.build(PublicBaseUrl.layerTrustedHosts([bad])).pipe(Effect.scoped)
+        )
+        expect(Exit.isFailure(exit), bad).toBe(true)
+      }
+      const good = yield* PublicBaseUrl.TrustedHosts.pipe(
+        Effect.provide(
+          PublicBaseUrl.layerTrustedHosts(["*", "Api.Example.com", "10.0.0.1:8080", "[::1]:80", ""])
+        )
+      )
+      expect(good).toEqual(["*", "api.example.com", "10.0.0.1:8080", "[::1]:80"])
+      expect(yield* PublicBaseUrl.TrustedHosts).toEqual([])
+    })
+  )
+
   it.effect("PUBLIC_BASE_URL must be an absolute http(s) URL", () =>
     Effect.gen(function* () {
       for (const bad of ["voice.example.com", "ftp://voice.example.com", "https://x.example/?a=1", ""]) {
@@ -188,6 +259,21 @@ describe.each([
       )
       expect(good).toEqual(Option.some("http://h.example:81"))
       expect(yield* PublicBaseUrl.PublicBaseUrl).toEqual(Option.none())
+    })
+  )
+})
+
+describe("link settings of the bundled server", () => {
+  const read = (env: Record<string, string>) =>
+    Effect.withConfigProvider(ServerConfig.load, ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+  it.effect("PUBLIC_HOSTS is a comma-separated list, empty by default", () =>
+    Effect.gen(function* () {
+      expect((yield* read({})).publicHosts).toEqual([])
+      expect((yield* read({ PUBLIC_HOSTS: " api.example.com, localhost:8080 ,," })).publicHosts).toEqual([
+        "api.example.com",
+        "localhost:8080"
+      ])
     })
   )
 })

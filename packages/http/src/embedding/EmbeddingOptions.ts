@@ -2,6 +2,7 @@ import type { Services } from "@voice-agent-platform/core"
 import { AllowList, DownloadLinks, InMemory, OutboundPolicy, Quotas } from "@voice-agent-platform/core"
 import { Either, Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
+import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 
@@ -33,6 +34,17 @@ export interface EmbeddingOptions {
    * 1,000); one more is refused with 409. Each from 1 to 1,000,000.
    */
   readonly quotas?: Partial<Quotas.QuotaLimits>
+  /**
+   * Where download links point, e.g. `https://api.example.com/voice`. Without it (and without a trusted
+   * host) links point to `http://localhost`: an embedded handler knows no address of its own, and the
+   * request's `Host` is the client's word.
+   */
+  readonly publicBaseUrl?: string
+  /**
+   * The `Host` values whose origin links may take when `publicBaseUrl` is not set (`name` or `name:port`);
+   * `["*"]` trusts any, as earlier versions did, which is right only behind a proxy that checks `Host`.
+   */
+  readonly trustedHosts?: ReadonlyArray<string>
 }
 
 /** The outbound policy of the options; a malformed allow-list stops the layer with its reason. */
@@ -49,6 +61,12 @@ export const appLayer = (options: EmbeddingOptions = {}) =>
   AppLayer.layer.pipe(
     Layer.provide(OperatorAuthentication.layerToken(Option.fromNullable(options.adminToken))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.fromNullable(options.runtimeToken))),
+    Layer.provide(
+      options.publicBaseUrl === undefined
+        ? Layer.empty
+        : Layer.orDie(PublicBaseUrl.layer(options.publicBaseUrl))
+    ),
+    Layer.provide(Layer.orDie(PublicBaseUrl.layerTrustedHosts(options.trustedHosts ?? []))),
     Layer.provideMerge(
       options.linkSigningSecret === undefined
         ? DownloadLinks.layerRandom

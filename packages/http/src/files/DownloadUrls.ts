@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { DownloadLinks } from "@voice-agent-platform/core"
-import { Clock, Effect, Option } from "effect"
-import { PublicBaseUrl } from "./PublicBaseUrl.js"
+import { Clock, Effect } from "effect"
+import { linkOrigin } from "./PublicBaseUrl.js"
 
 /** Where the files group serves signed downloads, under the API prefix. */
 export const downloadPath = "/api/v1/files/download"
@@ -15,18 +15,7 @@ export interface DownloadUrl {
   readonly expires_at: Date
 }
 
-/** The origin links point to: `PublicBaseUrl` when set, else the one the request came to. */
-const baseUrl = Effect.gen(function* () {
-  const configured = yield* PublicBaseUrl
-  if (Option.isSome(configured)) return configured.value
-  const request = yield* HttpServerRequest.HttpServerRequest
-  return Option.match(HttpServerRequest.toURL(request), {
-    onNone: () => "http://localhost",
-    onSome: (url) => url.origin
-  })
-})
-
-/** Signs a blob key for `expiresInSeconds` from now and makes it an absolute URL on the API's origin. */
+/** Signs a blob key for `expiresInSeconds` from now and makes it an absolute URL on the links' origin (`linkOrigin`). */
 export const downloadUrl = (
   key: string,
   expiresInSeconds: number = defaultExpiresInSeconds
@@ -35,7 +24,7 @@ export const downloadUrl = (
     const now = yield* Clock.currentTimeMillis
     const link = yield* DownloadLinks.sign(key, new Date(now + expiresInSeconds * 1000))
     return {
-      url: `${yield* baseUrl}${downloadPath}?${DownloadLinks.toQuery(link)}`,
+      url: `${yield* linkOrigin}${downloadPath}?${DownloadLinks.toQuery(link)}`,
       expires_at: DownloadLinks.expiresAt(link)
     }
   })

@@ -107,9 +107,11 @@ export const layer = Layer.unwrapEffect(
     })
     // Where webhooks (and tools) may connect: the public internet, plus OUTBOUND_ALLOW_HOSTS.
     const outboundPolicy = OutboundPolicy.layer(config.outboundAllowHosts)
+    // Without PUBLIC_BASE_URL, links take a request's origin only for the PUBLIC_HOSTS, else the listening address.
+    const trustedHosts = Layer.orDie(PublicBaseUrl.layerTrustedHosts(config.publicHosts))
     const http = HttpApiBuilder.serve().pipe(
       Layer.provide(AppLayer.layer),
-      Layer.provide([linkSigning, publicBaseUrl, outboundPolicy]),
+      Layer.provide([linkSigning, publicBaseUrl, trustedHosts, outboundPolicy]),
       Layer.provide(OperatorAuthentication.layerToken(config.adminToken)),
       Layer.provide(RuntimeAuthentication.layerToken(config.runtimeToken)),
       Layer.provide(bootstrap),
@@ -125,9 +127,20 @@ export const layer = Layer.unwrapEffect(
             )
           )
         : Layer.empty
+    // Listening on every interface, links would name `localhost`: clients elsewhere need the public URL.
+    const linksWarning =
+      Option.isNone(config.publicBaseUrl) && ["0.0.0.0", "::"].includes(config.host)
+        ? Layer.effectDiscard(
+            Console.warn(
+              `Download links will point to http://localhost:${config.port} (HOST is ${config.host} and PUBLIC_BASE_URL is not set). ` +
+                "Set PUBLIC_BASE_URL to the URL clients reach this server at, or PUBLIC_HOSTS to the Host names it answers to."
+            )
+          )
+        : Layer.empty
     // Overdue calls are reclaimed and expired files removed every minute, while the server runs.
     return Layer.mergeAll(
       filesWarning,
+      linksWarning,
       Layer.effectDiscard(announce).pipe(Layer.provideMerge(http)),
       Housekeeping.layer(),
       // Webhook deliveries go out through the guarded outbound client, a round every second.

@@ -13,8 +13,13 @@ export interface ServerConfig {
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
   /** `RUNTIME_TOKEN`: turns the voice-runtime ingestion routes (`/runtime/v1`) on. */
   readonly runtimeToken: Option.Option<Redacted.Redacted<string>>
-  /** `PUBLIC_BASE_URL`: where download links point (default: the origin each request came to). */
+  /**
+   * `PUBLIC_BASE_URL`: where download links point (default: the request's origin when its `Host` is one
+   * of `PUBLIC_HOSTS`, else the address the server listens on; never an untrusted `Host`).
+   */
   readonly publicBaseUrl: Option.Option<string>
+  /** `PUBLIC_HOSTS`: comma-separated `Host` values whose origin links may take without `PUBLIC_BASE_URL` (default none). */
+  readonly publicHosts: ReadonlyArray<string>
   /** `LINK_SIGNING_SECRET`: signs download links (default: a secret made once and kept in the database). */
   readonly linkSigningSecret: Option.Option<Redacted.Redacted<string>>
   /** `DATA_DIR`: where the server keeps its files (recordings, transcripts under `files/`); default `./.data`. */
@@ -153,6 +158,15 @@ export const config: Config.Config<ServerConfig> = Config.all({
     )
   ),
   publicBaseUrl: Config.option(Config.nonEmptyString("PUBLIC_BASE_URL")),
+  publicHosts: Config.string("PUBLIC_HOSTS").pipe(
+    Config.withDefault(""),
+    Config.map((hosts) =>
+      hosts
+        .split(",")
+        .map((host) => host.trim())
+        .filter((host) => host !== "")
+    )
+  ),
   linkSigningSecret: Config.option(
     Config.redacted("LINK_SIGNING_SECRET").pipe(
       Config.validate({

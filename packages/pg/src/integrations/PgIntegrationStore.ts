@@ -3,6 +3,7 @@ import type { SqlError } from "@effect/sql"
 import { IntegrationConnection } from "@voice-agent-platform/core/integrations/IntegrationConnection.js"
 import { IntegrationStore } from "@voice-agent-platform/core/integrations/IntegrationStore.js"
 import { Effect, Layer } from "effect"
+import * as SealedColumns from "../secrets/SealedColumns.js"
 import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
@@ -21,11 +22,20 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
-    const seal = (config: object) => box.seal(JSON.stringify(config))
+    const seal = (id: string, config: object) =>
+      box.seal(JSON.stringify(config), SealedColumns.at(SealedColumns.of("integration_connections"), id))
     /** Rows with their config opened, as the record schema reads them. */
     const opened = (query: Query) =>
       Effect.map(query, (rows) =>
-        rows.map((row) => ({ ...row, config: JSON.parse(box.open(row["config"] as string)) }))
+        rows.map((row) => ({
+          ...row,
+          config: JSON.parse(
+            box.open(
+              row["config"] as string,
+              SealedColumns.at(SealedColumns.of("integration_connections"), row["id"] as string)
+            )
+          )
+        }))
       )
     const one = (query: Query) => Rows.first(IntegrationConnection)(opened(query))
     return {
@@ -34,7 +44,7 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
           opened(sql`
             INSERT INTO integration_connections ${sql.insert({
               ...connection,
-              config: seal(connection.config),
+              config: seal(connection.id, connection.config),
               auth_error: jsonOrNull(connection.auth_error)
             })} RETURNING *`)
         ),
@@ -62,7 +72,7 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
         return one(sql`
           UPDATE integration_connections SET ${sql.update({
             ...rest,
-            ...(config === undefined ? {} : { config: seal(config) }),
+            ...(config === undefined ? {} : { config: seal(id, config) }),
             ...(auth_error === undefined ? {} : { auth_error: jsonOrNull(auth_error) }),
             updated_at: now
           })}

@@ -2,21 +2,45 @@ import { Config, type ConfigError, Context, Data, Effect, Layer, Redacted } from
 import * as crypto from "node:crypto"
 import * as ExclusiveFile from "../local-files/ExclusiveFile.js"
 
-/** What a sealed value starts with: the scheme's version, so that a later scheme can sit beside it. */
-const version = "v1"
+/** What a value sealed to its row starts with: the scheme's version. */
+const version = "v2"
+
+/** What a value sealed before values were bound to their rows starts with (no associated data). */
+const unboundVersion = "v1"
+
+/**
+ * Where a sealed value lives: its table, its column and its row's key. Sealed into the value as AES-GCM
+ * associated data, so that a sealed value copied into another row or column (by a bad migration, a
+ * restore gone wrong or someone with write access to the database) does not open there.
+ */
+export interface SealedAt {
+  readonly table: string
+  readonly column: string
+  readonly key: string
+}
+
+/** The associated data of a place: unambiguous whatever the key holds. */
+const associatedData = (at: SealedAt): Buffer =>
+  Buffer.from(JSON.stringify(["voice-agent-platform sealed value", at.table, at.column, at.key]), "utf8")
 
 /**
  * Encryption of secrets at rest (credential secrets, webhook signing secrets, integration configs, tool
- * definitions): AES-256-GCM with a fresh 96-bit nonce per value, so a database dump or backup does not give
- * the secrets away. Every server over one database must use the same key.
+ * definitions): AES-256-GCM with a fresh 96-bit nonce per value and the value's place (`SealedAt`) as
+ * associated data, so a database dump or backup does not give the secrets away and a value moved to
+ * another row does not open. Every server over one database must use the same key.
  */
 export class SecretBox extends Context.Tag("@voice-agent-platform/pg/SecretBox")<
   SecretBox,
   {
-    /** `v1:` and base64 of nonce, ciphertext and tag. */
-    readonly seal: (plaintext: string) => string
-    /** The plaintext of a sealed value; throws when it was altered or sealed with another key. */
-    readonly open: (sealed: string) => string
+    /** `v2:` and base64 of nonce, ciphertext and tag, bound to `at`. */
+    readonly seal: (plaintext: string, at: SealedAt) => string
+    /** The plaintext of a value sealed at `at`; throws when it was altered, moved, or sealed with another key. */
+    readonly open: (sealed: string, at: SealedAt) => string
+    /**
+     * The plaintext of a value sealed in the earlier, unbound scheme (`v1:`); only for re-sealing those
+     * values in place (`SealedColumns.resealUnbound`). Throws on anything else.
+     */
+    readonly openUnbound: (sealed: string) => string
   }
 >() {}
 
@@ -24,27 +48,46 @@ export class SecretBox extends Context.Tag("@voice-agent-platform/pg/SecretBox")
 const keyFrom = (secret: Redacted.Redacted<string>): Buffer =>
   crypto.createHash("sha256").update(Redacted.value(secret), "utf8").digest()
 
+/** The plaintext of `body` (base64 of nonce, ciphertext and tag), checked against `aad` when given. */
+const decrypt = (key: Buffer, body: string, aad: Buffer | undefined): string => {
+  const bytes = Buffer.from(body, "base64")
+  if (bytes.length < 28) throw new Error("sealed value is too short")
+  const decipher = crypto.createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12))
+  if (aad !== undefined) decipher.setAAD(aad)
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16))
+  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString(
+    "utf8"
+  )
+}
+
+/** The scheme and body of a sealed value. */
+const partsOf = (sealed: string): readonly [scheme: string | undefined, body: string | undefined] => {
+  const colon = sealed.indexOf(":")
+  return colon < 0 ? [undefined, undefined] : [sealed.slice(0, colon), sealed.slice(colon + 1)]
+}
+
 /** A box sealing with the key derived from `secret`. */
 export const make = (secret: Redacted.Redacted<string>): SecretBox["Type"] => {
   const key = keyFrom(secret)
   return {
-    seal: (plaintext) => {
+    seal: (plaintext, at) => {
       const nonce = crypto.randomBytes(12)
       const cipher = crypto.createCipheriv("aes-256-gcm", key, nonce)
+      cipher.setAAD(associatedData(at))
       const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
       return `${version}:${Buffer.concat([nonce, ciphertext, cipher.getAuthTag()]).toString("base64")}`
     },
-    open: (sealed) => {
-      const [scheme, body] = sealed.split(":", 2)
-      if (scheme !== version || body === undefined) throw new Error("not a sealed value of scheme v1")
-      const bytes = Buffer.from(body, "base64")
-      if (bytes.length < 28) throw new Error("sealed value is too short")
-      const decipher = crypto.createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12))
-      decipher.setAuthTag(bytes.subarray(bytes.length - 16))
-      return Buffer.concat([
-        decipher.update(bytes.subarray(12, bytes.length - 16)),
-        decipher.final()
-      ]).toString("utf8")
+    open: (sealed, at) => {
+      const [scheme, body] = partsOf(sealed)
+      if (scheme !== version || body === undefined) throw new Error(`not a sealed value of scheme ${version}`)
+      return decrypt(key, body, associatedData(at))
+    },
+    openUnbound: (sealed) => {
+      const [scheme, body] = partsOf(sealed)
+      if (scheme !== unboundVersion || body === undefined) {
+        throw new Error(`not a sealed value of scheme ${unboundVersion}`)
+      }
+      return decrypt(key, body, undefined)
     }
   }
 }

@@ -2,7 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Data, Effect, Layer, Redacted, Schema } from "effect"
 import * as crypto from "node:crypto"
 import * as Rows from "../storage/Rows.js"
-import { SecretBox } from "./SecretBox.js"
+import { type SealedAt, SecretBox } from "./SecretBox.js"
+
+/** Where the shared secret called `name` is sealed. */
+const placeOf = (name: string): SealedAt => ({ table: "server_secrets", column: "value", key: name })
 
 const Stored = Schema.Struct({ value: Schema.String })
 
@@ -26,8 +29,8 @@ export const shared = (
   name: string
 ): Effect.Effect<Redacted.Redacted<string>, never, SqlClient.SqlClient | SecretBox> =>
   Effect.flatMap(SecretBox, (box) =>
-    storedOnce(name, box.seal(crypto.randomBytes(32).toString("base64"))).pipe(
-      Effect.flatMap((sealed) => Effect.try(() => Redacted.make(box.open(sealed)))),
+    storedOnce(name, box.seal(crypto.randomBytes(32).toString("base64"), placeOf(name))).pipe(
+      Effect.flatMap((sealed) => Effect.try(() => Redacted.make(box.open(sealed, placeOf(name))))),
       Effect.orDie
     )
   )
@@ -55,9 +58,12 @@ const keyCheckText = "voice-agent-platform encryption key check"
  */
 export const verifyKey: Effect.Effect<void, EncryptionKeyMismatch, SqlClient.SqlClient | SecretBox> =
   Effect.flatMap(SecretBox, (box) =>
-    storedOnce(keyCheck, box.seal(keyCheckText)).pipe(
+    storedOnce(keyCheck, box.seal(keyCheckText, placeOf(keyCheck))).pipe(
       Effect.flatMap((sealed) =>
-        Effect.try({ try: () => box.open(sealed), catch: () => new EncryptionKeyMismatch() })
+        Effect.try({
+          try: () => box.open(sealed, placeOf(keyCheck)),
+          catch: () => new EncryptionKeyMismatch()
+        })
       ),
       Effect.filterOrFail(
         (text) => text === keyCheckText,

@@ -19,6 +19,7 @@ import * as PgWebhookStore from "../webhooks/PgWebhookStore.js"
 import * as Migrations from "../migrations/Migrations.js"
 import * as PgOrganizationStore from "../organizations/PgOrganizationStore.js"
 import type { SecretBox } from "../secrets/SecretBox.js"
+import * as SealedColumns from "../secrets/SealedColumns.js"
 import * as ServerSecrets from "../secrets/ServerSecrets.js"
 import * as PgTransactions from "./PgTransactions.js"
 
@@ -51,11 +52,16 @@ export const layerStores: Layer.Layer<Stores, never, SqlClient.SqlClient | Secre
 )
 
 /**
- * The migrations, a check that the encryption key is the database's, then every store. Fails (the server
- * does not start) when the key is another one.
+ * The migrations, the re-sealing of values sealed before they were bound to their rows, a check that the
+ * encryption key is the database's, then every store. Fails (the server does not start) when the key is
+ * another one.
  */
 export const layer: Layer.Layer<
   Stores,
   ServerSecrets.EncryptionKeyMismatch,
   SqlClient.SqlClient | SecretBox
-> = layerStores.pipe(Layer.provideMerge(ServerSecrets.layerVerifiedKey), Layer.provideMerge(Migrations.layer))
+> = layerStores.pipe(
+  Layer.provideMerge(ServerSecrets.layerVerifiedKey),
+  Layer.provideMerge(SealedColumns.layerResealed),
+  Layer.provideMerge(Migrations.layer)
+)

@@ -6,6 +6,7 @@ import { Tool } from "@voice-agent-platform/core/tools/Tool.js"
 import { ToolStore } from "@voice-agent-platform/core/tools/ToolStore.js"
 import * as ToolUpdate from "@voice-agent-platform/core/tools/ToolUpdate.js"
 import { Effect, Layer, Redacted, Schema } from "effect"
+import * as SealedColumns from "../secrets/SealedColumns.js"
 import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
@@ -13,6 +14,11 @@ import * as Rows from "../storage/Rows.js"
 type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
 
 const ToolUuid = Schema.Struct({ tool_uuid: Schema.String })
+/** Where a tool's definition is sealed: bound to its `tool_uuid`. */
+const toolAt = (toolUuid: string) => SealedColumns.at(SealedColumns.of("tools"), toolUuid)
+/** Where a credential's secret is sealed: bound to its `credential_uuid`. */
+const credentialAt = (credentialUuid: string) =>
+  SealedColumns.at(SealedColumns.of("credentials"), credentialUuid)
 /**
  * Tools in PostgreSQL. The definition may carry secrets (credential headers, an integration's `api_key`),
  * so its JSON text is sealed by the SecretBox on write and opened on read.
@@ -25,7 +31,10 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
     /** Rows with their definition opened, as the record schema reads them. */
     const opened = (query: Query) =>
       Effect.map(query, (rows) =>
-        rows.map((row) => ({ ...row, definition: JSON.parse(box.open(row["definition"] as string)) }))
+        rows.map((row) => ({
+          ...row,
+          definition: JSON.parse(box.open(row["definition"] as string, toolAt(row["tool_uuid"] as string)))
+        }))
       )
     const one = (query: Query) => Rows.first(Tool)(opened(query))
     return {
@@ -34,7 +43,7 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
           opened(sql`
             INSERT INTO tools ${sql.insert({
               ...tool,
-              definition: box.seal(JSON.stringify(tool.definition)),
+              definition: box.seal(JSON.stringify(tool.definition), toolAt(tool.tool_uuid)),
               credential_uuid: ToolUpdate.credentialUuidOf(tool.definition),
               created_by: tool.created_by === null ? null : JSON.stringify(tool.created_by),
               created_at: now,
@@ -77,7 +86,7 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
             ...(definition === undefined
               ? {}
               : {
-                  definition: box.seal(JSON.stringify(definition)),
+                  definition: box.seal(JSON.stringify(definition), toolAt(toolUuid)),
                   credential_uuid: ToolUpdate.credentialUuidOf(definition)
                 }),
             updated_at: now
@@ -107,7 +116,10 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
       /** Rows with their secret opened, as the record schema reads them (it wraps it as Redacted). */
       const opened = (query: Query) =>
         Effect.map(query, (rows) =>
-          rows.map((row) => ({ ...row, secret: box.open(row["secret"] as string) }))
+          rows.map((row) => ({
+            ...row,
+            secret: box.open(row["secret"] as string, credentialAt(row["credential_uuid"] as string))
+          }))
         )
       return {
         insert: (credential) =>
@@ -115,7 +127,7 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
             opened(sql`
               INSERT INTO credentials ${sql.insert({
                 ...credential,
-                secret: box.seal(Redacted.value(credential.secret))
+                secret: box.seal(Redacted.value(credential.secret), credentialAt(credential.credential_uuid))
               })} RETURNING *`)
           ),
         find: (organizationId, credentialUuid) =>

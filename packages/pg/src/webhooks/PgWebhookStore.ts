@@ -6,6 +6,7 @@ import { WebhookEndpoint } from "@voice-agent-platform/core/webhooks/WebhookEndp
 import type { ClaimedDelivery } from "@voice-agent-platform/core/webhooks/WebhookStore.js"
 import { WebhookStore } from "@voice-agent-platform/core/webhooks/WebhookStore.js"
 import { Effect, Layer, Schema } from "effect"
+import * as SealedColumns from "../secrets/SealedColumns.js"
 import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
@@ -14,6 +15,9 @@ import * as Rows from "../storage/Rows.js"
 type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
 
 /** A delivery joined with its endpoint, whose columns carry an `e_` prefix. */
+/** Where an endpoint's signing secret is sealed: bound to its id. */
+const secretAt = (endpointId: string) => SealedColumns.at(SealedColumns.of("webhook_endpoints"), endpointId)
+
 const ClaimedRow = Schema.Struct({
   ...WebhookDelivery.fields,
   e_url: WebhookEndpoint.fields.url,
@@ -58,7 +62,12 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
     const box = yield* SecretBox
     /** Endpoint rows with their secret opened, as the record schema reads them. */
     const opened = (query: Query) =>
-      Effect.map(query, (rows) => rows.map((row) => ({ ...row, secret: box.open(row["secret"] as string) })))
+      Effect.map(query, (rows) =>
+        rows.map((row) => ({
+          ...row,
+          secret: box.open(row["secret"] as string, secretAt(row["id"] as string))
+        }))
+      )
     const oneEndpoint = (query: Query) => Rows.first(WebhookEndpoint)(opened(query))
     const findEndpoint = (organizationId: number, id: string) =>
       oneEndpoint(
@@ -71,7 +80,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
           INSERT INTO webhook_endpoints ${sql.insert({
             ...endpoint,
             events: JSON.stringify(endpoint.events),
-            secret: box.seal(endpoint.secret)
+            secret: box.seal(endpoint.secret, secretAt(endpoint.id))
           })} RETURNING *`)
       )
 
@@ -191,7 +200,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
                         url: e_url,
                         description: e_description,
                         events: e_events,
-                        secret: box.open(e_secret),
+                        secret: box.open(e_secret, secretAt(delivery.endpoint_id)),
                         enabled: e_enabled,
                         created_at: e_created_at
                       }

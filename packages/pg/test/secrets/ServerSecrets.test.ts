@@ -9,6 +9,8 @@ import * as SecretBox from "../../src/secrets/SecretBox.js"
 import * as ServerSecrets from "../../src/secrets/ServerSecrets.js"
 import { layerEmbedded } from "../../testing/TestDatabase.js"
 
+const place: SecretBox.SealedAt = { table: "server_secrets", column: "value", key: "a test value" }
+
 const boxA = SecretBox.layer(Redacted.make("the first encryption key of this test 0123"))
 const boxB = SecretBox.layer(Redacted.make("another encryption key, not the first 0123"))
 const database = Layer.provideMerge(Migrations.layer, layerEmbedded)
@@ -23,7 +25,7 @@ describe("server secrets", () => {
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* sql`SELECT value FROM server_secrets WHERE name = 'test_secret'`
       const stored = Schema.decodeUnknownSync(Schema.Struct({ value: Schema.String }))(row).value
-      expect(stored.startsWith("v1:")).toBe(true)
+      expect(stored.startsWith("v2:")).toBe(true)
       expect(stored).not.toContain(Redacted.value(first))
     }).pipe(Effect.provide(Layer.merge(database, boxA)))
   )
@@ -47,7 +49,7 @@ describe("server secrets", () => {
         const file = path.join(directory, "encryption.key")
         const first = yield* Effect.provide(SecretBox.SecretBox, SecretBox.layerKeyFile(file))
         const second = yield* Effect.provide(SecretBox.SecretBox, SecretBox.layerKeyFile(file))
-        expect(second.open(first.seal("kept across restarts"))).toBe("kept across restarts")
+        expect(second.open(first.seal("kept across restarts", place), place)).toBe("kept across restarts")
         expect((yield* Effect.promise(() => fs.stat(file))).mode & 0o777).toBe(0o600)
 
         const empty = path.join(directory, "empty.key")
@@ -69,7 +71,7 @@ describe("configured from the environment", () => {
         )
       const box = yield* withKey("an-encryption-key-from-the-environment-0123")
       expect(Exit.isSuccess(box)).toBe(true)
-      if (Exit.isSuccess(box)) expect(box.value.open(box.value.seal("x"))).toBe("x")
+      if (Exit.isSuccess(box)) expect(box.value.open(box.value.seal("x", place), place)).toBe("x")
       expect(Exit.isFailure(yield* withKey("too short"))).toBe(true)
     })
   )

@@ -21,13 +21,23 @@ export const randomIdTables: ReadonlyArray<readonly [table: string, column: stri
   ["campaigns", "id"]
 ]
 
+/** The columns holding sealed values, whose checks allowed only the unbound scheme (`v1:`). */
+const sealedChecks: ReadonlyArray<readonly [table: string, column: string]> = [
+  ["credentials", "secret"],
+  ["tools", "definition"],
+  ["webhook_endpoints", "secret"],
+  ["integration_connections", "config"]
+]
+
 /**
- * Version 4: ids drawn at random from 1..2^53−1 (as `RandomIds` in core does for the in-memory store),
+ * Version 4, nothing crosses tenants. Ids drawn at random from 1..2^53−1 (as `RandomIds` in core does for the in-memory store),
  * not from shared sequences. `random_row_id` draws 53 bits (two `random()` draws: each carries 52) and
  * draws again while the id is taken, so an insert never meets a duplicate key but by a race between two
  * draws of the same number (about one chance in 10^9 per insert with ten million rows); the primary key
  * still refuses that. Rows written before keep their ids. Inventory numbers were handed out in id order;
- * they now go oldest first by `created_at` (then id), with an index to match.
+ * they now go oldest first by `created_at` (then id), with an index to match. Sealed columns also accept
+ * values sealed to their rows (`v2:`, see `SecretBox`); the server re-seals the older `v1:` values when it
+ * starts (`SealedColumns.resealUnbound`: the key is not the database's to know, so SQL cannot).
  */
 export const statements: ReadonlyArray<string> = [
   `CREATE FUNCTION random_row_id(target regclass, key_column text) RETURNS bigint
@@ -50,6 +60,10 @@ export const statements: ReadonlyArray<string> = [
   ...randomIdTables.flatMap(([table, column]) => [
     `ALTER TABLE ${table} ALTER COLUMN ${column} DROP IDENTITY`,
     `ALTER TABLE ${table} ALTER COLUMN ${column} SET DEFAULT random_row_id('${table}', '${column}')`
+  ]),
+  ...sealedChecks.flatMap(([table, column]) => [
+    `ALTER TABLE ${table} DROP CONSTRAINT ${table}_${column}_check`,
+    `ALTER TABLE ${table} ADD CONSTRAINT ${table}_${column}_check CHECK (${column} LIKE 'v1:%' OR ${column} LIKE 'v2:%')`
   ]),
   `DROP INDEX phone_numbers_available`,
   `CREATE INDEX phone_numbers_available ON phone_numbers (number_type, created_at, id) WHERE status = 'available'`
