@@ -84,7 +84,8 @@ const categoryOf = <A>(exit: Exit.Exit<A, OutboundHttp.OutboundFailure>) =>
     : "answered"
 
 /** Waits in real time (these tests run on the test clock, which the client's deadline must not depend on). */
-const realSleep = (millis: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, millis)))
+const realSleep = (millis: number) =>
+  Effect.promise(() => new Promise((resolve) => setTimeout(resolve, millis)))
 
 describe("the outbound client (node:http)", () => {
   it.scoped("refuses the issue's spellings of internal addresses with no connection made", () =>
