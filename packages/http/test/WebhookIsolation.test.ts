@@ -23,8 +23,13 @@ import { engineOverSql, json, loopbackAllowed, organization, rawClient, send } f
 type Body = Record<string, any>
 
 const now = "2026-02-10T11:00:00.000Z"
-/** The receivers' deadline in these tests: short, so that hung attempts end quickly in real time. */
-const deadlineMillis = 1000
+/**
+ * The receivers' deadline (real time). B's events must arrive well within it, which the old dispatcher
+ * (a round waiting for its attempts, eight at a time) could not do behind A's eight hung attempts. A's
+ * attempts are ended sooner by the dispatcher's own guard (deadline + 1 s of the test clock) as the
+ * test moves the clock; the client's real-time deadline is tested in `outbound/NodeOutboundHttp.test.ts`.
+ */
+const deadlineMillis = 8000
 
 /**
  * The test server with the dispatcher on the test clock, sending through the outbound client; loopback
@@ -176,15 +181,15 @@ const isolation = Effect.gen(function* () {
   const internalEndpoint = yield* c.subscribe(`http://internal.example.test:${healthy.url.split(":")[2]}/c`)
   yield* c.call
 
-  // one round: B's two events arrive well before A's deadline could have passed twice
+  // one round: B's two events arrive long before A's deadline
   const started = Date.now()
   yield* advance(1)
   yield* eventually(
     Effect.sync(() => healthy.requests.length >= 2),
     "B's events delivered",
-    5
+    deadlineMillis / 2000
   )
-  expect(Date.now() - started).toBeLessThan(deadlineMillis + 1500)
+  expect(Date.now() - started).toBeLessThan(deadlineMillis / 2)
   yield* eventually(
     Effect.map(b.log(healthyEndpoint), (items) => items.every((d) => d.status === "delivered")),
     "B's log settled"
@@ -210,6 +215,7 @@ const isolation = Effect.gen(function* () {
   const aLog = Effect.map(Effect.forEach(deadEndpoints, a.log), (logs) => logs.flat())
   const attemptsRecorded = (n: number) =>
     Effect.map(aLog, (items) => items.every((d) => d.attempts >= n && d.last_error === "timeout"))
+  yield* advance(Math.ceil(deadlineMillis / 1000) + 2)
   yield* eventually(attemptsRecorded(1), "A's first attempts timed out")
   for (const [seconds, attempt] of [
     [30, 2],
@@ -217,8 +223,8 @@ const isolation = Effect.gen(function* () {
     [120, 4],
     [240, 5]
   ] as const) {
-    // past the back-off (rounds need not fall on the second the back-off ends)
-    yield* advance(seconds + 5)
+    // past the back-off (rounds need not fall on the second it ends), then past the attempt's deadline
+    yield* advance(seconds + 5 + Math.ceil(deadlineMillis / 1000) + 2)
     yield* eventually(attemptsRecorded(attempt), `A's attempt ${attempt} timed out`)
   }
   yield* eventually(
