@@ -1,4 +1,6 @@
 import { Clock, Duration, Effect, Layer, Schedule, type Scope } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { WebhookEndpointId } from "./WebhookEndpoint.js"
 import * as WebhookRetry from "./WebhookRetry.js"
 import { WebhookSender, type WebhookResponse } from "./WebhookSender.js"
 import * as WebhookSignature from "./WebhookSignature.js"
@@ -96,19 +98,17 @@ const claimRequest = (
   limit: free,
   perEndpoint: bounds.perEndpoint,
   perOrganization: bounds.perOrganization,
-  skipEndpoints: [...busy.endpoints].filter(([, n]) => n >= bounds.perEndpoint).map(([id]) => id) as never,
-  skipOrganizations: [...busy.organizations]
-    .filter(([, n]) => n >= bounds.perOrganization)
-    .map(([id]) => id) as never
+  skipEndpoints: [...busy.endpoints].filter(([, n]) => n >= bounds.perEndpoint).map(([id]) => id),
+  skipOrganizations: [...busy.organizations].filter(([, n]) => n >= bounds.perOrganization).map(([id]) => id)
 })
 
 /** The deliveries in flight, per endpoint and per organization, with a permit pool for each. */
 interface InFlight {
   total: number
-  readonly endpoints: Map<string, number>
-  readonly organizations: Map<number, number>
-  readonly endpointGates: Map<string, Effect.Semaphore>
-  readonly organizationGates: Map<number, Effect.Semaphore>
+  readonly endpoints: Map<WebhookEndpointId, number>
+  readonly organizations: Map<OrganizationId, number>
+  readonly endpointGates: Map<WebhookEndpointId, Effect.Semaphore>
+  readonly organizationGates: Map<OrganizationId, Effect.Semaphore>
 }
 
 const emptyInFlight = (): InFlight => ({
@@ -141,8 +141,8 @@ const count = <K>(counts: Map<K, number>, key: K, by: number) => {
  * books of what is in flight.
  */
 const bounded = (claimed: ClaimedDelivery, bounds: ReturnType<typeof settings>, busy: InFlight) => {
-  const endpointId = claimed.endpoint.id as string
-  const organizationId = claimed.delivery.organization_id as number
+  const endpointId = claimed.endpoint.id
+  const organizationId = claimed.delivery.organization_id
   busy.total++
   count(busy.endpoints, endpointId, 1)
   count(busy.organizations, organizationId, 1)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { AllowList, HostResolver, IpAddress, OutboundHttp, OutboundPolicy } from "@voice-agent-platform/core"
-import { Effect, Either, Exit, Layer, Option } from "effect"
+import { Cause, Effect, Either, Exit, Layer, Option } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 import * as NodeOutboundHttp from "../../src/outbound/NodeOutboundHttp.js"
@@ -71,20 +71,20 @@ const get = (url: string, overrides: Partial<OutboundHttp.OutboundRequest> = {})
     })
   )
 
+/** The failure's category, or `answered`. */
 const categoryOf = <A>(exit: Exit.Exit<A, OutboundHttp.OutboundFailure>) =>
-  Exit.isFailure(exit)
-    ? Option.getOrUndefined(
-        Option.map(
-          Exit.causeOption(exit).pipe(
-            Option.flatMap((c) => Option.fromNullable(c._tag === "Fail" ? c.error : undefined))
-          ),
-          (e) => e.category
-        )
-      )
-    : "answered"
+  Exit.match(exit, {
+    onSuccess: () => "answered",
+    onFailure: (cause) =>
+      Option.match(Cause.failureOption(cause), {
+        onNone: () => "defect",
+        onSome: (failure) => failure.category
+      })
+  })
 
 /** Waits in real time (these tests run on the test clock, which the client's deadline must not depend on). */
-const realSleep = (millis: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, millis)))
+const realSleep = (millis: number) =>
+  Effect.promise(() => new Promise((resolve) => setTimeout(resolve, millis)))
 
 describe("the outbound client (node:http)", () => {
   it.scoped("refuses the issue's spellings of internal addresses with no connection made", () =>

@@ -153,7 +153,10 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
               WITH settled AS (
                 UPDATE webhook_deliveries
                 SET status = 'failed', next_attempt_at = NULL, last_status_code = NULL, last_error = 'timeout'
-                WHERE status = 'pending' AND next_attempt_at <= ${now} AND attempts >= ${WebhookRetry.maxAttempts}
+                WHERE id IN (
+                  SELECT id FROM webhook_deliveries
+                  WHERE status = 'pending' AND next_attempt_at <= ${now} AND attempts >= ${WebhookRetry.maxAttempts}
+                  FOR UPDATE SKIP LOCKED)
               ), per_endpoint AS (
                 SELECT d.id, d.organization_id, d.next_attempt_at AS due_at,
                   row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS endpoint_rank
