@@ -26,6 +26,8 @@ import { ToolDefinition } from "../src/tools/ToolDefinition.js"
 import { ToolStore } from "../src/tools/ToolStore.js"
 import { triggerIdFrom } from "../src/triggers/Trigger.js"
 import { TriggerStore } from "../src/triggers/TriggerStore.js"
+import * as UsageReport from "../src/usage/UsageReport.js"
+import type { UsageRecord } from "../src/usage/UsageRecord.js"
 import { UsageStore } from "../src/usage/UsageStore.js"
 import type { WebhookDelivery } from "../src/webhooks/WebhookDelivery.js"
 import { deliveryIdFrom } from "../src/webhooks/WebhookDelivery.js"
@@ -722,6 +724,86 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           // erasing the run keeps its line in the ledger
           yield* runs.remove(org.id, run.workflow_run_id)
           expect((yield* usage.list(org.id, {}, page(1))).total_count).toBe(1)
+        })
+      )
+    })
+
+    describe("usage reports", () => {
+      it.effect("sum per UTC day and per agent exactly as the lines add up, within the period", () =>
+        Effect.gen(function* () {
+          const usage = yield* UsageStore
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const agents = yield* Effect.all([
+            Fixtures.agent(org.id),
+            Fixtures.agent(org.id),
+            Fixtures.agent(org.id)
+          ])
+          const { agent: stranger } = yield* Fixtures.agent(other.id)
+          // lines around UTC midnights and the period's bounds, with a deterministic spread of values
+          const base = new Date("2026-03-30T22:00:00.000Z").getTime()
+          const lines: Array<UsageRecord> = []
+          for (let i = 0; i < 60; i++) {
+            const { agent } = agents[(i * 7) % 3]!
+            const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+            const line = {
+              organization_id: org.id,
+              run_id: run.workflow_run_id,
+              agent_id: agent.id,
+              mode: "phone",
+              duration_seconds: (i * 37) % 300,
+              cost: MinorUnits.make(((i * 53) % 1000) - 100),
+              currency: "PLN" as const,
+              recorded_at: new Date(base + i * 97 * 60_000 + (i % 2) * 999)
+            }
+            lines.push(yield* usage.record(line))
+          }
+          // another organization's line in the same hours counts for it only
+          const foreign = yield* runs.insert(Fixtures.newRun(other.id, stranger.id), at(0))
+          yield* usage.record({
+            organization_id: other.id,
+            run_id: foreign.workflow_run_id,
+            agent_id: stranger.id,
+            mode: "phone",
+            duration_seconds: 0,
+            cost: MinorUnits.make(-100),
+            currency: "PLN",
+            recorded_at: lines[0]!.recorded_at
+          })
+
+          const periods = [
+            {},
+            { from: new Date(base + 3_600_000) },
+            { from: new Date(base + 3_600_000), to: new Date(base + 2 * 86_400_000 + 1) },
+            { to: new Date(base - 1) }
+          ]
+          for (const period of periods) {
+            const within = lines.filter(
+              (l) =>
+                (period.from === undefined || l.recorded_at >= period.from) &&
+                (period.to === undefined || l.recorded_at < period.to)
+            )
+            for (const groupBy of ["day", "agent"] as const) {
+              const expected = UsageReport.build({
+                lines: within,
+                groupBy,
+                period: { from: at(0), to: at(0) }
+              }).rows
+              expect(yield* usage.report(org.id, period, groupBy)).toEqual(expected)
+            }
+          }
+          const byDay = yield* usage.report(org.id, {}, "day")
+          expect(byDay.map((row) => (row.group === "day" ? row.day : ""))).toEqual([
+            "2026-03-30",
+            "2026-03-31",
+            "2026-04-01",
+            "2026-04-02",
+            "2026-04-03"
+          ])
+          expect(yield* usage.report(other.id, {}, "agent")).toEqual([
+            { group: "agent", agent_id: stranger.id, calls: 1, duration_seconds: 0, cost: -100 }
+          ])
         })
       )
     })
