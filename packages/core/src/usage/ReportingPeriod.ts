@@ -40,7 +40,9 @@ export const resolve = (
     return Either.left(new InvalidReportingPeriod({ from, to, field }))
   }
   if (to.getTime() > latestEnd(from).getTime()) {
-    return Either.left(new ReportingPeriodTooLong({ from, to, field: requested.to !== undefined ? "to" : "from" }))
+    return Either.left(
+      new ReportingPeriodTooLong({ from, to, field: requested.to !== undefined ? "to" : "from" })
+    )
   }
   return Either.right({ from, to })
 }
