@@ -1286,6 +1286,82 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
       )
     })
 
+    describe("knowledge-base search", () => {
+      it.effect(
+        "finds the organization's completed, active chunks by word, diacritics and case aside, at most a page",
+        () =>
+          Effect.gen(function* () {
+            const documents = yield* DocumentStore
+            const org = yield* Fixtures.organization()
+            const other = yield* Fixtures.organization()
+            const suffix = yield* Fixtures.unique()
+            const stored = (
+              organizationId: typeof org.id,
+              name: string,
+              texts: ReadonlyArray<string>,
+              overrides = {}
+            ) =>
+              Effect.gen(function* () {
+                const document = yield* documents.insert(
+                  Fixtures.newDocument(organizationId, `${suffix}-${name}`, {
+                    processing_status: "completed",
+                    ...overrides
+                  }),
+                  at(texts.length)
+                )
+                yield* documents.replaceChunks(
+                  organizationId,
+                  document.id,
+                  texts.map((text, index) => ({
+                    document_id: document.id,
+                    organization_id: organizationId,
+                    index,
+                    text
+                  }))
+                )
+                return document
+              })
+            const turtles = yield* stored(org.id, "turtles", [
+              "Żółw morski pływa powoli.",
+              "Opening hours: Monday to Friday.",
+              "ŻÓŁW, żółw i jeszcze raz żółw: the turtle page."
+            ])
+            yield* stored(org.id, "pending", ["żółw pending"], { processing_status: "pending" })
+            yield* stored(org.id, "inactive", ["żółw inactive"], { is_active: false })
+            yield* stored(other.id, "foreign", ["żółw of another organization"])
+            const hits = yield* documents.search(org.id, ["zolw"], 10)
+            // the chunk saying it three times ranks above the one saying it once; nothing else matches
+            expect(hits.map((h) => [h.document.id, h.chunk.index, h.chunk.text])).toEqual([
+              [turtles.id, 2, "ŻÓŁW, żółw i jeszcze raz żółw: the turtle page."],
+              [turtles.id, 0, "Żółw morski pływa powoli."]
+            ])
+            expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score)
+            expect(hits.every((h) => h.score > 0 && h.chunk.organization_id === org.id)).toBe(true)
+            // any of the terms matches
+            expect(
+              (yield* documents.search(org.id, ["monday", "nothing"], 10)).map((h) => h.chunk.index)
+            ).toEqual([1])
+            expect(yield* documents.search(org.id, ["absent"], 10)).toEqual([])
+            expect(yield* documents.search(org.id, [], 10)).toEqual([])
+
+            // many matches: a page at most, ties to the newer document then the earlier chunk
+            const many = yield* stored(
+              org.id,
+              "many",
+              Array.from({ length: 30 }, (_, i) => `Faktura numer ${i} do zapłaty`)
+            )
+            const page = yield* documents.search(org.id, ["faktura"], 5)
+            expect(page.map((h) => [h.document.id, h.chunk.index])).toEqual(
+              [0, 1, 2, 3, 4].map((index) => [many.id, index])
+            )
+            expect((yield* documents.search(org.id, ["faktura"], 50)).length).toBe(30)
+            // the removed document's chunks go with it
+            yield* documents.remove(org.id, many.id)
+            expect(yield* documents.search(org.id, ["faktura"], 5)).toEqual([])
+          })
+      )
+    })
+
     describe("quotas", () => {
       it.effect(
         "let exactly as many simultaneous creations pass as the quota has room for, per organization",
