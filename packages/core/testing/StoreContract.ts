@@ -27,6 +27,8 @@ import { ToolDefinition } from "../src/tools/ToolDefinition.js"
 import { ToolStore } from "../src/tools/ToolStore.js"
 import { triggerIdFrom } from "../src/triggers/Trigger.js"
 import { TriggerStore } from "../src/triggers/TriggerStore.js"
+import * as UsageReport from "../src/usage/UsageReport.js"
+import type { UsageRecord } from "../src/usage/UsageRecord.js"
 import { UsageStore } from "../src/usage/UsageStore.js"
 import type { WebhookDelivery } from "../src/webhooks/WebhookDelivery.js"
 import { deliveryIdFrom } from "../src/webhooks/WebhookDelivery.js"
@@ -735,6 +737,86 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
       )
     })
 
+    describe("usage reports", () => {
+      it.effect("sum per UTC day and per agent exactly as the lines add up, within the period", () =>
+        Effect.gen(function* () {
+          const usage = yield* UsageStore
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const agents = yield* Effect.all([
+            Fixtures.agent(org.id),
+            Fixtures.agent(org.id),
+            Fixtures.agent(org.id)
+          ])
+          const { agent: stranger } = yield* Fixtures.agent(other.id)
+          // lines around UTC midnights and the period's bounds, with a deterministic spread of values
+          const base = new Date("2026-03-30T22:00:00.000Z").getTime()
+          const lines: Array<UsageRecord> = []
+          for (let i = 0; i < 60; i++) {
+            const { agent } = agents[(i * 7) % 3]!
+            const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+            const line = {
+              organization_id: org.id,
+              run_id: run.workflow_run_id,
+              agent_id: agent.id,
+              mode: "phone",
+              duration_seconds: (i * 37) % 300,
+              cost: MinorUnits.make(((i * 53) % 1000) - 100),
+              currency: "PLN" as const,
+              recorded_at: new Date(base + i * 97 * 60_000 + (i % 2) * 999)
+            }
+            lines.push(yield* usage.record(line))
+          }
+          // another organization's line in the same hours counts for it only
+          const foreign = yield* runs.insert(Fixtures.newRun(other.id, stranger.id), at(0))
+          yield* usage.record({
+            organization_id: other.id,
+            run_id: foreign.workflow_run_id,
+            agent_id: stranger.id,
+            mode: "phone",
+            duration_seconds: 0,
+            cost: MinorUnits.make(-100),
+            currency: "PLN",
+            recorded_at: lines[0]!.recorded_at
+          })
+
+          const periods = [
+            {},
+            { from: new Date(base + 3_600_000) },
+            { from: new Date(base + 3_600_000), to: new Date(base + 2 * 86_400_000 + 1) },
+            { to: new Date(base - 1) }
+          ]
+          for (const period of periods) {
+            const within = lines.filter(
+              (l) =>
+                (period.from === undefined || l.recorded_at >= period.from) &&
+                (period.to === undefined || l.recorded_at < period.to)
+            )
+            for (const groupBy of ["day", "agent"] as const) {
+              const expected = UsageReport.build({
+                lines: within,
+                groupBy,
+                period: { from: at(0), to: at(0) }
+              }).rows
+              expect(yield* usage.report(org.id, period, groupBy)).toEqual(expected)
+            }
+          }
+          const byDay = yield* usage.report(org.id, {}, "day")
+          expect(byDay.map((row) => (row.group === "day" ? row.day : ""))).toEqual([
+            "2026-03-30",
+            "2026-03-31",
+            "2026-04-01",
+            "2026-04-02",
+            "2026-04-03"
+          ])
+          expect(yield* usage.report(other.id, {}, "agent")).toEqual([
+            { group: "agent", agent_id: stranger.id, calls: 1, duration_seconds: 0, cost: -100 }
+          ])
+        })
+      )
+    })
+
     describe("tools, credentials, documents, campaigns, integrations", () => {
       it.effect("store and scope every record to its organization", () =>
         Effect.gen(function* () {
@@ -1334,6 +1416,82 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
               last_status_code: null,
               last_error: "timeout"
             })
+          })
+      )
+    })
+
+    describe("knowledge-base search", () => {
+      it.effect(
+        "finds the organization's completed, active chunks by word, diacritics and case aside, at most a page",
+        () =>
+          Effect.gen(function* () {
+            const documents = yield* DocumentStore
+            const org = yield* Fixtures.organization()
+            const other = yield* Fixtures.organization()
+            const suffix = yield* Fixtures.unique()
+            const stored = (
+              organizationId: typeof org.id,
+              name: string,
+              texts: ReadonlyArray<string>,
+              overrides = {}
+            ) =>
+              Effect.gen(function* () {
+                const document = yield* documents.insert(
+                  Fixtures.newDocument(organizationId, `${suffix}-${name}`, {
+                    processing_status: "completed",
+                    ...overrides
+                  }),
+                  at(texts.length)
+                )
+                yield* documents.replaceChunks(
+                  organizationId,
+                  document.id,
+                  texts.map((text, index) => ({
+                    document_id: document.id,
+                    organization_id: organizationId,
+                    index,
+                    text
+                  }))
+                )
+                return document
+              })
+            const turtles = yield* stored(org.id, "turtles", [
+              "Żółw morski pływa powoli.",
+              "Opening hours: Monday to Friday.",
+              "ŻÓŁW, żółw i jeszcze raz żółw: the turtle page."
+            ])
+            yield* stored(org.id, "pending", ["żółw pending"], { processing_status: "pending" })
+            yield* stored(org.id, "inactive", ["żółw inactive"], { is_active: false })
+            yield* stored(other.id, "foreign", ["żółw of another organization"])
+            const hits = yield* documents.search(org.id, ["zolw"], 10)
+            // the chunk saying it three times ranks above the one saying it once; nothing else matches
+            expect(hits.map((h) => [h.document.id, h.chunk.index, h.chunk.text])).toEqual([
+              [turtles.id, 2, "ŻÓŁW, żółw i jeszcze raz żółw: the turtle page."],
+              [turtles.id, 0, "Żółw morski pływa powoli."]
+            ])
+            expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score)
+            expect(hits.every((h) => h.score > 0 && h.chunk.organization_id === org.id)).toBe(true)
+            // any of the terms matches
+            expect(
+              (yield* documents.search(org.id, ["monday", "nothing"], 10)).map((h) => h.chunk.index)
+            ).toEqual([1])
+            expect(yield* documents.search(org.id, ["absent"], 10)).toEqual([])
+            expect(yield* documents.search(org.id, [], 10)).toEqual([])
+
+            // many matches: a page at most, ties to the newer document then the earlier chunk
+            const many = yield* stored(
+              org.id,
+              "many",
+              Array.from({ length: 30 }, (_, i) => `Faktura numer ${i} do zapłaty`)
+            )
+            const page = yield* documents.search(org.id, ["faktura"], 5)
+            expect(page.map((h) => [h.document.id, h.chunk.index])).toEqual(
+              [0, 1, 2, 3, 4].map((index) => [many.id, index])
+            )
+            expect((yield* documents.search(org.id, ["faktura"], 50)).length).toBe(30)
+            // the removed document's chunks go with it
+            yield* documents.remove(org.id, many.id)
+            expect(yield* documents.search(org.id, ["faktura"], 5)).toEqual([])
           })
       )
     })

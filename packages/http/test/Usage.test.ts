@@ -294,6 +294,41 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
+  it.live("refuses a period longer than a year with 422 at the bound to change, on every usage address", () =>
+    Effect.gen(function* () {
+      const { client } = yield* setup
+      const tooLong = "from=2024-01-01T00:00:00Z&to=2025-01-01T00:00:00.001Z"
+      for (const path of [
+        "/api/v1/reports/usage",
+        "/api/v1/usage",
+        "/api/v1/usage/runs",
+        "/api/v1/organizations/usage/runs"
+      ]) {
+        const refused = yield* get(client, `${path}?${tooLong}`)
+        expect(refused.status).toBe(422)
+        expect(refused.body).toEqual({
+          detail: [
+            {
+              loc: ["query", "to"],
+              msg: "The period from 2024-01-01T00:00:00.000Z to 2025-01-01T00:00:00.001Z is longer than a year; ask for at most a year at a time",
+              type: "value_error.period_too_long"
+            }
+          ]
+        })
+      }
+      // only `from` given, more than a year back: `from` is the bound to change
+      const onlyFrom = yield* get(client, "/api/v1/reports/usage?from=2000-01-01T00:00:00Z")
+      expect(onlyFrom.status).toBe(422)
+      expect((onlyFrom.body as Body).detail[0].loc).toEqual(["query", "from"])
+      // a whole year is one period
+      const year = yield* get(
+        client,
+        "/api/v1/reports/usage?from=2024-01-01T00:00:00Z&to=2025-01-01T00:00:00Z&group_by=agent"
+      )
+      expect(year.status).toBe(200)
+    }).pipe(Effect.provide(server))
+  )
+
   it.live("answers 401 before anything else, and documents the legacy addresses as deprecated", () =>
     Effect.gen(function* () {
       const anonymous = yield* rawClient("")

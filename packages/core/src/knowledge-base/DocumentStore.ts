@@ -16,6 +16,13 @@ export type DocumentPatch = Partial<
   >
 >
 
+/** A chunk that matched a search, with its document and its relevance (higher is more relevant). */
+export interface ChunkMatch {
+  readonly document: Document
+  readonly chunk: DocumentChunk
+  readonly score: number
+}
+
 /** How `{document_id}` addresses a document: its number or its uuid. */
 export type DocumentRef =
   { readonly _tag: "Id"; readonly id: DocumentId } | { readonly _tag: "Uuid"; readonly uuid: string }
@@ -60,5 +67,16 @@ export class DocumentStore extends Context.Tag("@voice-agent-platform/core/Docum
       organizationId: OrganizationId,
       id: DocumentId
     ) => Effect.Effect<ReadonlyArray<DocumentChunk>>
+    /**
+     * The chunks of the organization's completed, active documents that share a word with `terms`
+     * (`Search.tokenize`'s terms: lower case, without diacritics), most relevant first, at most `limit`.
+     * Ties go to the newer document, then to the earlier chunk. The SQL adapter ranks in the database
+     * through its full-text index and reads only matching chunks; the in-memory one scans with BM25.
+     */
+    readonly search: (
+      organizationId: OrganizationId,
+      terms: ReadonlyArray<string>,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<ChunkMatch>>
   }
 >() {}

@@ -8,7 +8,7 @@ import * as Chunking from "./Chunking.js"
 import type { Document, DocumentChunk } from "./Document.js"
 import { DocumentId } from "./Document.js"
 import * as DocumentText from "./DocumentText.js"
-import type { DocumentPatch, DocumentRef } from "./DocumentStore.js"
+import type { ChunkMatch, DocumentPatch, DocumentRef } from "./DocumentStore.js"
 import { DocumentStore } from "./DocumentStore.js"
 import { QuotaExceeded } from "../quotas/QuotaErrors.js"
 import { Quotas } from "../quotas/Quotas.js"
@@ -39,11 +39,7 @@ export interface Upload {
 }
 
 /** A chunk that matched a search, with its document and relevance. */
-export interface SearchHit {
-  readonly document: Document
-  readonly chunk: DocumentChunk
-  readonly score: number
-}
+export type SearchHit = ChunkMatch
 
 /** A page of a document's chunks, in document order. */
 export interface ChunkPage {
@@ -129,7 +125,10 @@ export class KnowledgeBase extends Context.Tag("@voice-agent-platform/core/Knowl
       organizationId: OrganizationId,
       ref: DocumentLookup
     ) => Effect.Effect<Document, DocumentNotFound>
-    /** The chunks of completed documents most relevant to the query, best first. */
+    /**
+     * The chunks of completed documents most relevant to the query, best first, at most `limit`: ranked by
+     * the document store (in the database with SQL storage).
+     */
     readonly search: (
       organizationId: OrganizationId,
       query: string,
@@ -311,25 +310,10 @@ export const layerWith = (
             yield* blobs.remove(document.blob_key)
             return removed.value
           }),
-        search: (organizationId, query, limit) =>
-          Effect.gen(function* () {
-            if (Search.tokenize(query).length === 0) return []
-            const candidates: Array<{ readonly document: Document; readonly chunk: DocumentChunk }> = []
-            for (let page = 1; ; page++) {
-              const documents = yield* store.list(organizationId, { page, limit: Pages.maxLimit })
-              for (const document of documents.items) {
-                if (document.processing_status !== "completed" || !document.is_active) continue
-                for (const chunk of yield* store.chunks(organizationId, document.id)) {
-                  candidates.push({ document, chunk })
-                }
-              }
-              if (page >= documents.total_pages) break
-            }
-            return Search.rank(query, candidates, (c) => c.chunk.text, limit).map(({ item, score }) => ({
-              ...item,
-              score
-            }))
-          }),
+        search: (organizationId, query, limit) => {
+          const terms = [...new Set(Search.tokenize(query))]
+          return terms.length === 0 ? Effect.succeed([]) : store.search(organizationId, terms, limit)
+        },
         awaitIdle: FiberSet.awaitEmpty(background)
       }
     })

@@ -1,10 +1,11 @@
 import { Effect, Layer, Option } from "effect"
 import type { Document, DocumentChunk } from "../knowledge-base/Document.js"
 import { DocumentId } from "../knowledge-base/Document.js"
-import type { DocumentRef, NewDocument } from "../knowledge-base/DocumentStore.js"
+import type { ChunkMatch, DocumentRef, NewDocument } from "../knowledge-base/DocumentStore.js"
+import * as Search from "../knowledge-base/Search.js"
 import { DocumentStore } from "../knowledge-base/DocumentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
 import { byCreation, organizationTable, ownedBy } from "./OrganizationTable.js"
 
 /** Knowledge-base documents and their chunks in memory. */
@@ -57,7 +58,24 @@ export const layer: Layer.Layer<DocumentStore, never, MemoryDatabaseTag> = Layer
           if (documents.own(organizationId, id) !== undefined) chunks.set(id, [...replacement])
         }),
       chunks: (organizationId, id) =>
-        db.atomically(() => (documents.own(organizationId, id) === undefined ? [] : (chunks.get(id) ?? [])))
+        db.atomically(() => (documents.own(organizationId, id) === undefined ? [] : (chunks.get(id) ?? []))),
+      // A scan of every chunk of the organization, ranked by BM25 over them: right for the data sizes
+      // an in-memory engine holds.
+      search: (organizationId, terms, limit) =>
+        db.atomically(() => {
+          const candidates: Array<Omit<ChunkMatch, "score">> = []
+          const searchable = newestFirst(
+            documents.ownRows(organizationId, (d) => d.processing_status === "completed" && d.is_active),
+            (d) => d.created_at,
+            (d) => d.id
+          )
+          for (const document of searchable) {
+            for (const chunk of chunks.get(document.id) ?? []) candidates.push({ document, chunk })
+          }
+          return Search.rank(terms.join(" "), candidates, (c) => c.chunk.text, limit).map(
+            ({ item, score }): ChunkMatch => ({ ...item, score })
+          )
+        })
     }
   })
 )

@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { MinorUnits } from "../money/Money.js"
 import type { UsageRecord } from "../usage/UsageRecord.js"
 import { UsageRecordId } from "../usage/UsageRecord.js"
+import * as UsageReport from "../usage/UsageReport.js"
 import type { UsagePeriod } from "../usage/UsageStore.js"
 import { UsageStore } from "../usage/UsageStore.js"
 import { MemoryDatabaseTag } from "./MemoryDatabase.js"
@@ -40,7 +41,17 @@ export const layer: Layer.Layer<UsageStore, never, MemoryDatabaseTag> = Layer.ef
             duration_seconds: selected.reduce((sum, l) => sum + l.duration_seconds, 0),
             cost: MinorUnits.make(selected.reduce((sum, l) => sum + l.cost, 0))
           }
-        })
+        }),
+      // the in-memory ledger scans its lines: the reference the SQL aggregation is checked against
+      report: (organizationId, period, groupBy) =>
+        db.atomically(
+          () =>
+            UsageReport.build({
+              lines: lines.ownRows(organizationId, within(period)),
+              groupBy,
+              period: { from: period.from ?? new Date(0), to: period.to ?? new Date(0) }
+            }).rows
+        )
     }
   })
 )

@@ -1,5 +1,5 @@
 import { DateTime, Either } from "effect"
-import { InvalidReportingPeriod } from "./UsageErrors.js"
+import { InvalidReportingPeriod, ReportingPeriodTooLong } from "./UsageErrors.js"
 
 /** A period of the billing ledger: `from` inclusive, `to` exclusive. */
 export interface ReportingPeriod {
@@ -19,18 +19,30 @@ export const calendarMonthUtc = (now: Date): ReportingPeriod => {
   return { from: DateTime.toDate(start), to: DateTime.toDate(DateTime.add(start, { months: 1 })) }
 }
 
+/** The latest end a period starting at `from` may have: the same instant a calendar year later (UTC). */
+export const latestEnd = (from: Date): Date =>
+  DateTime.toDate(DateTime.add(DateTime.unsafeMake(from), { years: 1 }))
+
 /**
  * The period a usage request asks for: a missing bound defaults to that of the current UTC calendar month
- * (so no bounds at all is this month); the result must satisfy `from < to`.
+ * (so no bounds at all is this month); the result must satisfy `from < to` and span at most a year
+ * (`to <= latestEnd(from)`), so that no report reads an unbounded stretch of the ledger.
  */
 export const resolve = (
   requested: RequestedPeriod,
   now: Date
-): Either.Either<ReportingPeriod, InvalidReportingPeriod> => {
+): Either.Either<ReportingPeriod, InvalidReportingPeriod | ReportingPeriodTooLong> => {
   const month = calendarMonthUtc(now)
   const from = requested.from ?? month.from
   const to = requested.to ?? month.to
-  if (from.getTime() < to.getTime()) return Either.right({ from, to })
-  const field = requested.from === undefined && requested.to !== undefined ? "to" : "from"
-  return Either.left(new InvalidReportingPeriod({ from, to, field }))
+  if (from.getTime() >= to.getTime()) {
+    const field = requested.from === undefined && requested.to !== undefined ? "to" : "from"
+    return Either.left(new InvalidReportingPeriod({ from, to, field }))
+  }
+  if (to.getTime() > latestEnd(from).getTime()) {
+    return Either.left(
+      new ReportingPeriodTooLong({ from, to, field: requested.to !== undefined ? "to" : "from" })
+    )
+  }
+  return Either.right({ from, to })
 }

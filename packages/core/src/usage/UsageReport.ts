@@ -84,3 +84,18 @@ export const build = (input: {
     )
   return { period: input.period, group_by: input.groupBy, rows, totals: totalsOf(total) }
 }
+
+/** The report of the given rows: the totals are their sum, so the rows always add up to them. */
+export const fromRows = (input: {
+  readonly rows: ReadonlyArray<UsageReportRow>
+  readonly groupBy: UsageGrouping
+  readonly period: ReportingPeriod
+}): UsageReport => {
+  const total: Sums = { calls: 0, duration_seconds: 0, cost: 0 }
+  for (const row of input.rows) {
+    total.calls += row.calls
+    total.duration_seconds += row.duration_seconds
+    total.cost += row.cost
+  }
+  return { period: input.period, group_by: input.groupBy, rows: input.rows, totals: totalsOf(total) }
+}

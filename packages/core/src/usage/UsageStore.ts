@@ -3,6 +3,7 @@ import type { MinorUnits } from "../money/Money.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import type { UsageRecord } from "./UsageRecord.js"
+import type { UsageGrouping, UsageReportRow } from "./UsageReport.js"
 
 export type NewUsageRecord = Omit<UsageRecord, "id">
 
@@ -29,5 +30,14 @@ export class UsageStore extends Context.Tag("@voice-agent-platform/core/UsageSto
       page: PageRequest
     ) => Effect.Effect<Page<UsageRecord>>
     readonly totals: (organizationId: OrganizationId, period: UsagePeriod) => Effect.Effect<UsageTotals>
+    /**
+     * The period's usage summed per group (`UsageReport.build`'s rows: UTC days ascending, or agents by
+     * number), aggregated where the lines are (in SQL, by the database): a report never reads lines.
+     */
+    readonly report: (
+      organizationId: OrganizationId,
+      period: UsagePeriod,
+      groupBy: UsageGrouping
+    ) => Effect.Effect<ReadonlyArray<UsageReportRow>>
   }
 >() {}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck } from "effect"
-import { calendarMonthUtc, resolve } from "../../src/usage/ReportingPeriod.js"
+import { calendarMonthUtc, latestEnd, resolve } from "../../src/usage/ReportingPeriod.js"
 
 const at = (iso: string) => new Date(iso)
 
@@ -60,8 +60,8 @@ describe("ReportingPeriod.resolve", () => {
   })
 
   it("fills only the bound that is missing", () => {
-    expect(resolve({ from: at("2025-01-01T00:00:00Z") }, now)).toEqual(
-      Either.right({ from: at("2025-01-01T00:00:00Z"), to: at("2026-04-01T00:00:00Z") })
+    expect(resolve({ from: at("2025-06-01T00:00:00Z") }, now)).toEqual(
+      Either.right({ from: at("2025-06-01T00:00:00Z"), to: at("2026-04-01T00:00:00Z") })
     )
     expect(resolve({ to: at("2026-03-20T00:00:00Z") }, now)).toEqual(
       Either.right({ from: at("2026-03-01T00:00:00Z"), to: at("2026-03-20T00:00:00Z") })
@@ -85,14 +85,40 @@ describe("ReportingPeriod.resolve", () => {
   })
 
   it.prop(
-    "keeps two given bounds as they are when from < to, else refuses",
+    "keeps two given bounds as they are when from < to within a year, else refuses",
     [instant, instant, instant],
     ([a, b, now]) => {
       const result = resolve({ from: a, to: b }, now)
-      if (a.getTime() < b.getTime()) expect(result).toEqual(Either.right({ from: a, to: b }))
-      else expect(Either.isLeft(result)).toBe(true)
+      if (a.getTime() < b.getTime() && b.getTime() <= latestEnd(a).getTime()) {
+        expect(result).toEqual(Either.right({ from: a, to: b }))
+      } else expect(Either.isLeft(result)).toBe(true)
     }
   )
+
+  it("refuses a period longer than a year, at the bound to change; a whole year is allowed", () => {
+    const now = at("2026-02-10T11:00:00Z")
+    expect(resolve({ from: at("2025-01-01T00:00:00Z"), to: at("2026-01-01T00:00:00Z") }, now)).toEqual(
+      Either.right({ from: at("2025-01-01T00:00:00Z"), to: at("2026-01-01T00:00:00Z") })
+    )
+    // a leap year's 366 days are one year too
+    expect(
+      Either.isRight(resolve({ from: at("2024-01-01T00:00:00Z"), to: at("2025-01-01T00:00:00Z") }, now))
+    ).toBe(true)
+    const oneMoreMillisecond = resolve(
+      { from: at("2025-01-01T00:00:00Z"), to: at("2026-01-01T00:00:00.001Z") },
+      now
+    )
+    expect(Either.isLeft(oneMoreMillisecond) && oneMoreMillisecond.left).toMatchObject({
+      _tag: "ReportingPeriodTooLong",
+      field: "to"
+    })
+    // only `from` given: `to` is the end of this month, so `from` is the bound to change
+    const onlyFrom = resolve({ from: at("2024-06-01T00:00:00Z") }, now)
+    expect(Either.isLeft(onlyFrom) && onlyFrom.left).toMatchObject({
+      _tag: "ReportingPeriodTooLong",
+      field: "from"
+    })
+  })
 
   it.prop(
     "resolves to a non-empty period that keeps every given bound",

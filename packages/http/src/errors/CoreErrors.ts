@@ -53,6 +53,7 @@ export type CoreError =
   | PhoneNumberErrors.NumberTypeMismatch
   | E164.InvalidPhoneNumber
   | UsageErrors.InvalidReportingPeriod
+  | UsageErrors.ReportingPeriodTooLong
   | CallErrors.DoNotCallListed
   | CallErrors.OutsideCallingHours
   | CallErrors.ChannelsBusy
@@ -103,6 +104,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
         : T extends
               | "InvalidPhoneNumber"
               | "InvalidReportingPeriod"
+              | "ReportingPeriodTooLong"
               | "DocumentTooLarge"
               | "InvalidRecording"
               | "NumberTypeMismatch"
@@ -169,6 +171,10 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "InvalidReportingPeriod":
       return new ValidationError({
         detail: [{ loc: ["query", e.field], msg: e.message, type: "value_error" }]
+      }) as HttpErrorOf<E>
+    case "ReportingPeriodTooLong":
+      return new ValidationError({
+        detail: [{ loc: ["query", e.field], msg: e.message, type: "value_error.period_too_long" }]
       }) as HttpErrorOf<E>
     case "DocumentTooLarge":
       return new ValidationError({

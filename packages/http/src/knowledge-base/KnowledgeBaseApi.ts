@@ -51,7 +51,10 @@ export const SearchResult = Schema.Struct({
   filename: Schema.String,
   chunk_index: Schema.Int,
   text: Schema.String,
-  score: Schema.Number.annotations({ description: "BM25 relevance; higher is more relevant" })
+  score: Schema.Number.annotations({
+    description:
+      "Relevance; higher is more relevant. Comparable within one answer only (the SQL storage ranks with PostgreSQL full-text search, the in-memory one with BM25)"
+  })
 }).annotations({ identifier: "KnowledgeBaseSearchResult" })
 
 /** The answer of a search: the best chunks first. */
@@ -148,7 +151,7 @@ export class KnowledgeBaseApi extends HttpApiGroup.make("knowledgeBase")
       .annotate(OpenApi.Summary, "Search the knowledge base")
       .annotate(
         OpenApi.Description,
-        "Ranks the chunks of the organization's completed documents by relevance to `query` (BM25 over words; letter case and diacritics are ignored) and answers the best `limit` (1..50, default 5), best first. A query with no words answers no results."
+        "Ranks the chunks of the organization's completed documents by relevance to `query` (any of its words; letter case and diacritics are ignored; a word repeated in a short chunk ranks higher) and answers the best `limit` (1..50, default 5), best first; ties go to the newer document. The search runs in the database through a full-text index. A query with no words answers no results."
       )
   )
   .middleware(Authentication)

@@ -83,7 +83,7 @@ export const UsageReportResponse = Schema.Struct({
 }).annotations({ identifier: "UsageReport" })
 
 const periodDescription =
-  "`from` is inclusive and `to` exclusive, ISO 8601 with a timezone (send `+` as `%2B`); each bound left out is that of the current calendar month in UTC, and `from` must be before `to` (else 422)."
+  "`from` is inclusive and `to` exclusive, ISO 8601 with a timezone (send `+` as `%2B`); each bound left out is that of the current calendar month in UTC, and `from` must be before `to` and the period at most a year long (`to` no later than `from` plus one calendar year; else 422 at the bound to change)."
 
 /** Usage and reports from the billing ledger, at the new and the legacy addresses. */
 export class UsageApi extends HttpApiGroup.make("usage")

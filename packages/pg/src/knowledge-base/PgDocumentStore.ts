@@ -2,6 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Document, DocumentChunk } from "@voice-agent-platform/core/knowledge-base/Document.js"
 import type { DocumentPatch, NewDocument } from "@voice-agent-platform/core/knowledge-base/DocumentStore.js"
 import { DocumentStore } from "@voice-agent-platform/core/knowledge-base/DocumentStore.js"
+import * as Search from "@voice-agent-platform/core/knowledge-base/Search.js"
+import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
@@ -12,6 +14,14 @@ const chunksPerStatement = 1000
 
 const Found = Schema.Struct({ id: Schema.Number })
 
+/** A matching chunk's row: its document's columns, and the chunk's own with a `c_` prefix. */
+const MatchRow = Schema.Struct({
+  ...Document.fields,
+  c_index: DocumentChunk.fields.index,
+  c_text: DocumentChunk.fields.text,
+  c_score: Schema.Number
+})
+
 /** Column values of document fields: the metadata objects as JSON text, which the jsonb columns read. */
 const columns = (fields: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(
@@ -20,6 +30,33 @@ const columns = (fields: Record<string, unknown>): Record<string, unknown> =>
       key === "custom_metadata" || key === "parser_metadata" ? JSON.stringify(value) : value
     ])
   )
+
+/**
+ * The search query: the GIN index on `search_vector` finds the chunks holding any of the terms (the
+ * matches are a materialised step, so the planner never walks a document's chunks instead); only
+ * those are read and ranked (`ts_rank_cd`, cover density, with normalisation 1: divided by 1 + the log
+ * of the chunk's length, so a word said often in a short chunk ranks first), and at most `limit` rows
+ * leave the database. The terms are letters and digits only (`Search.tokenize`), so joining them with
+ * `|` cannot inject tsquery syntax. Exported for the test that checks the plan uses the index.
+ */
+export const searchStatement = (
+  sql: SqlClient.SqlClient,
+  organizationId: OrganizationId,
+  terms: ReadonlyArray<string>,
+  limit: number
+) => sql`
+  WITH matches AS MATERIALIZED (
+    SELECT c.document_id, c."index", c.text, ts_rank_cd(c.search_vector, q.query, 1)::float8 AS score
+    FROM to_tsquery('simple'::regconfig, ${terms.join(" | ")}) AS q(query)
+    JOIN document_chunks c ON c.search_vector @@ q.query
+    WHERE c.organization_id = ${organizationId}
+  )
+  SELECT d.*, m."index" AS c_index, m.text AS c_text, m.score AS c_score
+  FROM matches m
+  JOIN documents d ON d.organization_id = ${organizationId} AND d.id = m.document_id
+  WHERE d.processing_status = 'completed' AND d.is_active
+  ORDER BY m.score DESC, d.created_at DESC, d.id DESC, m."index"
+  LIMIT ${Math.floor(limit)}`
 
 /**
  * Knowledge-base documents and their chunks in PostgreSQL. Chunks go with their document (a cascading
@@ -75,7 +112,8 @@ export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Lay
                 document_id: id,
                 organization_id: organizationId,
                 index: chunk.index,
-                text: chunk.text
+                text: chunk.text,
+                search_text: Search.normalize(chunk.text)
               }))
               yield* Effect.forEach(
                 Arr.chunksOf(rows, chunksPerStatement),
@@ -87,8 +125,25 @@ export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Lay
           .pipe(Effect.orDie),
       chunks: (organizationId, id) =>
         Rows.all(DocumentChunk)(sql`
-          SELECT * FROM document_chunks
-          WHERE organization_id = ${organizationId} AND document_id = ${id} ORDER BY "index"`)
+          SELECT document_id, organization_id, "index", text FROM document_chunks
+          WHERE organization_id = ${organizationId} AND document_id = ${id} ORDER BY "index"`),
+      search: (organizationId, terms, limit) =>
+        terms.length === 0 || limit < 1
+          ? Effect.succeed([])
+          : Rows.all(MatchRow)(searchStatement(sql, organizationId, terms, limit)).pipe(
+              Effect.map((rows) =>
+                rows.map(({ c_index, c_text, c_score, ...document }) => ({
+                  document,
+                  chunk: {
+                    document_id: document.id,
+                    organization_id: document.organization_id,
+                    index: c_index,
+                    text: c_text
+                  },
+                  score: c_score
+                }))
+              )
+            )
     }
   })
 )

@@ -4,11 +4,14 @@ import type { OrganizationId } from "@voice-agent-platform/core/organizations/Or
 import { UsageRecord } from "@voice-agent-platform/core/usage/UsageRecord.js"
 import type { UsagePeriod } from "@voice-agent-platform/core/usage/UsageStore.js"
 import { UsageStore } from "@voice-agent-platform/core/usage/UsageStore.js"
+import { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
 const Totals = Schema.Struct({ calls: Schema.Number, duration_seconds: Schema.Number, cost: MinorUnits })
+const DayRow = Schema.Struct({ group: Schema.Literal("day"), day: Schema.String, ...Totals.fields })
+const AgentRow = Schema.Struct({ group: Schema.Literal("agent"), agent_id: AgentId, ...Totals.fields })
 
 /**
  * The billing ledger in PostgreSQL. One line per run is kept by the unique run id: recording a run again,
@@ -55,6 +58,21 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
           page
         )
       },
+      // One aggregate over the period's index range (usage_records_for_reports, index-only): the groups
+      // come back, never the lines. A day is the UTC calendar day, as UsageReport.dayUtc has it.
+      report: (organizationId, period, groupBy) =>
+        groupBy === "day"
+          ? Rows.all(DayRow)(sql`
+              SELECT 'day' AS "group", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+                count(*)::int8 AS calls,
+                sum(duration_seconds)::int8 AS duration_seconds, sum(cost)::int8 AS cost
+              FROM usage_records WHERE ${within(organizationId, period)}
+              GROUP BY 2 ORDER BY 2`)
+          : Rows.all(AgentRow)(sql`
+              SELECT 'agent' AS "group", agent_id, count(*)::int8 AS calls,
+                sum(duration_seconds)::int8 AS duration_seconds, sum(cost)::int8 AS cost
+              FROM usage_records WHERE ${within(organizationId, period)}
+              GROUP BY agent_id ORDER BY agent_id`),
       totals: (organizationId, period) =>
         Rows.single(Totals)(sql`
           SELECT count(*)::int8 AS calls,
