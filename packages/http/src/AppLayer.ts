@@ -25,6 +25,7 @@ import { ImprovementsHandlers } from "./improvements/ImprovementsHandlers.js"
 import * as Authentication from "./middleware/Authentication.js"
 import * as ErrorResponses from "./middleware/ErrorResponses.js"
 import * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
+import * as RequestDeadline from "./middleware/RequestDeadline.js"
 import * as RuntimeAuthentication from "./middleware/RuntimeAuthentication.js"
 
 /**
@@ -39,7 +40,8 @@ export type Requirements = Services.Engine | OperatorAuthentication.AdminToken |
  */
 export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = Layer.mergeAll(
   DocsRoutes.layer,
-  ErrorResponses.layer(Api)
+  // The deadline is registered first, so the response shaping wraps it (its 503 gets X-Request-Id).
+  ErrorResponses.layer(Api).pipe(Layer.provide(RequestDeadline.layer))
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(
