@@ -35,7 +35,8 @@ import * as RuntimeAuthentication from "./middleware/RuntimeAuthentication.js"
 export type Requirements = Services.Engine | OperatorAuthentication.AdminToken | DownloadLinks.LinkSigningKey
 
 /**
- * The API with every handler, the docs routes and the response shaping middleware. It needs the core
+ * The API with every handler, the docs routes, the response shaping middleware and the per-request
+ * deadline (30 s unless `RequestDeadline.setting` is provided). It needs the core
  * services and stores (e.g. `InMemory.layer`), the operator token, and an HTTP server to serve it.
  */
 export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = Layer.mergeAll(

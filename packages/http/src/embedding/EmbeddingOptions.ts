@@ -1,7 +1,9 @@
 import type { Services } from "@voice-agent-platform/core"
 import { DownloadLinks, InMemory } from "@voice-agent-platform/core"
+import type { Duration } from "effect"
 import { Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
+import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 
@@ -23,11 +25,17 @@ export interface EmbeddingOptions {
    * right only while a single process serves the data.
    */
   readonly linkSigningSecret?: Redacted.Redacted<string>
+  /**
+   * How long a handler may take to produce its response before it is answered 503 (default 30 s;
+   * `Duration.infinity` turns the deadline off). See docs/limits.md.
+   */
+  readonly requestDeadline?: Duration.DurationInput
 }
 
 /** The API over the chosen engine, ready to be served by any host. */
 export const appLayer = (options: EmbeddingOptions = {}) =>
   AppLayer.layer.pipe(
+    Layer.provide(RequestDeadline.setting(options.requestDeadline ?? RequestDeadline.defaultDeadline)),
     Layer.provide(OperatorAuthentication.layerToken(Option.fromNullable(options.adminToken))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.fromNullable(options.runtimeToken))),
     Layer.provideMerge(
