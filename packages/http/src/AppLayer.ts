@@ -25,6 +25,7 @@ import { ImprovementsHandlers } from "./improvements/ImprovementsHandlers.js"
 import * as Authentication from "./middleware/Authentication.js"
 import * as ErrorResponses from "./middleware/ErrorResponses.js"
 import * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
+import * as RequestDeadline from "./middleware/RequestDeadline.js"
 import * as RuntimeAuthentication from "./middleware/RuntimeAuthentication.js"
 
 /**
@@ -39,12 +40,14 @@ export type Requirements =
   | OutboundPolicy.OutboundPolicy
 
 /**
- * The API with every handler, the docs routes and the response shaping middleware. It needs the core
+ * The API with every handler, the docs routes, the response shaping middleware and the per-request
+ * deadline (30 s unless `RequestDeadline.setting` is provided). It needs the core
  * services and stores (e.g. `InMemory.layer`), the operator token, and an HTTP server to serve it.
  */
 export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = Layer.mergeAll(
   DocsRoutes.layer,
-  ErrorResponses.layer(Api)
+  // The deadline is registered first, so the response shaping wraps it (its 503 gets X-Request-Id).
+  ErrorResponses.layer(Api).pipe(Layer.provide(RequestDeadline.layer))
 ).pipe(
   Layer.provideMerge(
     HttpApiBuilder.api(Api).pipe(

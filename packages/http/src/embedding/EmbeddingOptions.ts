@@ -1,8 +1,10 @@
 import type { Services } from "@voice-agent-platform/core"
 import { AllowList, DownloadLinks, InMemory, OutboundPolicy, Quotas } from "@voice-agent-platform/core"
+import type { Duration } from "effect"
 import { Either, Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
+import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 
@@ -45,6 +47,11 @@ export interface EmbeddingOptions {
    * `["*"]` trusts any, as earlier versions did, which is right only behind a proxy that checks `Host`.
    */
   readonly trustedHosts?: ReadonlyArray<string>
+  /**
+   * How long a handler may take to produce its response before it is answered 503 (default 30 s;
+   * `Duration.infinity` turns the deadline off). See docs/limits.md.
+   */
+  readonly requestDeadline?: Duration.DurationInput
 }
 
 /** The outbound policy of the options; a malformed allow-list stops the layer with its reason. */
@@ -59,6 +66,7 @@ export const outboundPolicyLayer = (
 /** The API over the chosen engine, ready to be served by any host. */
 export const appLayer = (options: EmbeddingOptions = {}) =>
   AppLayer.layer.pipe(
+    Layer.provide(RequestDeadline.setting(options.requestDeadline ?? RequestDeadline.defaultDeadline)),
     Layer.provide(OperatorAuthentication.layerToken(Option.fromNullable(options.adminToken))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.fromNullable(options.runtimeToken))),
     Layer.provide(

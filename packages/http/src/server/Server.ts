@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { NodeContext, NodeHttpServer } from "@effect/platform-node"
+import { NodeContext } from "@effect/platform-node"
 import {
   DownloadLinks,
   Housekeeping,
@@ -22,17 +22,18 @@ import {
 } from "@voice-agent-platform/pg"
 import type { SqlClient, SqlError } from "@effect/sql"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
-import { createServer } from "node:http"
 import { join } from "node:path"
 import * as AppLayer from "../AppLayer.js"
 import { docsPath } from "../docs/DocsRoutes.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
+import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as NodeOutboundHttp from "../outbound/NodeOutboundHttp.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 import * as FileSystemBlobStore from "../storage/FileSystemBlobStore.js"
 import * as S3BlobStore from "../storage/S3BlobStore.js"
 import * as Bootstrap from "./Bootstrap.js"
+import * as HardenedNodeServer from "./HardenedNodeServer.js"
 import * as ServerConfig from "./ServerConfig.js"
 
 /** Why the database could not be opened: the embedded one is locked or damaged, or the server is unreachable. */
@@ -55,8 +56,10 @@ const announce = Effect.gen(function* () {
 /**
  * The bundled server: configuration from the environment, the engine with the simulated voice runtime over
  * PostgreSQL (the embedded one under `DATA_DIR`, or `DATABASE_URL`), the bootstrap organization, and the
- * API on Node's HTTP server. Stopping it (SIGTERM, SIGINT) stops accepting connections, lets requests in
- * flight finish, and closes the database.
+ * API on Node's HTTP server with its limits and deadlines (`HardenedNodeServer`, `RequestDeadline`). The port
+ * takes connections only once all of that is ready. Stopping it (SIGTERM, SIGINT) stops accepting
+ * connections, lets requests in flight finish until the shutdown deadline, closes every connection left,
+ * and closes the database.
  */
 export const layer = Layer.unwrapEffect(
   Effect.gen(function* () {
@@ -74,7 +77,8 @@ export const layer = Layer.unwrapEffect(
     const database = Option.match(config.databaseUrl, {
       onNone: (): Layer.Layer<SqlClient.SqlClient, DatabaseStartError> =>
         EmbeddedPostgres.layer({ dataDirectory: join(config.dataDir, "postgres") }),
-      onSome: (url) => PgConnection.layer({ url, maxConnections: config.databaseMaxConnections })
+      onSome: (url) =>
+        PgConnection.layer({ url, maxConnections: config.databaseMaxConnections, ...config.databaseTimeouts })
     })
     const secretBox = Option.match(config.encryptionKey, {
       onNone: () => SecretBox.layerKeyFile(join(config.dataDir, "encryption.key")),
@@ -115,7 +119,11 @@ export const layer = Layer.unwrapEffect(
       Layer.provide(OperatorAuthentication.layerToken(config.adminToken)),
       Layer.provide(RuntimeAuthentication.layerToken(config.runtimeToken)),
       Layer.provide(bootstrap),
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+      Layer.provide(RequestDeadline.setting(config.requestDeadline)),
+      // It listens once the app above is served: a connection made during start-up is refused, never left hanging.
+      Layer.provideMerge(
+        HardenedNodeServer.layer({ port: config.port, host: config.host }, config.serverLimits)
+      )
     )
     // Files on this server's disk are not seen by other servers over the same database.
     const filesWarning =

@@ -1,5 +1,8 @@
 import { type AllowList, ApiKey, OutboundPolicy, Quotas, SimulationConfig } from "@voice-agent-platform/core"
-import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
+import { PgConnection } from "@voice-agent-platform/pg"
+import { Config, ConfigError, Duration, Effect, Either, Option, Redacted } from "effect"
+import * as RequestDeadline from "../middleware/RequestDeadline.js"
+import * as HardenedNodeServer from "./HardenedNodeServer.js"
 
 /** The bundled server's settings, read from the environment. */
 export interface ServerConfig {
@@ -32,6 +35,12 @@ export interface ServerConfig {
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   /** `DATABASE_MAX_CONNECTIONS`: this server's pool size with `DATABASE_URL`, default 10. */
   readonly databaseMaxConnections: number
+  /** The Node server's limits: `HEADERS_TIMEOUT_SECONDS`, `REQUEST_BODY_TIMEOUT_SECONDS`, `KEEP_ALIVE_TIMEOUT_SECONDS`, `MAX_HEADER_BYTES`, `SHUTDOWN_DEADLINE_SECONDS`. */
+  readonly serverLimits: HardenedNodeServer.Limits
+  /** `REQUEST_DEADLINE_SECONDS`: how long a handler may take to answer, default 30 (0: no deadline). */
+  readonly requestDeadline: Duration.Duration
+  /** With `DATABASE_URL`: `DATABASE_CONNECT_TIMEOUT_SECONDS`, `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`. */
+  readonly databaseTimeouts: Config.Config.Success<typeof PgConnection.timeoutsConfig>
   /**
    * `ENCRYPTION_KEY`: encrypts secrets at rest; required with `DATABASE_URL` (every server over one
    * database needs the same key). Default with the embedded database: a key made once in `DATA_DIR`.
@@ -192,6 +201,9 @@ export const config: Config.Config<ServerConfig> = Config.all({
       validation: (n) => n >= 1 && n <= 1000
     })
   ),
+  serverLimits: HardenedNodeServer.limitsConfig,
+  requestDeadline: RequestDeadline.config,
+  databaseTimeouts: PgConnection.timeoutsConfig,
   encryptionKey: Config.option(
     Config.redacted("ENCRYPTION_KEY").pipe(
       Config.validate({

@@ -43,14 +43,35 @@ export const removeDataDirectories = () => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true })
 }
 
+/** Signals a server's whole process group (it runs in its own); nothing when it is gone already. */
+export const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+  try {
+    process.kill(-child.pid, signal)
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** Spawns the bundled server the way `npm start` does, in a process group of its own, without waiting. */
+export const spawnServer = (env: Record<string, string>): ChildProcess => {
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true
+  })
+  // The test process may end on any path: the server's group goes with it.
+  const killOnExit = () => signalGroup(child, "SIGKILL")
+  process.once("exit", killOnExit)
+  child.once("exit", () => process.off("exit", killOnExit))
+  return child
+}
+
 /** Starts the bundled server the way `npm start` does and waits until it says it listens. */
 export const start = async (env: Record<string, string> = {}): Promise<Running> => {
   const port = env["PORT"] !== undefined ? Number(env["PORT"]) : await freePort()
   const fullEnv = { DATA_DIR: dataDirectory(), ...env, PORT: String(port), HOST: "127.0.0.1" }
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, ...fullEnv },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+  const child = spawnServer(fullEnv)
   let output = ""
   child.stdout!.on("data", (chunk) => (output += chunk))
   child.stderr!.on("data", (chunk) => (output += chunk))
@@ -58,7 +79,7 @@ export const start = async (env: Record<string, string> = {}): Promise<Running> 
   const deadline = Date.now() + 60_000
   while (!output.includes("listening on")) {
     if (Date.now() > deadline || child.exitCode !== null || child.signalCode !== null) {
-      child.kill("SIGKILL")
+      signalGroup(child, "SIGKILL")
       throw new Error(`the server did not start:\n${output}`)
     }
     await new Promise((r) => setTimeout(r, 50))
@@ -70,7 +91,7 @@ export const start = async (env: Record<string, string> = {}): Promise<Running> 
 export const stop = (server: Running): Promise<number | null> => {
   if (server.child.exitCode === null && server.child.signalCode === null) {
     server.child.kill("SIGTERM")
-    const kill = setTimeout(() => server.child.kill("SIGKILL"), 20_000)
+    const kill = setTimeout(() => signalGroup(server.child, "SIGKILL"), 20_000)
     void server.exited.then(() => clearTimeout(kill))
   }
   return server.exited

@@ -1,5 +1,4 @@
 import { HttpApiBuilder, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import {
   AllowList,
   DownloadLinks,
@@ -18,6 +17,7 @@ import { Api } from "../../src/Api.js"
 import * as AppLayer from "../../src/AppLayer.js"
 import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../../src/middleware/RuntimeAuthentication.js"
+import * as HardenedNodeServer from "../../src/server/HardenedNodeServer.js"
 
 /**
  * A real HTTP server on a random local port over the in-memory engine (or, `TestServerOverSql`, the SQL one); tests talk to it through
@@ -50,7 +50,8 @@ export const serverOver = <A, E>(
     Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
     Layer.provide(DownloadLinks.layerRandom),
     Layer.provideMerge(engine),
-    Layer.provideMerge(NodeHttpServer.layerTest)
+    // the bundled server's Node server, limits included
+    Layer.provideMerge(HardenedNodeServer.layerTest())
   )
 
 export const TestServer = serverOver(InMemory.layer)

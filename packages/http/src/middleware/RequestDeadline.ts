@@ -1,0 +1,123 @@
+import type { HttpApp } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Config, Context, Duration, Effect, Layer } from "effect"
+import { IncomingMessage } from "node:http"
+
+/** The default per-request deadline. */
+export const defaultDeadline = Duration.seconds(30)
+
+/**
+ * How long a handler may take to produce its response (default 30 s; `Duration.infinity` turns the
+ * deadline off). Provide it with `setting` to the API's layer.
+ */
+export class RequestDeadline extends Context.Reference<RequestDeadline>()(
+  "@voice-agent-platform/http/RequestDeadline",
+  { defaultValue: (): Duration.Duration => defaultDeadline }
+) {}
+
+/** The deadline set to this duration. */
+export const setting = (deadline: Duration.DurationInput) =>
+  Layer.succeed(RequestDeadline, Duration.decode(deadline))
+
+/** `REQUEST_DEADLINE_SECONDS` (fractions allowed; default 30; 0 turns the deadline off). */
+export const config: Config.Config<Duration.Duration> = Config.number("REQUEST_DEADLINE_SECONDS").pipe(
+  Config.validate({
+    message: "REQUEST_DEADLINE_SECONDS must be a number of seconds, 0 (no deadline) or more",
+    validation: (n) => Number.isFinite(n) && n >= 0
+  }),
+  Config.map((n) => (n === 0 ? Duration.infinity : Duration.seconds(n))),
+  Config.withDefault(defaultDeadline)
+)
+
+/** The answer to a request cut at its deadline. */
+export const timedOut = (deadline: Duration.Duration) =>
+  HttpServerResponse.unsafeJson(
+    {
+      detail: `The request took longer than ${Duration.toMillis(deadline) / 1000} s and was stopped; it may be retried (with the same Idempotency-Key for a call)`
+    },
+    { status: 503 }
+  )
+
+/** How often a body still arriving at the deadline is looked at again. */
+const bodyPollMillis = 250
+
+/**
+ * Calls `onExpiry` when the deadline has passed, and answers how to cancel that. Time spent receiving
+ * the request body does not count: a body still arriving is bounded by the server's request timeout
+ * instead, and a handler that read its body gets the whole deadline after the last byte arrived (an
+ * upload of a recording is not cut for being big). Real timers, never the `Clock` service: a test clock
+ * moved forward must not cut requests.
+ */
+const watch = (deadlineMillis: number, body: IncomingMessage | undefined, onExpiry: () => void) => {
+  const started = Date.now()
+  // When the handler finished reading the body; unknown when it never read it.
+  let bodyReadAt = body === undefined || body.complete ? started : undefined
+  const onEnd = () => (bodyReadAt ??= Date.now())
+  body?.once("end", onEnd)
+  let timer: ReturnType<typeof setTimeout>
+  const check = () => {
+    if (body !== undefined && !body.complete) {
+      timer = setTimeout(check, bodyPollMillis)
+      return
+    }
+    const due = Math.max(started, bodyReadAt ?? started) + deadlineMillis
+    const now = Date.now()
+    if (now >= due) onExpiry()
+    else timer = setTimeout(check, due - now)
+  }
+  timer = setTimeout(check, deadlineMillis)
+  return () => {
+    clearTimeout(timer)
+    body?.off("end", onEnd)
+  }
+}
+
+/**
+ * Bounds an app by the deadline: past it, the handler is interrupted in the background (a transaction
+ * rolls back; an uninterruptible step, such as handing a call to the voice runtime, completes) and the
+ * request is answered 503 `{detail}` at once. Only producing the response counts: a response already
+ * streaming (a file download) is written by the server after this and is never cut by it.
+ *
+ * The platform runs each request uninterruptibly (a client hanging up does not stop its handler); the
+ * handler runs in a fiber of its own that only the deadline interrupts, so that stays as it was.
+ */
+export const within = (app: HttpApp.Default, deadline: Duration.Duration): HttpApp.Default =>
+  Duration.isFinite(deadline)
+    ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.flatMap(Effect.forkDaemon(Effect.interruptible(app)), (handler) =>
+          Effect.flatten(
+            Effect.async<HttpApp.Default>((resumeOnce) => {
+              let resumed = false
+              const resume = (next: Effect.Effect<HttpApp.Default>) => {
+                if (resumed) return
+                resumed = true
+                resumeOnce(next)
+              }
+              const body = request.source instanceof IncomingMessage ? request.source : undefined
+              const cancel = watch(Math.max(1, Duration.toMillis(deadline)), body, () => {
+                handler.unsafeInterruptAsFork(handler.id())
+                resume(
+                  Effect.logWarning("Request stopped at its deadline").pipe(
+                    // the path only: a query string may carry a download link's signature
+                    Effect.annotateLogs({ method: request.method, path: request.url.split("?")[0] }),
+                    Effect.as(timedOut(deadline))
+                  )
+                )
+              })
+              handler.addObserver((exit) => {
+                cancel()
+                resume(Effect.succeed(exit))
+              })
+            })
+          )
+        )
+      )
+    : app
+
+/**
+ * The deadline as an API middleware, reading `RequestDeadline` where the API is built. Registered before
+ * the response shaping middleware, it runs inside it: its 503 gets `X-Request-Id` like every answer.
+ */
+export const layer = HttpApiBuilder.middleware(
+  Effect.map(RequestDeadline, (deadline) => (app: HttpApp.Default) => within(app, deadline))
+)
