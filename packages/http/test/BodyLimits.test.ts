@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
-import { maxJsonDepth, nestingDepth } from "../src/middleware/BodyLimits.js"
+import { maxJsonBytes, maxJsonDepth, nestingDepth } from "../src/middleware/BodyLimits.js"
 import * as StorableText from "../src/middleware/StorableText.js"
 import { hasUnstorableText } from "../src/middleware/StorableText.js"
 import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
@@ -93,7 +93,7 @@ describe("body limits and awkward input", () => {
     }).pipe(Effect.provide(TestServer))
   )
 
-  it.effect("refuses too deep and too large bodies with a 422 at body, never a 500", () =>
+  it.effect("refuses too deep bodies with a 422 at body and too large ones with a 413, never a 500", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
       const client = yield* rawClient(apiKey)
@@ -108,8 +108,8 @@ describe("body limits and awkward input", () => {
         detail: [{ loc: ["body"], msg: `JSON must not nest deeper than ${maxJsonDepth} levels` }]
       })
       const large = yield* send(client, json("POST", "/api/v1/tools", { name: "x".repeat(2 * 1024 * 1024) }))
-      expect(large.status).toBe(422)
-      expect(large.text.length).toBeLessThan(1000)
+      expect(large.status).toBe(413)
+      expect(large.body).toEqual({ detail: `The body must be at most ${maxJsonBytes} bytes` })
     }).pipe(Effect.provide(TestServer))
   )
 
@@ -147,7 +147,7 @@ describe("body limits and awkward input", () => {
     }).pipe(Effect.provide(TestServer))
   )
 
-  it.effect("answers a clear 422 for a body that is not labelled JSON, and ids have one spelling", () =>
+  it.effect("answers a clear 415 for a body that is not labelled JSON, and ids have one spelling", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
       const client = yield* rawClient(apiKey)
@@ -160,8 +160,11 @@ describe("body limits and awkward input", () => {
           )
         )
       )
-      expect(form.status).toBe(422)
-      expect(form.body).toMatchObject({ detail: [{ loc: ["header", "content-type"] }] })
+      expect(form.status).toBe(415)
+      expect(form.body).toEqual({
+        detail:
+          "This operation takes application/json (or application/<type>+json), not application/x-www-form-urlencoded"
+      })
       for (const spelling of ["0x10", "1e3", "%20%2010", "010"]) {
         const response = yield* send(client, HttpClientRequest.get(`/api/v1/phone-numbers/${spelling}`))
         expect(response.status, spelling).toBe(422)

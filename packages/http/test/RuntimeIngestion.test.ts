@@ -211,58 +211,64 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
-  it.effect("answers 404 for an unknown run and 422 for invalid events and recordings", () =>
-    Effect.gen(function* () {
-      const { runId } = yield* placedRun
-      const runtime = yield* runtimeClient()
-      for (const request of [
-        HttpClientRequest.get("/runtime/v1/runs/999999"),
-        events(999999, { type: "answered" }),
-        recording(999999, WavFile.generate(0.1))
-      ]) {
-        const missing = yield* send(runtime, request)
-        expect(missing.status).toBe(404)
-        expect(missing.body).toEqual({ detail: "Run 999999 not found" })
-      }
+  it.effect(
+    "answers 404 for an unknown run, 422 for invalid events and recordings, 415 and 413 for bodies it does not take",
+    () =>
+      Effect.gen(function* () {
+        const { runId } = yield* placedRun
+        const runtime = yield* runtimeClient()
+        for (const request of [
+          HttpClientRequest.get("/runtime/v1/runs/999999"),
+          events(999999, { type: "answered" }),
+          recording(999999, WavFile.generate(0.1))
+        ]) {
+          const missing = yield* send(runtime, request)
+          expect(missing.status).toBe(404)
+          expect(missing.body).toEqual({ detail: "Run 999999 not found" })
+        }
 
-      const unknownType = yield* send(runtime, events(runId, { type: "exploded" }))
-      expect(unknownType.status).toBe(422)
-      const extra = yield* send(runtime, events(runId, { type: "answered", when: "now" }))
-      expect(extra.status).toBe(422)
-      const tooLong = yield* send(
-        runtime,
-        events(runId, { type: "ended", status: "completed", duration_seconds: 86_401 })
-      )
-      expect(tooLong.status).toBe(422)
-      const empty = yield* send(runtime, events(runId, []))
-      expect(empty.status).toBe(422)
+        const unknownType = yield* send(runtime, events(runId, { type: "exploded" }))
+        expect(unknownType.status).toBe(422)
+        const extra = yield* send(runtime, events(runId, { type: "answered", when: "now" }))
+        expect(extra.status).toBe(422)
+        const tooLong = yield* send(
+          runtime,
+          events(runId, { type: "ended", status: "completed", duration_seconds: 86_401 })
+        )
+        expect(tooLong.status).toBe(422)
+        const empty = yield* send(runtime, events(runId, []))
+        expect(empty.status).toBe(422)
 
-      const notWav = yield* send(runtime, recording(runId, new TextEncoder().encode("not a wav file")))
-      expect(notWav.status).toBe(422)
-      expect(notWav.body).toEqual({
-        detail: [
-          {
-            loc: ["body"],
-            msg: expect.stringContaining(`The recording of run ${runId} is not a PCM WAV file`),
-            type: "value_error.recording"
-          }
-        ]
-      })
-      const wrongType = yield* send(runtime, recording(runId, WavFile.generate(0.1), "application/json"))
-      expect(wrongType.status).toBe(422)
-      expect(wrongType.body).toEqual({
-        detail: [
-          {
-            loc: ["header", "content-type"],
-            msg: "Expected Content-Type: audio/wav with the WAV file as the body",
-            type: "value_error.content_type"
-          }
-        ]
-      })
-      // nothing of it was applied
-      const call = yield* send(runtime, HttpClientRequest.get(`/runtime/v1/runs/${runId}`))
-      expect((call.body as Body).status).toBe("queued")
-    }).pipe(Effect.provide(server))
+        const notWav = yield* send(runtime, recording(runId, new TextEncoder().encode("not a wav file")))
+        expect(notWav.status).toBe(422)
+        expect(notWav.body).toEqual({
+          detail: [
+            {
+              loc: ["body"],
+              msg: expect.stringContaining(`The recording of run ${runId} is not a PCM WAV file`),
+              type: "value_error.recording"
+            }
+          ]
+        })
+        const wrongType = yield* send(runtime, recording(runId, WavFile.generate(0.1), "application/json"))
+        expect(wrongType.status).toBe(415)
+        expect(wrongType.body).toEqual({
+          detail:
+            "This operation takes audio/wav, audio/x-wav, audio/wave, audio/vnd.wave, not application/json"
+        })
+        // a recording over 200 MB is 413 as soon as the declared length says so, nothing read
+        const tooLarge = yield* send(
+          runtime,
+          recording(runId, new Uint8Array(0)).pipe(
+            HttpClientRequest.setHeader("content-length", String(200 * 1024 * 1024 + 1))
+          )
+        )
+        expect(tooLarge.status).toBe(413)
+        expect(tooLarge.body).toEqual({ detail: `The body must be at most ${200 * 1024 * 1024} bytes` })
+        // nothing of it was applied
+        const call = yield* send(runtime, HttpClientRequest.get(`/runtime/v1/runs/${runId}`))
+        expect((call.body as Body).status).toBe("queued")
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("takes only the runtime token: none or a wrong one is 401, an organization key too", () =>

@@ -111,6 +111,21 @@ export class ValidationError extends Schema.Class<ValidationError>("HTTPValidati
   HttpApiSchema.annotations({ status: 422, description: "Validation error" })
 ) {}
 
+/** 413: the body is larger than the operation takes; answered as soon as the limit is crossed. */
+export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
+  { detail: Schema.String },
+  HttpApiSchema.annotations({ status: 413, description: "The body is larger than the operation takes" })
+) {}
+
+/** 415: the body's media type is not one the operation takes; answered before the body is read. */
+export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
+  { detail: Schema.String },
+  HttpApiSchema.annotations({
+    status: 415,
+    description: "The body's media type is not one the operation takes"
+  })
+) {}
+
 /** 503: a dependency (the voice runtime) is unavailable; retrying later may work. */
 export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
   { detail: Schema.String },
@@ -128,6 +143,8 @@ export type ApiError =
   | TooManyRequests
   | ValidationError
   | ServiceUnavailable
+  | PayloadTooLarge
+  | UnsupportedMediaType
 
 const classes = [
   Unauthorized,
@@ -138,7 +155,9 @@ const classes = [
   OutsideCallingHours,
   TooManyRequests,
   ValidationError,
-  ServiceUnavailable
+  ServiceUnavailable,
+  PayloadTooLarge,
+  UnsupportedMediaType
 ] as const
 
 const statuses = new Map<Function, number>([
@@ -150,7 +169,9 @@ const statuses = new Map<Function, number>([
   [OutsideCallingHours, 409],
   [TooManyRequests, 429],
   [ValidationError, 422],
-  [ServiceUnavailable, 503]
+  [ServiceUnavailable, 503],
+  [PayloadTooLarge, 413],
+  [UnsupportedMediaType, 415]
 ])
 
 /** True for an instance of one of the API's error classes. */

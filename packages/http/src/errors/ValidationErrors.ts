@@ -1,8 +1,9 @@
-import type { HttpApiEndpoint, HttpServerRequest } from "@effect/platform"
-import { HttpApi } from "@effect/platform"
+import type { HttpApi, HttpServerRequest } from "@effect/platform"
+import { HttpMethod } from "@effect/platform"
 import type { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
-import * as FindMyWay from "find-my-way-ts"
+import * as BodyPolicy from "../edge/BodyPolicy.js"
+import * as EndpointRouter from "../edge/EndpointRouter.js"
 import type { ValidationIssue } from "./ApiErrors.js"
 import { ValidationError } from "./ApiErrors.js"
 
@@ -89,13 +90,12 @@ const issuesOf = (
     : []
 }
 
-const bodyMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
-
 /**
  * Turns the API's decode failures into FastAPI's 422, listing every failing field of every part of the
  * request. HttpApi stops at the first failing part and does not say which one it was, so on failure the
- * request is matched to its endpoint again and each part (path, body, headers, query) is decoded with
- * every error reported. This runs only for invalid requests, never on the happy path.
+ * request is matched to its endpoint again (as the platform's router matched it, on the raw target) and
+ * each part (path, body, headers, query) is decoded with every error reported. This runs only for invalid
+ * requests, never on the happy path; the body is the one already read (`EdgeRequest` reads it once).
  */
 export const makeResolver = <
   Id extends string,
@@ -105,16 +105,7 @@ export const makeResolver = <
 >(
   api: HttpApi.HttpApi<Id, Groups, E, R>
 ) => {
-  const router = FindMyWay.make<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>()
-  HttpApi.reflect(api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) =>
-      router.on(
-        endpoint.method,
-        endpoint.path,
-        endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-      )
-  })
+  const match = EndpointRouter.make(api)
 
   return (
     request: HttpServerRequest.HttpServerRequest,
@@ -130,29 +121,22 @@ export const makeResolver = <
           } as ParseResult.ArrayFormatterIssue)
         )
       })
-      const url = new URL(request.url, "http://localhost")
-      const match = router.find(request.method, url.pathname + url.search)
-      if (match === undefined) return fallback
-      const endpoint = match.handler
+      const found = match(request.method, request.url)
+      if (found === undefined) return fallback
+      const endpoint = found.endpoint
       const issues: Array<ValidationIssue> = [
-        ...issuesOf("path", endpoint.pathSchema, match.params),
+        ...issuesOf("path", endpoint.pathSchema, found.params),
         ...issuesOf("header", endpoint.headersSchema, request.headers)
       ]
-      const contentType = (request.headers["content-type"] ?? "").toLowerCase()
-      if (bodyMethods.has(request.method) && Option.isSome(endpoint.payloadSchema)) {
-        if (contentType.startsWith("multipart/") || contentType.startsWith("audio/")) {
+      const policy = BodyPolicy.of(endpoint)
+      if (HttpMethod.hasBody(request.method) && policy._tag !== "None") {
+        if (policy._tag !== "Json") {
           // A streamed body was consumed by its handler and cannot be read again: report what failed.
           issues.push(...fallback.detail)
         } else {
           const text = yield* Effect.orElseSucceed(request.text, () => "")
           if (text.trim() === "") {
             issues.push({ loc: ["body"], msg: "Field required", type: "missing" })
-          } else if (contentType !== "" && !contentType.includes("json")) {
-            issues.push({
-              loc: ["header", "content-type"],
-              msg: `Expected application/json, got ${contentType.slice(0, 100)}`,
-              type: "value_error"
-            })
           } else {
             const body = Either.try(() => JSON.parse(text) as unknown)
             if (Either.isLeft(body)) return malformedJson("the body is not valid JSON")
@@ -160,7 +144,7 @@ export const makeResolver = <
           }
         }
       }
-      issues.push(...issuesOf("query", endpoint.urlParamsSchema, match.searchParams))
+      issues.push(...issuesOf("query", endpoint.urlParamsSchema, found.searchParams))
       // Nothing in the request is wrong: the failure was the server's (e.g. a response that does not
       // encode), which the caller must not be told is its own.
       return issues.length === 0 ? undefined : new ValidationError({ detail: mergeAlternatives(issues) })

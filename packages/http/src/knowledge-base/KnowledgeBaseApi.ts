@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
-import { Document } from "@voice-agent-platform/core"
-import { Schema } from "effect"
+import { Document, KnowledgeBase } from "@voice-agent-platform/core"
+import { Option, Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { JsonObject, strict } from "../shared/Json.js"
@@ -63,9 +63,21 @@ export const SearchResponse = Schema.Struct({
   results: Schema.Array(SearchResult)
 }).annotations({ identifier: "KnowledgeBaseSearchResponse" })
 
+/** The upload form's text fields are small: `custom_metadata` gets 64 KiB, which is plenty for labels. */
+export const maxUploadFieldBytes = 64 * 1024
+
+/** `file`, `custom_metadata`, `source_url`, and a little room so that extra fields are reported by name. */
+export const maxUploadParts = 8
+
 /**
- * The upload form. It is read as a stream by the handler (so the size limit applies while reading and
- * every failing field is reported as a 422); the schema documents the form.
+ * The whole upload form: the largest document (10 MiB) with room for its text fields and part headers.
+ * A body over it is 413 as soon as it is crossed; a file over the knowledge base's limit is 422 first.
+ */
+export const maxUploadBytes = KnowledgeBase.defaultMaxFileBytes + 1024 * 1024
+
+/**
+ * The upload form. It is read as a stream by the handler (so the size limits apply while reading and
+ * every failing field is reported as a 422); the schema documents the form and declares its limits.
  */
 export const UploadDocumentForm = HttpApiSchema.MultipartStream(
   Schema.Struct({
@@ -78,7 +90,12 @@ export const UploadDocumentForm = HttpApiSchema.MultipartStream(
     source_url: Schema.optional(
       Schema.String.annotations({ description: "Where the document came from: an absolute http(s) URL" })
     )
-  }).annotations({ identifier: "UploadDocumentForm" })
+  }).annotations({ identifier: "UploadDocumentForm" }),
+  {
+    maxParts: Option.some(maxUploadParts),
+    maxFieldSize: maxUploadFieldBytes,
+    maxTotalSize: Option.some(maxUploadBytes)
+  }
 )
 
 /** `{document_id}`: the document's number or its `document_uuid`. */

@@ -3,9 +3,10 @@ import { Multipart } from "@effect/platform"
 import { KnowledgeBaseErrors } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
 import type { ValidationIssue } from "../errors/ApiErrors.js"
-import { ValidationError } from "../errors/ApiErrors.js"
+import { PayloadTooLarge, ValidationError } from "../errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import * as StorableText from "../middleware/StorableText.js"
+import { maxUploadBytes, maxUploadFieldBytes, maxUploadParts } from "./KnowledgeBaseApi.js"
 
 /** The upload form, read and checked. */
 export interface UploadForm {
@@ -18,10 +19,8 @@ export interface UploadForm {
   readonly source_url: string | null
 }
 
-/** Text fields are small: `custom_metadata` gets 64 KiB, which is plenty for labels. */
-export const maxFieldBytes = 64 * 1024
-/** `file`, `custom_metadata`, `source_url`, and a little room so that extra fields are reported by name. */
-const maxParts = 8
+const maxFieldBytes = maxUploadFieldBytes
+const maxParts = maxUploadParts
 const maxSourceUrlLength = 2048
 const partHeaderAllowance = 16 * 1024
 
@@ -102,8 +101,11 @@ const reasonOf = (error: Multipart.MultipartError): Multipart.MultipartError["re
   return typeof cause?._tag === "string" && parserErrorTags.has(cause._tag) ? "Parse" : "InternalError"
 }
 
-/** The 422 (or, for a failure of the server itself, the defect) of an unreadable multipart body. */
-const unreadable = (error: Multipart.MultipartError, maxFileBytes: number) => {
+/** The 422 (413 for a form over its total) of an unreadable multipart body, or, for a failure of the server itself, the defect. */
+const unreadable = (
+  error: Multipart.MultipartError,
+  maxFileBytes: number
+): Effect.Effect<never, ValidationError | PayloadTooLarge> => {
   switch (reasonOf(error)) {
     case "FileTooLarge":
       return Effect.fail(
@@ -122,6 +124,7 @@ const unreadable = (error: Multipart.MultipartError, maxFileBytes: number) => {
         })
       )
     case "BodyTooLarge":
+      return Effect.fail(new PayloadTooLarge({ detail: `The body must be at most ${maxUploadBytes} bytes` }))
     case "Parse":
       return Effect.fail(
         new ValidationError({
@@ -164,7 +167,7 @@ export const read = (
   request: HttpServerRequest.HttpServerRequest,
   stream: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
   maxFileBytes: number
-): Effect.Effect<UploadForm, ValidationError> =>
+): Effect.Effect<UploadForm, ValidationError | PayloadTooLarge> =>
   Effect.gen(function* () {
     const contentType = (request.headers["content-type"] ?? "").toLowerCase()
     if (!contentType.startsWith("multipart/form-data")) {

@@ -1,15 +1,11 @@
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
 import { ValidationError } from "../errors/ApiErrors.js"
 import * as StorableText from "./StorableText.js"
 
-/** The largest JSON body accepted; uploads (multipart, audio) have limits of their own. */
+/** The largest JSON body accepted (1 MiB); uploads (multipart, audio) have limits of their own. */
 export const maxJsonBytes = 1024 * 1024
 
 /** The deepest nesting a JSON body may have; free-form objects inside it are bounded further. */
 export const maxJsonDepth = 64
-
-const bodyMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
 /** The deepest bracket nesting of a JSON text, counting only brackets outside strings; linear, no recursion. */
 export const nestingDepth = (text: string): number => {
@@ -43,28 +39,15 @@ const parsedOrUndefined = (text: string): unknown => {
 const refuse = (msg: string) => new ValidationError({ detail: [{ loc: ["body"], msg, type: "value_error" }] })
 
 /**
- * Refuses a JSON body that is too large, nests too deep, or carries text no database can store (NUL,
- * unpaired surrogates) before anything decodes it: such input cannot be valid for any endpoint, and
- * decoding and describing it would cost time and stack for nothing (or a storage error later).
+ * Refuses a JSON text that nests too deep or carries text no database can store (NUL, unpaired
+ * surrogates) before anything decodes it: such input cannot be valid for any endpoint, and decoding and
+ * describing it would cost time and stack for nothing (or a storage error later). Its size is limited
+ * while it is read (`RequestEdge`).
  */
-export const check = (
-  request: HttpServerRequest.HttpServerRequest
-): Effect.Effect<ValidationError | undefined> => {
-  if (!bodyMethods.has(request.method)) return Effect.succeed(undefined)
-  const contentType = (request.headers["content-type"] ?? "").toLowerCase()
-  if (contentType.startsWith("multipart/") || contentType.startsWith("audio/"))
-    return Effect.succeed(undefined)
-  const declared = Number(request.headers["content-length"] ?? "0")
-  if (declared > maxJsonBytes) return Effect.succeed(refuse(`The body must be at most ${maxJsonBytes} bytes`))
-  return Effect.map(
-    Effect.orElseSucceed(request.text, () => ""),
-    (text) => {
-      if (text.length > maxJsonBytes) return refuse(`The body must be at most ${maxJsonBytes} bytes`)
-      if (nestingDepth(text) > maxJsonDepth)
-        return refuse(`JSON must not nest deeper than ${maxJsonDepth} levels`)
-      if (mayHoldUnstorableText(text) && StorableText.hasUnstorableText(parsedOrUndefined(text)))
-        return refuse(StorableText.message)
-      return undefined
-    }
-  )
+export const checkJsonText = (text: string): ValidationError | undefined => {
+  if (nestingDepth(text) > maxJsonDepth)
+    return refuse(`JSON must not nest deeper than ${maxJsonDepth} levels`)
+  if (mayHoldUnstorableText(text) && StorableText.hasUnstorableText(parsedOrUndefined(text)))
+    return refuse(StorableText.message)
+  return undefined
 }

@@ -5,7 +5,7 @@ import { Cause, Effect, Option } from "effect"
 import type { ApiError } from "../errors/ApiErrors.js"
 import { isApiError, NotFound, OutsideCallingHours, statusOf, TooManyRequests } from "../errors/ApiErrors.js"
 import * as ValidationErrors from "../errors/ValidationErrors.js"
-import * as BodyLimits from "./BodyLimits.js"
+import * as EdgeRequest from "../edge/EdgeRequest.js"
 import * as StorableText from "./StorableText.js"
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/
@@ -32,8 +32,9 @@ const isMalformedBody = (u: unknown): boolean =>
   HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
 
 /**
- * The API's one response shaping middleware: every response gets `X-Request-Id`; API errors become their
- * documented JSON; decode failures become FastAPI's 422 listing every failing field; malformed JSON is a
+ * The API's one response shaping middleware: the request goes on as an `EdgeRequest` (the body's media
+ * type and size checked as it is read); every response gets `X-Request-Id`; API errors (also those the
+ * edge raises as defects: 413, 415, 422) become their documented JSON; decode failures become FastAPI's 422 listing every failing field; malformed JSON is a
  * 422 at `["body"]`; unknown routes are a JSON 404; anything else is logged with the request id and
  * answered 500 without internals.
  */
@@ -41,9 +42,12 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
   api: HttpApi.HttpApi<Id, Groups, E, R>
 ) => {
   const resolveValidation = ValidationErrors.makeResolver(api)
+  const atEdge = EdgeRequest.make(api)
   const shape = (app: HttpApp.Default) =>
     Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
+      // Every part of the app (and this middleware) reads the body through the edge: read once, after
+      // authentication, within its operation's media types and byte limit.
+      const request = atEdge(yield* HttpServerRequest.HttpServerRequest)
       const requestId = requestIdOf(request)
       const internalError = (cause: Cause.Cause<unknown>) =>
         Effect.logError("Unhandled error", cause).pipe(
@@ -56,10 +60,11 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
             )
           )
         )
-      const refused = StorableText.checkUrl(request) ?? (yield* BodyLimits.check(request))
+      const refused = StorableText.checkUrl(request)
       const response = refused
         ? render(refused)
         : yield* app.pipe(
+            Effect.provideService(HttpServerRequest.HttpServerRequest, request),
             Effect.catchAllCause((cause) => {
               if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
               const failure = Cause.failureOption(cause)

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Agent, CallEvents, Run, Transcript } from "@voice-agent-platform/core"
 import { Schema } from "effect"
+import * as BodyPolicy from "../edge/BodyPolicy.js"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { RuntimeAuthentication } from "../middleware/RuntimeAuthentication.js"
 import { IntId } from "../shared/Ids.js"
@@ -10,8 +11,11 @@ import { Timestamp } from "../shared/Timestamp.js"
 /** The most events one request may carry. */
 export const maxEventsPerRequest = 1000
 
-/** The largest recording a runtime may upload: 200 MB. */
+/** The largest recording a runtime may upload: 200 MB (200 MiB); more is 413 as soon as it is crossed. */
 export const maxRecordingBytes = 200 * 1024 * 1024
+
+/** The media types a WAV recording goes by. */
+export const recordingMediaTypes = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"]
 
 /** One call event as JSON: `CallEvent` from core with ISO timestamps; the recording has its own route. */
 export const RuntimeEvent = Schema.Union(
@@ -113,13 +117,15 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
     HttpApiEndpoint.put("uploadRecording", "/runs/:run_id/recording")
       .setPath(runPath)
       .setPayload(HttpApiSchema.Uint8Array({ contentType: "audio/wav" }))
+      .annotate(BodyPolicy.AcceptedMediaTypes, recordingMediaTypes)
+      .annotate(BodyPolicy.MaxBodyBytes, maxRecordingBytes)
       .addSuccess(RuntimeEventsResponse)
       .addError(NotFound)
       .addError(Conflict)
       .annotate(OpenApi.Summary, "Upload the call's recording")
       .annotate(
         OpenApi.Description,
-        "The raw PCM WAV file as the body (`Content-Type: audio/wav`, at most 200 MB), streamed; it is the call's `recording` event. Upload it before reporting `ended`."
+        "The raw PCM WAV file as the body (`Content-Type: audio/wav`, `audio/x-wav`, `audio/wave` or `audio/vnd.wave`, else 415; at most 200 MB, else 413), streamed; it is the call's `recording` event. Upload it before reporting `ended`."
       )
   )
   .middleware(RuntimeAuthentication)

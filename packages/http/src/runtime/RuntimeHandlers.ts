@@ -7,53 +7,30 @@ import { Api } from "../Api.js"
 import { ValidationError } from "../errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import type { RuntimeEventsRequest } from "./RuntimeApi.js"
-import { maxRecordingBytes } from "./RuntimeApi.js"
 import * as RuntimeResponses from "./RuntimeResponses.js"
 
-/** The media types a WAV file goes by. */
-const wavTypes = new Set(["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"])
-
-const bodyIssue = (msg: string, type: string) =>
-  new ValidationError({ detail: [{ loc: ["body"], msg, type }] })
-
-const tooLarge = bodyIssue(
-  `The recording is larger than ${maxRecordingBytes} bytes`,
-  "value_error.recording_too_large"
-)
-
 /**
- * Reads the raw body as a stream and stops as soon as it outgrows `maxRecordingBytes` (a declared
- * `Content-Length` over the limit is refused before reading anything), so a runaway upload is never
+ * Reads the raw body as a stream. The edge (`EdgeRequest`) has already refused another media type (415)
+ * and stops the stream as soon as it outgrows `maxRecordingBytes` (413), so a runaway upload is never
  * buffered whole.
  */
 const readRecording = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
-    const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
-    if (!wavTypes.has(contentType)) {
-      return yield* Effect.fail(
-        new ValidationError({
-          detail: [
-            {
-              loc: ["header", "content-type"],
-              msg: "Expected Content-Type: audio/wav with the WAV file as the body",
-              type: "value_error.content_type"
-            }
-          ]
-        })
-      )
-    }
-    const declared = Number(request.headers["content-length"] ?? "0")
-    if (declared > maxRecordingBytes) return yield* Effect.fail(tooLarge)
     const chunks: Array<Uint8Array> = []
     let size = 0
     yield* Stream.runForEach(request.stream, (chunk) => {
       size += chunk.length
-      if (size > maxRecordingBytes) return Effect.fail(tooLarge)
       chunks.push(chunk)
       return Effect.void
     }).pipe(
       Effect.catchTag("RequestError", (error) =>
-        Effect.fail(bodyIssue(`The body could not be read: ${error.message}`, "value_error.body"))
+        Effect.fail(
+          new ValidationError({
+            detail: [
+              { loc: ["body"], msg: `The body could not be read: ${error.message}`, type: "value_error.body" }
+            ]
+          })
+        )
       )
     )
     const bytes = new Uint8Array(size)

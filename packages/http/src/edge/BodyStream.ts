@@ -1,0 +1,66 @@
+import type { HttpServerRequest } from "@effect/platform"
+import { HttpServerError } from "@effect/platform"
+import { NodeStream } from "@effect/platform-node"
+import { Chunk, Effect, Stream } from "effect"
+import { IncomingMessage } from "node:http"
+import { PayloadTooLarge } from "../errors/ApiErrors.js"
+
+/** The 413 of a body over `maxBytes`. */
+export const tooLarge = (maxBytes: number) =>
+  new PayloadTooLarge({ detail: `The body must be at most ${maxBytes} bytes` })
+
+/**
+ * A Node request's body. Unlike the platform's own stream, stopping early (a limit crossed, a form
+ * refused) does not destroy the request, which would reset the connection before the answer is written:
+ * the rest of the body is discarded as it arrives instead (never buffered), so the client reads the 413
+ * or 422 and the connection stays usable.
+ */
+const fromNode = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage) =>
+  NodeStream.fromReadable(
+    () => source,
+    (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause }),
+    { closeOnDone: false }
+  ).pipe(
+    Stream.ensuring(
+      Effect.sync(() => {
+        if (!source.readableEnded) source.resume()
+      })
+    )
+  )
+
+/**
+ * The request's body as a stream that ends in a 413 (`PayloadTooLarge`, as a defect that no handler can
+ * mistake for its own failure) as soon as more than `maxBytes` have arrived, chunked or not; a declared
+ * `Content-Length` over the limit is refused before a byte is read.
+ */
+export const capped = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBytes: number
+): Stream.Stream<Uint8Array, HttpServerError.RequestError> =>
+  Stream.suspend(() => {
+    const declared = Number(request.headers["content-length"] ?? "0")
+    if (declared > maxBytes) return Stream.die(tooLarge(maxBytes))
+    const source = request.source
+    const chunks = source instanceof IncomingMessage ? fromNode(request, source) : request.stream
+    let received = 0
+    return Stream.mapChunksEffect(chunks, (chunk) => {
+      received += Chunk.reduce(chunk, 0, (total, bytes) => total + bytes.length)
+      return received > maxBytes ? Effect.die(tooLarge(maxBytes)) : Effect.succeed(chunk)
+    })
+  })
+
+/** The whole body, at most `maxBytes`, in one array. */
+export const collect = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBytes: number
+): Effect.Effect<Uint8Array, HttpServerError.RequestError> =>
+  Effect.map(Stream.runCollect(capped(request, maxBytes)), (chunks) => {
+    const size = Chunk.reduce(chunks, 0, (total, bytes) => total + bytes.length)
+    const bytes = new Uint8Array(size)
+    let offset = 0
+    for (const part of chunks) {
+      bytes.set(part, offset)
+      offset += part.length
+    }
+    return bytes
+  })

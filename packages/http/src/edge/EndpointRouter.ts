@@ -1,0 +1,36 @@
+import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi } from "@effect/platform"
+import * as FindMyWay from "find-my-way-ts"
+
+/** The operation a request is for, with its path parameters and query as the platform's router reads them. */
+export interface EndpointMatch {
+  readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  readonly params: Readonly<Record<string, string | undefined>>
+  readonly searchParams: Readonly<Record<string, string | Array<string>>>
+}
+
+/**
+ * Matches requests to the API's operations exactly as the platform's router does: the same library on
+ * the raw request target, so a dot segment (`/phone-numbers/.`) or a raw `#` is seen the same way here
+ * and there (a `URL` would normalise them into another route). `HEAD` falls back to `GET`, as there.
+ */
+export const make = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+) => {
+  const router = FindMyWay.make<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>()
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) =>
+      router.on(
+        endpoint.method,
+        endpoint.path,
+        endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+      )
+  })
+  return (method: string, url: string): EndpointMatch | undefined => {
+    const found = router.find(method, url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
+    return found === undefined
+      ? undefined
+      : { endpoint: found.handler, params: found.params, searchParams: found.searchParams }
+  }
+}

@@ -1,0 +1,228 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { maxJsonBytes } from "../src/middleware/BodyLimits.js"
+import { maxUploadBytes } from "../src/knowledge-base/KnowledgeBaseApi.js"
+import { maxRecordingBytes } from "../src/runtime/RuntimeApi.js"
+import type { RawBody } from "./support/RawHttp.js"
+import { exchange, port } from "./support/RawHttp.js"
+import { organization, runtimeToken, TestServer } from "./support/TestServer.js"
+
+const MB = 1024 * 1024
+
+/** The largest rise of the process's heap and buffers while `run` runs, sampled every 10 ms. */
+const peakMemoryRise = async <A>(run: () => Promise<A>): Promise<{ result: A; rise: number }> => {
+  const used = () => {
+    const memory = process.memoryUsage()
+    return memory.heapUsed + memory.arrayBuffers
+  }
+  const baseline = used()
+  let peak = baseline
+  const sampler = setInterval(() => (peak = Math.max(peak, used())), 10)
+  try {
+    const result = await run()
+    peak = Math.max(peak, used())
+    return { result, rise: peak - baseline }
+  } finally {
+    clearInterval(sampler)
+  }
+}
+
+const head = (method: string, target: string, headers: Record<string, string | number>) =>
+  [
+    `${method} ${target} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)
+  ].join("\r\n")
+
+const send = (
+  server: number,
+  method: string,
+  target: string,
+  headers: Record<string, string | number>,
+  body?: RawBody
+) => {
+  const sized =
+    body === undefined
+      ? headers
+      : body instanceof Uint8Array
+        ? { ...headers, "Content-Length": body.length }
+        : body.chunked
+          ? { ...headers, "Transfer-Encoding": "chunked" }
+          : { ...headers, "Content-Length": body.totalBytes }
+  return exchange(server, head(method, target, sized), body)
+}
+
+const text = (value: string) => new TextEncoder().encode(value)
+
+describe("the request edge", () => {
+  it.effect(
+    "point 1: a 10 MB audio body to a JSON operation is a 415 before it is read, memory untouched",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* port
+        const { apiKey } = yield* organization()
+        const { result, rise } = yield* Effect.promise(() =>
+          peakMemoryRise(() =>
+            send(
+              server,
+              "POST",
+              "/api/v1/agents/from-script",
+              { "X-API-Key": apiKey, "Content-Type": "audio/wav" },
+              { totalBytes: 10 * MB, chunked: false }
+            )
+          )
+        )
+        expect(result.status).toBe(415)
+        expect(result.body).toEqual({
+          detail: "This operation takes application/json (or application/<type>+json), not audio/wav"
+        })
+        expect(result.bytesSentBeforeAnswer).toBeLessThan(10 * MB)
+        expect(rise).toBeLessThan(5 * MB)
+        // the server is still answering
+        const health = yield* Effect.promise(() => send(server, "GET", "/health", {}))
+        expect(health.status).toBe(200)
+      }).pipe(Effect.provide(TestServer))
+  )
+
+  it.effect(
+    "point 2: octet-stream, XML and every other non-JSON type get a prompt 415; JSON types are read once",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* port
+        const { apiKey } = yield* organization()
+        const payload = text(JSON.stringify({ agent: { greeting: "Hi" } }))
+        for (const contentType of [
+          "application/octet-stream",
+          "application/xml",
+          "text/plain",
+          "image/png",
+          "audio/mpeg",
+          "*/*",
+          "json",
+          "multipart/mixed; boundary=x",
+          "application/x-www-form-urlencoded",
+          "application/jsonp"
+        ]) {
+          const refused = yield* Effect.promise(() =>
+            send(
+              server,
+              "POST",
+              "/api/v1/agents/from-script",
+              { "X-API-Key": apiKey, "Content-Type": contentType },
+              payload
+            )
+          )
+          expect(refused.status, contentType).toBe(415)
+          expect(typeof (refused.body as { detail: unknown }).detail, contentType).toBe("string")
+        }
+        for (const contentType of [
+          "application/json",
+          "application/json; charset=utf-8",
+          "Application/JSON",
+          "application/vnd.api+json",
+          undefined
+        ]) {
+          const headers: Record<string, string> = { "X-API-Key": apiKey }
+          if (contentType !== undefined) headers["Content-Type"] = contentType
+          const created = yield* Effect.promise(() =>
+            send(server, "POST", "/api/v1/agents/from-script", headers, payload)
+          )
+          expect(created.status, String(contentType)).toBe(200)
+        }
+        // a body the platform reads again after a decode failure is the one already read
+        const invalid = yield* Effect.promise(() =>
+          send(
+            server,
+            "POST",
+            "/api/v1/agents/from-script",
+            { "X-API-Key": apiKey, "Content-Type": "application/json" },
+            text(JSON.stringify({ agent: { greeting: 42 } }))
+          )
+        )
+        expect(invalid.status).toBe(422)
+        expect(invalid.body).toMatchObject({ detail: [{ loc: ["body", "agent", "greeting"] }] })
+      }).pipe(Effect.provide(TestServer))
+  )
+
+  it.effect("point 3: without a valid key or token, a 150 MB chunked body is a 401 before it is read", () =>
+    Effect.gen(function* () {
+      const server = yield* port
+      const hostile: RawBody = { totalBytes: 150 * MB, chunked: true, keepSendingAfterAnswer: true }
+      const { result, rise } = yield* Effect.promise(() =>
+        peakMemoryRise(() =>
+          send(server, "POST", "/api/v1/agents/from-script", { "Content-Type": "application/json" }, hostile)
+        )
+      )
+      expect(result.status).toBe(401)
+      expect(result.body).toEqual({ detail: "Invalid API key" })
+      expect(result.bytesSentBeforeAnswer).toBeLessThan(50 * MB)
+      expect(rise).toBeLessThan(50 * MB)
+      // 401 comes before the media type and the size are looked at, for every kind of credential
+      for (const [method, target, headers] of [
+        ["POST", "/api/v1/agents/from-script", { "X-API-Key": "vap_wrong", "Content-Type": "audio/wav" }],
+        [
+          "POST",
+          "/admin/v1/organizations",
+          { Authorization: "Bearer wrong-token-0123456789", "Content-Type": "application/json" }
+        ],
+        [
+          "PUT",
+          "/runtime/v1/runs/1/recording",
+          { Authorization: "Bearer wrong-token-0123456789", "Content-Type": "audio/wav" }
+        ]
+      ] as const) {
+        const refused = yield* Effect.promise(() =>
+          send(server, method, target, headers, { totalBytes: 20 * MB, chunked: true })
+        )
+        expect(refused.status, target).toBe(401)
+        expect(refused.bytesSentBeforeAnswer, target).toBeLessThan(20 * MB)
+      }
+    }).pipe(Effect.provide(TestServer))
+  )
+
+  it.effect(
+    "every body has a limit enforced while it streams: 413 as soon as it is crossed, chunked or not",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* port
+        const { apiKey } = yield* organization()
+        for (const chunked of [true, false]) {
+          const json = yield* Effect.promise(() =>
+            send(
+              server,
+              "POST",
+              "/api/v1/agents/from-script",
+              { "X-API-Key": apiKey, "Content-Type": "application/json" },
+              { totalBytes: 30 * MB, chunked }
+            )
+          )
+          expect(json.status).toBe(413)
+          expect(json.body).toEqual({ detail: `The body must be at most ${maxJsonBytes} bytes` })
+          expect(json.bytesSentBeforeAnswer).toBeLessThan(30 * MB)
+        }
+        // the recording upload: 200 MB, then 413 (it was a 422)
+        const recording = yield* Effect.promise(() =>
+          send(
+            server,
+            "PUT",
+            "/runtime/v1/runs/1/recording",
+            { Authorization: `Bearer ${runtimeToken}`, "Content-Type": "audio/wav" },
+            { totalBytes: maxRecordingBytes + MB, chunked: false }
+          )
+        )
+        // an unknown run is 404 before the body is read; the limit is checked on a declared length first
+        expect([404, 413]).toContain(recording.status)
+        const form = yield* Effect.promise(() =>
+          send(
+            server,
+            "POST",
+            "/api/v1/knowledge-base/documents",
+            { "X-API-Key": apiKey, "Content-Type": "multipart/form-data; boundary=b" },
+            { totalBytes: maxUploadBytes + MB, chunked: true }
+          )
+        )
+        expect(form.status).toBeGreaterThanOrEqual(400)
+        expect(form.status).toBeLessThan(500)
+      }).pipe(Effect.provide(TestServer))
+  )
+})
