@@ -369,8 +369,10 @@ describe("Webhooks", () => {
         yield* TestClock.adjust("1 millis")
         yield* report(b.organization.id, b.run.workflow_run_id)
         yield* Layer.launch(WebhookDispatcher.layer()).pipe(Effect.forkScoped)
-        yield* TestClock.adjust("1 second")
-        yield* TestClock.adjust("1 second")
+        for (let second = 0; second < 2; second++) {
+          yield* TestClock.adjust("1 second")
+          for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+        }
         const delivered = (yield* webhooks.deliveries(b.organization.id, healthy.id, firstPage)).items
         expect(delivered.map((d) => [d.status, d.attempts])).toEqual([
           ["delivered", 1],
@@ -408,7 +410,11 @@ describe("Webhooks", () => {
           })
         }
         yield* Layer.launch(WebhookDispatcher.layer()).pipe(Effect.forkScoped)
-        for (let second = 0; second < 3; second++) yield* TestClock.adjust("1 second")
+        // two of the healthy endpoint's deliveries a round; the dead one's hang (their guard is 11 s away)
+        for (let second = 0; second < 8; second++) {
+          yield* TestClock.adjust("1 second")
+          for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+        }
         const log = (endpoint: typeof dead) =>
           Effect.map(webhooks.deliveries(organization.id, endpoint.id, firstPage), (page) => page.items)
         expect((yield* log(healthy)).map((d) => d.status)).toEqual(
