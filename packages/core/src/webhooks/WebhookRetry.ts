@@ -51,3 +51,27 @@ export const errorCategory = (result: AttemptResult): AttemptErrorCategory | nul
     : result.status >= 200 && result.status <= 299
       ? null
       : "http_status"
+
+const categories: ReadonlySet<string> = new Set<AttemptErrorCategory>([
+  "timeout",
+  "connection_failed",
+  "destination_not_allowed",
+  "http_status"
+])
+
+/**
+ * What the delivery log shows of a stored `last_error`: the category itself; a text written before
+ * categories existed (a raw error, possibly naming an internal address) shows as `http_status` when the
+ * receiver answered, `connection_failed` otherwise.
+ */
+export const shownError = (
+  lastError: string | null,
+  lastStatusCode: number | null
+): AttemptErrorCategory | null =>
+  lastError === null
+    ? null
+    : categories.has(lastError)
+      ? (lastError as AttemptErrorCategory)
+      : lastStatusCode !== null
+        ? "http_status"
+        : "connection_failed"

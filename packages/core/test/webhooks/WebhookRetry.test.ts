@@ -51,6 +51,16 @@ describe("WebhookRetry", () => {
     expect(WebhookRetry.errorCategory(answered(204))).toBeNull()
   })
 
+  it("shows stored errors as categories, older raw texts included", () => {
+    expect(WebhookRetry.shownError(null, null)).toBeNull()
+    expect(WebhookRetry.shownError("timeout", null)).toBe("timeout")
+    expect(WebhookRetry.shownError("destination_not_allowed", null)).toBe("destination_not_allowed")
+    expect(WebhookRetry.shownError("receiver answered 503", 503)).toBe("http_status")
+    expect(WebhookRetry.shownError("TypeError: fetch failed (connect ECONNREFUSED 10.0.0.5:80)", null)).toBe(
+      "connection_failed"
+    )
+  })
+
   it.prop("delays grow with the attempt, capped at 600 s", [attemptArb], ([attempt]) => {
     const delay = WebhookRetry.delaySeconds(attempt)
     expect(delay).toBeGreaterThanOrEqual(30)

@@ -369,8 +369,10 @@ describe("Webhooks", () => {
         yield* TestClock.adjust("1 millis")
         yield* report(b.organization.id, b.run.workflow_run_id)
         yield* Layer.launch(WebhookDispatcher.layer()).pipe(Effect.forkScoped)
-        yield* TestClock.adjust("1 second")
-        yield* TestClock.adjust("1 second")
+        for (let second = 0; second < 2; second++) {
+          yield* TestClock.adjust("1 second")
+          for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+        }
         const delivered = (yield* webhooks.deliveries(b.organization.id, healthy.id, firstPage)).items
         expect(delivered.map((d) => [d.status, d.attempts])).toEqual([
           ["delivered", 1],
@@ -387,13 +389,56 @@ describe("Webhooks", () => {
       }).pipe(Effect.scoped, Effect.provide(hangingLayer)),
     30_000
   )
+
+  it.effect(
+    "holds at most two attempts to one endpoint at a time, and the organization's other endpoints go on",
+    () =>
+      Effect.gen(function* () {
+        const { agent, organization } = yield* setup
+        const webhooks = yield* Webhooks
+        const dead = yield* webhooks.create(organization.id, { url: "https://dead.example/one" })
+        const healthy = yield* webhooks.create(organization.id, { url: "https://b.example/h" })
+        const runs = yield* RunStore
+        const calls = yield* CallEvents
+        for (let n = 0; n < 3; n++) {
+          const run = yield* runs.insert(Fixtures.newRun(organization.id, agent.id), Fixtures.epoch)
+          yield* calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+          yield* calls.report(organization.id, run.workflow_run_id, {
+            type: "ended",
+            status: "failed",
+            duration_seconds: 0
+          })
+        }
+        yield* Layer.launch(WebhookDispatcher.layer()).pipe(Effect.forkScoped)
+        // two of the healthy endpoint's deliveries a round; the dead one's hang (their guard is 11 s away)
+        for (let second = 0; second < 8; second++) {
+          yield* TestClock.adjust("1 second")
+          for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+        }
+        const log = (endpoint: typeof dead) =>
+          Effect.map(webhooks.deliveries(organization.id, endpoint.id, firstPage), (page) => page.items)
+        expect((yield* log(healthy)).map((d) => d.status)).toEqual(
+          Array.from({ length: 6 }, () => "delivered")
+        )
+        // two attempts claimed and hung; the other four wait, unclaimed, with no attempt counted
+        expect((yield* log(dead)).map((d) => d.attempts).sort()).toEqual([0, 0, 0, 0, 1, 1])
+        expect(yield* Ref.get(hung)).toBe(2)
+      }).pipe(Effect.scoped, Effect.provide(hangingLayer))
+  )
 })
+
+/** How many sends to `dead.example` are hanging right now. */
+const hung = Ref.unsafeMake(0)
 
 /** A sender that never returns for `dead.example` and accepts everything else at once. */
 const hangingSender = Layer.succeed(WebhookSender, {
   send: (request: WebhookRequest) =>
     request.url.startsWith("https://dead.example/")
-      ? Effect.never
+      ? Effect.acquireUseRelease(
+          Ref.update(hung, (n) => n + 1),
+          () => Effect.never,
+          () => Ref.update(hung, (n) => n - 1)
+        )
       : Effect.succeed<WebhookResponse>({ _tag: "Answered", status: 204 })
 })
 

@@ -54,7 +54,7 @@ export interface EmbeddingOptions {
   readonly requestDeadline?: Duration.DurationInput
 }
 
-/** The outbound policy of the options; a malformed allow-list stops the layer with its reason. */
+/** The outbound policy of the options; a malformed allow-list throws at once, naming the bad entry. */
 export const outboundPolicyLayer = (
   options: EmbeddingOptions
 ): Layer.Layer<OutboundPolicy.OutboundPolicy> => {

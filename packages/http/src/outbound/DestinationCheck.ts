@@ -1,4 +1,4 @@
-import { Destination, OutboundPolicy } from "@voice-agent-platform/core"
+import { Destination, OutboundPolicy, type ToolDefinition } from "@voice-agent-platform/core"
 import { Effect, Either } from "effect"
 import { ValidationError } from "../errors/ApiErrors.js"
 
@@ -23,3 +23,20 @@ export const requireAllowedUrl = (
           })
         )
   })
+
+/** Runs a handler only once its URL (when given) passes `requireAllowedUrl`: for the handler's `pipe`. */
+export const afterAllowedUrl =
+  (url: string | undefined, loc: ReadonlyArray<string>) =>
+  <A, E, R>(
+    handler: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | ValidationError, R | OutboundPolicy.OutboundPolicy> =>
+    url === undefined ? handler : Effect.zipRight(requireAllowedUrl(url, loc), handler)
+
+/** Runs a handler only once an `http_api` tool definition's URL (when given) passes `requireAllowedUrl`. */
+export const afterAllowedToolUrl = (definition: ToolDefinition.ToolDefinition | undefined) =>
+  afterAllowedUrl(definition?.type === "http_api" ? definition.config.url : undefined, [
+    "body",
+    "definition",
+    "config",
+    "url"
+  ])

@@ -1,4 +1,5 @@
 import type { WebhookDelivery, WebhookEndpoint } from "@voice-agent-platform/core"
+import { WebhookRetry } from "@voice-agent-platform/core"
 import type {
   CreatedWebhookEndpointResponse,
   WebhookDeliveryResponse,
@@ -35,7 +36,7 @@ export const deliveryResponse = (
   status: delivery.status,
   next_attempt_at: delivery.next_attempt_at,
   last_status_code: delivery.last_status_code,
-  last_error: delivery.last_error,
+  last_error: WebhookRetry.shownError(delivery.last_error, delivery.last_status_code),
   created_at: delivery.created_at,
   delivered_at: delivery.delivered_at
 })

@@ -40,7 +40,12 @@ export const WebhookDeliveryResponse = Schema.Struct({
   status: WebhookDelivery.WebhookDeliveryStatus,
   next_attempt_at: Schema.NullOr(Timestamp),
   last_status_code: Schema.NullOr(Schema.Int),
-  last_error: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(
+    Schema.Literal("timeout", "connection_failed", "destination_not_allowed", "http_status")
+  ).annotations({
+    description:
+      "Why the last attempt did not deliver, as a category: no answer within the deadline, no connection, a destination the server may not reach (loopback, private, link-local… unless its operator allows it), or an answer that was not 2xx (`last_status_code`)"
+  }),
   created_at: Timestamp,
   delivered_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "WebhookDelivery" })

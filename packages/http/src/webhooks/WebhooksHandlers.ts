@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { Api } from "../Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import { requireAllowedUrl } from "../outbound/DestinationCheck.js"
+import { afterAllowedUrl } from "../outbound/DestinationCheck.js"
 import { render } from "../shared/Pagination.js"
 import { createdEndpointResponse, deliveryResponse, endpointResponse } from "./WebhookResponses.js"
 
@@ -14,18 +14,15 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
     const webhooks = yield* Webhooks.Webhooks
     return handlers
       .handle("create", ({ payload }) =>
-        Effect.zipRight(
-          requireAllowedUrl(payload.url, ["body", "url"]),
-          Effect.gen(function* () {
-            const organization = yield* CurrentOrganization
-            const endpoint = yield* webhooks.create(organization.id, {
-              url: payload.url,
-              ...(payload.events === undefined ? {} : { events: payload.events }),
-              ...(payload.description === undefined ? {} : { description: payload.description })
-            })
-            return createdEndpointResponse(endpoint)
-          }).pipe(Effect.mapError(CoreErrors.toHttp))
-        )
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          const endpoint = yield* webhooks.create(organization.id, {
+            url: payload.url,
+            ...(payload.events === undefined ? {} : { events: payload.events }),
+            ...(payload.description === undefined ? {} : { description: payload.description })
+          })
+          return createdEndpointResponse(endpoint)
+        }).pipe(Effect.mapError(CoreErrors.toHttp), afterAllowedUrl(payload.url, ["body", "url"]))
       )
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
@@ -40,13 +37,10 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
         }).pipe(Effect.mapError(CoreErrors.toHttp))
       )
       .handle("update", ({ path, payload }) =>
-        Effect.zipRight(
-          payload.url === undefined ? Effect.void : requireAllowedUrl(payload.url, ["body", "url"]),
-          Effect.gen(function* () {
-            const organization = yield* CurrentOrganization
-            return endpointResponse(yield* webhooks.update(organization.id, path.webhook_id, payload))
-          }).pipe(Effect.mapError(CoreErrors.toHttp))
-        )
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return endpointResponse(yield* webhooks.update(organization.id, path.webhook_id, payload))
+        }).pipe(Effect.mapError(CoreErrors.toHttp), afterAllowedUrl(payload.url, ["body", "url"]))
       )
       .handle("delete", ({ path }) =>
         Effect.gen(function* () {
