@@ -416,9 +416,10 @@ try {
 
   console.log(line("normal clients alone", alone))
   console.log(line("beside hostile clients", beside))
-  const ratio = alone.p99Ms > 0 ? beside.p99Ms / alone.p99Ms : Number.POSITIVE_INFINITY
+  // No answered request beside the hostile clients is the worst case, not a ratio of 0.
+  const ratio = beside.requests > 0 && alone.p99Ms > 0 ? beside.p99Ms / alone.p99Ms : Number.POSITIVE_INFINITY
   console.log(
-    `p99 ratio (beside / alone): ${ratio.toFixed(2)}   errors beside hostile clients: ${beside.errors}`
+    `p99 ratio (beside / alone): ${Number.isFinite(ratio) ? ratio.toFixed(2) : "unbounded (no request answered)"}   errors beside hostile clients: ${beside.errors}`
   )
   for (const sample of beside.errorSamples) console.log(`  error: ${sample}`)
   console.log("hostile requests (kind → answer):")
