@@ -1,6 +1,6 @@
 import type { HttpApp } from "@effect/platform"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Config, Context, Duration, Effect, Layer } from "effect"
+import { Config, Context, Duration, Effect, Fiber, Layer } from "effect"
 import { IncomingMessage } from "node:http"
 
 /** The default per-request deadline. */
@@ -106,7 +106,8 @@ export const within = (app: HttpApp.Default, deadline: Duration.Duration): HttpA
               })
               handler.addObserver((exit) => {
                 cancel()
-                resume(Effect.succeed(exit))
+                // what the handler set on its fiber (pre-response handlers, log annotations) applies as before
+                resume(Effect.as(Fiber.inheritAll(handler), exit))
               })
             })
           )
