@@ -1,6 +1,12 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { DownloadLinks, InMemory, Organizations, Transactions } from "@voice-agent-platform/core"
+import {
+  DownloadLinks,
+  InMemory,
+  Organizations,
+  OutboundPolicy,
+  Transactions
+} from "@voice-agent-platform/core"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
 import { request } from "node:http"
 import * as AppLayer from "../src/AppLayer.js"
@@ -16,6 +22,7 @@ const serverLayer = HttpApiBuilder.serve().pipe(
   Layer.provide(OperatorAuthentication.layerToken(Option.none())),
   Layer.provide(RuntimeAuthentication.layerToken(Option.none())),
   Layer.provide(DownloadLinks.layerRandom),
+  Layer.provide(OutboundPolicy.layerDefault),
   Layer.provideMerge(InMemory.layer),
   Layer.provideMerge(
     HardenedNodeServer.layer(
