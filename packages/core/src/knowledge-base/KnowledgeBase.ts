@@ -1,16 +1,4 @@
-import {
-  Cause,
-  Clock,
-  Context,
-  Duration,
-  Effect,
-  Either,
-  Layer,
-  Option,
-  Queue,
-  Stream,
-  SubscriptionRef
-} from "effect"
+import { Cause, Clock, Context, Effect, Either, Layer, Option, Queue, Stream, SubscriptionRef } from "effect"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
@@ -38,11 +26,6 @@ export interface ProcessingOptions {
   /** Documents processed at once by this process (default 2: parsing is CPU work, one per core of a small host). */
   readonly concurrency?: number
   /**
-   * How often an idle processor looks for documents left `pending` (uploaded to another server, or
-   * before a restart) without being told: default 30 s.
-   */
-  readonly pollSeconds?: number
-  /**
    * A document `processing` for longer than this (default 600 s) is taken to have lost its processor
    * (a crash) and is processed again.
    */
@@ -50,7 +33,7 @@ export interface ProcessingOptions {
 }
 
 /** The processing bounds when none are given. */
-export const defaultProcessing = { concurrency: 2, pollSeconds: 30, staleAfterSeconds: 600 } as const
+export const defaultProcessing = { concurrency: 2, staleAfterSeconds: 600 } as const
 
 /** How the knowledge base is tuned; every field has a default. */
 export interface Options {
@@ -168,6 +151,11 @@ export class KnowledgeBase extends Context.Tag("@voice-agent-platform/core/Knowl
       query: string,
       limit: number
     ) => Effect.Effect<ReadonlyArray<SearchHit>>
+    /**
+     * Wakes the processors to take documents left `pending` by another server or an earlier process, or
+     * stuck `processing` past the stale limit. The housekeeping pass runs it.
+     */
+    readonly processPending: Effect.Effect<void>
     /** Waits until the processors have handled every upload made so far (for tests). */
     readonly awaitIdle: Effect.Effect<void>
   }
@@ -279,7 +267,7 @@ export const layerWith = (
         )
 
       // Background processing: `concurrency` processors, each taking the oldest unfinished document from
-      // the store until none is left, then waiting to be woken (an upload) or for the poll interval. The
+      // the store until none is left, then waiting to be woken (an upload, or `processPending`). The
       // wake-ups are a dropping queue of `concurrency` places: when it is full every processor already
       // has a drain ahead of it that will see the new document, so nothing is lost and memory stays
       // bounded however many uploads arrive. `outstanding` counts the drains still owed (each processor's
@@ -288,7 +276,6 @@ export const layerWith = (
         1,
         Math.floor(options.processing?.concurrency ?? defaultProcessing.concurrency)
       )
-      const poll = Duration.seconds(options.processing?.pollSeconds ?? defaultProcessing.pollSeconds)
       const staleAfterMillis =
         (options.processing?.staleAfterSeconds ?? defaultProcessing.staleAfterSeconds) * 1000
       const wake = yield* Queue.dropping<void>(concurrency)
@@ -320,9 +307,9 @@ export const layerWith = (
         yield* drain
         yield* settle
         for (;;) {
-          const woken = yield* Effect.timeoutOption(Queue.take(wake), poll)
+          yield* Queue.take(wake)
           yield* drain
-          if (Option.isSome(woken)) yield* settle
+          yield* settle
         }
       })
       // The processors live as long as the layer: closing it interrupts them.
@@ -412,6 +399,7 @@ export const layerWith = (
           const terms = [...new Set(Search.tokenize(query))]
           return terms.length === 0 ? Effect.succeed([]) : store.search(organizationId, terms, limit)
         },
+        processPending: wakeProcessors,
         awaitIdle: outstanding.changes.pipe(
           Stream.takeUntil((n) => n <= 0),
           Stream.runDrain

@@ -8,6 +8,7 @@ import {
   KnowledgeBase,
   layerWith
 } from "../../src/knowledge-base/KnowledgeBase.js"
+import * as Housekeeping from "../../src/housekeeping/Housekeeping.js"
 import { InMemory } from "../../src/index.js"
 import * as MemoryBlobStore from "../../src/memory/MemoryBlobStore.js"
 import * as SecureRandom from "../../src/randomness/SecureRandom.js"
@@ -135,5 +136,27 @@ describe("knowledge-base processing queue", () => {
           Layer.mergeAll(InMemory.layerStores, MemoryBlobStore.layer, SecureRandom.layerWebCrypto)
         )
       )
+  )
+
+  it.effect("takes a document another server left pending when woken by the housekeeping pass", () =>
+    Effect.gen(function* () {
+      const kb = yield* KnowledgeBase
+      const store = yield* DocumentStore
+      const blobs = yield* BlobStore
+      const org = yield* Fixtures.organization()
+      const suffix = yield* Fixtures.unique()
+      yield* kb.awaitIdle
+      const key = blobKey(org.id, suffix)
+      yield* blobs.put(key, { bytes: text("uploaded elsewhere"), content_type: "text/plain" })
+      const document = yield* store.insert(
+        Fixtures.newDocument(org.id, suffix, { blob_key: key }),
+        Fixtures.epoch
+      )
+      yield* until(() => false, 200)
+      expect((yield* kb.get(org.id, document.id)).processing_status).toBe("pending")
+      yield* Housekeeping.pass
+      yield* kb.awaitIdle
+      expect((yield* kb.get(org.id, document.id)).processing_status).toBe("completed")
+    }).pipe(Effect.provide(InMemory.layer))
   )
 })
