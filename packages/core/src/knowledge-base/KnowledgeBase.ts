@@ -301,7 +301,18 @@ export const layerWith = (
         )
         return true
       })
-      const drain = Effect.repeat(processNext, { while: (processed) => processed })
+      // A store failure (a lost database) ends this drain, not the processor: the documents stay
+      // `pending` for the next wake-up.
+      const drain = Effect.repeat(processNext, { while: (processed) => processed }).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError(
+                "Knowledge-base processing stopped; pending documents wait for the next pass",
+                cause
+              )
+        )
+      )
       const settle = SubscriptionRef.update(outstanding, (n) => n - 1)
       const processor = Effect.gen(function* () {
         yield* drain

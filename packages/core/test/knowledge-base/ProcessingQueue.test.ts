@@ -159,4 +159,46 @@ describe("knowledge-base processing queue", () => {
       expect((yield* kb.get(org.id, document.id)).processing_status).toBe("completed")
     }).pipe(Effect.provide(InMemory.layer))
   )
+
+  it.effect(
+    "keeps processing after the store failed once: the failure ends a drain, not the processors",
+    () =>
+      Effect.gen(function* () {
+        const kb = yield* KnowledgeBase
+        const org = yield* Fixtures.organization()
+        yield* kb.awaitIdle
+        const document = yield* kb.upload(org.id, {
+          filename: "after.txt",
+          mime_type: "text/plain",
+          bytes: text("after")
+        })
+        yield* kb.awaitIdle
+        expect((yield* kb.get(org.id, document.id)).processing_status).toBe("completed")
+      }).pipe(
+        Effect.provide(
+          layerWith({ processing: { concurrency: 1 } }).pipe(
+            Layer.provideMerge(
+              Layer.effect(
+                DocumentStore,
+                Effect.map(DocumentStore, (store) => {
+                  let claims = 0
+                  return DocumentStore.of({
+                    ...store,
+                    // the first claim meets a lost database
+                    claimNext: (now, staleBefore) =>
+                      claims++ === 0
+                        ? Effect.dieMessage("connection lost")
+                        : store.claimNext(now, staleBefore)
+                  })
+                })
+              ).pipe(
+                Layer.provideMerge(
+                  Layer.mergeAll(InMemory.layerStores, MemoryBlobStore.layer, SecureRandom.layerWebCrypto)
+                )
+              )
+            )
+          )
+        )
+      )
+  )
 })
