@@ -121,7 +121,8 @@ export const layer = Layer.unwrapEffect(
             )
           )
         : Layer.empty
-    // Overdue calls are reclaimed and expired files removed every minute, while the server runs.
+    // Every minute while the server runs: overdue calls are reclaimed, expired files and idempotency
+    // records removed, and documents left pending handed to the processors.
     return Layer.mergeAll(
       filesWarning,
       Layer.effectDiscard(announce).pipe(Layer.provideMerge(http)),
