@@ -794,12 +794,8 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
                 (period.to === undefined || l.recorded_at < period.to)
             )
             for (const groupBy of ["day", "agent"] as const) {
-              const expected = UsageReport.build({
-                lines: within,
-                groupBy,
-                period: { from: at(0), to: at(0) }
-              }).rows
-              expect(yield* usage.report(org.id, period, groupBy)).toEqual(expected)
+              // the in-memory reference: the rows grouped from the lines themselves
+              expect(yield* usage.report(org.id, period, groupBy)).toEqual(UsageReport.group(within, groupBy))
             }
           }
           const byDay = yield* usage.report(org.id, {}, "day")
@@ -1492,6 +1488,50 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             // the removed document's chunks go with it
             yield* documents.remove(org.id, many.id)
             expect(yield* documents.search(org.id, ["faktura"], 5)).toEqual([])
+          })
+      )
+    })
+
+    describe("knowledge-base processing queue", () => {
+      it.effect(
+        "hands each unfinished document to exactly one of many simultaneous claims, oldest first",
+        () =>
+          Effect.gen(function* () {
+            const documents = yield* DocumentStore
+            const org = yield* Fixtures.organization()
+            const suffix = yield* Fixtures.unique()
+            // older than every other test's documents, so that these are claimed first
+            const long = (seconds: number) => new Date(Date.UTC(2000, 0, 1) + seconds * 1000)
+            const pending = yield* Effect.forEach([0, 1, 2, 3, 4], (i) =>
+              documents.insert(Fixtures.newDocument(org.id, `${suffix}-${i}`), long(i))
+            )
+            // processing since long(10): stale only for a claim that says so
+            const stuck = yield* documents.insert(
+              Fixtures.newDocument(org.id, `${suffix}-stuck`, { processing_status: "processing" }),
+              long(10)
+            )
+            yield* documents.insert(
+              Fixtures.newDocument(org.id, `${suffix}-done`, { processing_status: "completed" }),
+              long(-1)
+            )
+            const now = long(100)
+            const claims = yield* Effect.all(
+              Array.from({ length: 5 }, () => documents.claimNext(now, long(5))),
+              { concurrency: "unbounded" }
+            )
+            const claimed = claims.map((c) => Option.getOrThrow(c))
+            expect(claimed.map((d) => d.id).sort((a, b) => a - b)).toEqual(pending.map((d) => d.id))
+            expect(
+              claimed.every(
+                (d) => d.processing_status === "processing" && d.updated_at.getTime() === now.getTime()
+              )
+            ).toBe(true)
+            // the stuck one is not stale before long(10) (another test's document may be claimed instead), and is
+            // at long(10), before every other test's
+            const next = yield* documents.claimNext(now, long(9))
+            expect(Option.isSome(next) && next.value.id === stuck.id).toBe(false)
+            const stale = yield* documents.claimNext(now, long(10))
+            expect(Option.map(stale, (d) => d.id)).toEqual(Option.some(stuck.id))
           })
       )
     })

@@ -47,6 +47,39 @@ describe("embedding", () => {
     }
   })
 
+  it("takes quotas per organization as an option: one more webhook endpoint is 409", async () => {
+    const adminToken = "operator-token-0123456789"
+    const web = WebHandler.make({ adminToken: Redacted.make(adminToken), quotas: { webhook_endpoints: 2 } })
+    try {
+      const created = await web.handler(
+        new Request("http://embedded.test/admin/v1/organizations", {
+          method: "POST",
+          headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ name: "Quota test" })
+        })
+      )
+      expect(created.status).toBe(200)
+      const { api_key } = (await created.json()) as { api_key: string }
+      const createWebhook = (n: number) =>
+        web.handler(
+          new Request("http://embedded.test/api/v1/webhooks", {
+            method: "POST",
+            headers: { "x-api-key": api_key, "content-type": "application/json" },
+            body: JSON.stringify({ url: `https://crm.example.com/hooks/${n}` })
+          })
+        )
+      expect((await createWebhook(1)).status).toBe(200)
+      expect((await createWebhook(2)).status).toBe(200)
+      const refused = await createWebhook(3)
+      expect(refused.status).toBe(409)
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(
+        /^quota_exceeded: .* 2 webhook endpoints/
+      )
+    } finally {
+      await web.dispose()
+    }
+  })
+
   it("serves as a Node (req, res) handler mounted on node:http", async () => {
     const { engine, apiKey, dispose } = await sharedEngine()
     const node = NodeHandler.make({ engine })

@@ -1,7 +1,8 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Quotas } from "@voice-agent-platform/core"
-import { Effect } from "effect"
+import { ConfigProvider, Effect, Either } from "effect"
+import * as ServerConfig from "../src/server/ServerConfig.js"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 const documents = "/api/v1/knowledge-base/documents"
@@ -103,5 +104,32 @@ describe("quotas per organization, defaults", () => {
       for (let n = 0; n < 20; n++) expect((yield* send(client, createWebhook(n))).status).toBe(200)
       expect((yield* send(client, createWebhook(20))).status).toBe(409)
     }).pipe(Effect.provide(TestServer))
+  )
+})
+
+describe("quotas in the bundled server's configuration", () => {
+  const read = (env: Record<string, string>) =>
+    Effect.withConfigProvider(
+      Effect.either(ServerConfig.load),
+      ConfigProvider.fromMap(new Map(Object.entries(env)))
+    ).pipe(Effect.map(Either.map((config) => config.quotas)))
+
+  it.effect(
+    "reads QUOTA_WEBHOOK_ENDPOINTS and QUOTA_DOCUMENTS, defaulting each, and refuses a bad value",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* read({})).toEqual(Either.right({ webhook_endpoints: 20, documents: 1000 }))
+        expect(yield* read({ QUOTA_WEBHOOK_ENDPOINTS: "5" })).toEqual(
+          Either.right({ webhook_endpoints: 5, documents: 1000 })
+        )
+        expect(yield* read({ QUOTA_DOCUMENTS: "250000" })).toEqual(
+          Either.right({ webhook_endpoints: 20, documents: 250000 })
+        )
+        for (const bad of ["0", "-1", "1.5", "many", "1000001"]) {
+          const refused = yield* read({ QUOTA_DOCUMENTS: bad })
+          expect(Either.isLeft(refused)).toBe(true)
+          expect(String(Either.isLeft(refused) && refused.left)).toMatch(/QUOTA_DOCUMENTS/)
+        }
+      })
   )
 })

@@ -2,6 +2,7 @@ import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { CallReclaim } from "../calls/CallReclaim.js"
 import { RetentionSweep } from "../files/RetentionSweep.js"
 import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
+import { KnowledgeBase } from "../knowledge-base/KnowledgeBase.js"
 
 /** How often the bundled server runs the housekeeping passes. */
 export const defaultIntervalSeconds = 60
@@ -30,12 +31,13 @@ export const purgeIdempotencyRecords = Effect.gen(function* () {
 
 /**
  * One pass: overdue calls are reclaimed (freeing their channels), expired files are removed, then
- * expired idempotency records.
+ * expired idempotency records; the knowledge base's processors are woken for documents left pending.
  */
 export const pass = Effect.gen(function* () {
   const reclaimed = yield* (yield* CallReclaim).reclaim
   const swept = yield* (yield* RetentionSweep).sweep
   const idempotencyPurged = yield* purgeIdempotencyRecords
+  yield* (yield* KnowledgeBase).processPending
   return { reclaimed, swept, idempotencyPurged }
 })
 
@@ -45,7 +47,7 @@ export const pass = Effect.gen(function* () {
  */
 export const layer = (
   intervalSeconds: number = defaultIntervalSeconds
-): Layer.Layer<never, never, CallReclaim | RetentionSweep | IdempotencyStore> =>
+): Layer.Layer<never, never, CallReclaim | RetentionSweep | IdempotencyStore | KnowledgeBase> =>
   Layer.scopedDiscard(
     Effect.forkScoped(
       pass.pipe(

@@ -57,6 +57,12 @@ export class DocumentStore extends Context.Tag("@voice-agent-platform/core/Docum
       organizationId: OrganizationId,
       id: DocumentId
     ) => Effect.Effect<Option.Option<Document>>
+    /**
+     * Takes the next document to process, of any organization: the one longest unfinished, `pending` or
+     * `processing` since at or before `staleBefore` (its processor died). It becomes `processing` with
+     * `updated_at` = `now`, in one atomic step: two claims, in any processes, never take the same one.
+     */
+    readonly claimNext: (now: Date, staleBefore: Date) => Effect.Effect<Option.Option<Document>>
     /** Replaces all chunks of a document at once. */
     readonly replaceChunks: (
       organizationId: OrganizationId,

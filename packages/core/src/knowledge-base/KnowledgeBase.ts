@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Effect, Either, FiberSet, Layer, Option } from "effect"
+import { Cause, Clock, Context, Effect, Either, Layer, Option, Queue, Stream, SubscriptionRef } from "effect"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
@@ -21,10 +21,25 @@ export const defaultMaxFileBytes = 10 * 1024 * 1024
 /** The longest file name kept; longer names are shortened, keeping the extension. */
 export const maxFilenameLength = 255
 
+/** How background processing is bounded. */
+export interface ProcessingOptions {
+  /** Documents processed at once by this process (default 2: parsing is CPU work, one per core of a small host). */
+  readonly concurrency?: number
+  /**
+   * A document `processing` for longer than this (default 600 s) is taken to have lost its processor
+   * (a crash) and is processed again.
+   */
+  readonly staleAfterSeconds?: number
+}
+
+/** The processing bounds when none are given. */
+export const defaultProcessing = { concurrency: 2, staleAfterSeconds: 600 } as const
+
 /** How the knowledge base is tuned; every field has a default. */
 export interface Options {
   readonly maxFileBytes?: number
   readonly chunking?: Chunking.ChunkOptions
+  readonly processing?: ProcessingOptions
 }
 
 /** A file handed to the knowledge base. */
@@ -87,7 +102,9 @@ export const sha256Hex = (bytes: Uint8Array): Effect.Effect<string> =>
 
 /**
  * Knowledge-base documents of an organization: upload stores the original bytes and records the
- * document `pending`; processing (started right away in the background) reads its text, splits it
+ * document `pending`; processing (in the background, by a fixed number of processors that take the
+ * oldest unfinished document from the store: the backlog is the stored `pending` documents, never
+ * memory, so none is lost when many arrive at once or the process restarts) reads its text, splits it
  * into chunks and ends `completed`, or `failed` with `processing_error`. Search ranks the chunks of
  * the organization's completed documents. Uploading the same bytes twice makes two documents.
  */
@@ -134,7 +151,12 @@ export class KnowledgeBase extends Context.Tag("@voice-agent-platform/core/Knowl
       query: string,
       limit: number
     ) => Effect.Effect<ReadonlyArray<SearchHit>>
-    /** Waits until no background processing is running (for tests and orderly shutdown). */
+    /**
+     * Wakes the processors to take documents left `pending` by another server or an earlier process, or
+     * stuck `processing` past the stale limit. The housekeeping pass runs it.
+     */
+    readonly processPending: Effect.Effect<void>
+    /** Waits until the processors have handled every upload made so far (for tests). */
     readonly awaitIdle: Effect.Effect<void>
   }
 >() {}
@@ -150,8 +172,6 @@ export const layerWith = (
       const blobs = yield* BlobStore
       const random = yield* SecureRandom
       const quotas = yield* Quotas
-      // Background processing lives as long as the layer: closing it interrupts what is still running.
-      const background = yield* FiberSet.make<void, never>()
       const maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes
       const chunking = options.chunking ?? Chunking.defaults
       const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -190,9 +210,9 @@ export const layerWith = (
           })
         )
 
+      /** Processes a document already marked `processing`. */
       const run = (document: Document) =>
         Effect.gen(function* () {
-          yield* update(document, { processing_status: "processing", processing_error: null })
           const blob = yield* blobs.get(document.blob_key)
           if (Option.isNone(blob)) return yield* fail(document, "file_missing: the original file is gone")
           const extracted = DocumentText.extract({
@@ -246,6 +266,77 @@ export const layerWith = (
           )
         )
 
+      // Background processing: `concurrency` processors, each taking the oldest unfinished document from
+      // the store until none is left, then waiting to be woken (an upload, or `processPending`). The
+      // wake-ups are a dropping queue of `concurrency` places: when it is full every processor already
+      // has a drain ahead of it that will see the new document, so nothing is lost and memory stays
+      // bounded however many uploads arrive. `outstanding` counts the drains still owed (each processor's
+      // first one, and one per kept wake-up), for `awaitIdle`.
+      const concurrency = Math.max(
+        1,
+        Math.floor(options.processing?.concurrency ?? defaultProcessing.concurrency)
+      )
+      const staleAfterMillis =
+        (options.processing?.staleAfterSeconds ?? defaultProcessing.staleAfterSeconds) * 1000
+      const wake = yield* Queue.dropping<void>(concurrency)
+      const outstanding = yield* SubscriptionRef.make(concurrency)
+
+      /** One document, if any is waiting: claimed, processed, or put back `pending` when interrupted. */
+      const processNext = Effect.gen(function* () {
+        const at = yield* now
+        const claimed = yield* store.claimNext(at, new Date(at.getTime() - staleAfterMillis))
+        if (Option.isNone(claimed)) return false
+        yield* run(claimed.value).pipe(
+          // a shutdown leaves the document for the next start, not `processing` until it goes stale
+          Effect.onInterrupt(() =>
+            Effect.flatMap(now, (at) =>
+              store.update(
+                claimed.value.organization_id,
+                claimed.value.id,
+                { processing_status: "pending" },
+                at
+              )
+            )
+          )
+        )
+        return true
+      })
+      // A store failure (a lost database) ends this drain, not the processor: the documents stay
+      // `pending` for the next wake-up.
+      const drain = Effect.repeat(processNext, { while: (processed) => processed }).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError(
+                "Knowledge-base processing stopped; pending documents wait for the next pass",
+                cause
+              )
+        )
+      )
+      const settle = SubscriptionRef.update(outstanding, (n) => n - 1)
+      const processor = Effect.gen(function* () {
+        yield* drain
+        yield* settle
+        for (;;) {
+          yield* Queue.take(wake)
+          yield* drain
+          yield* settle
+        }
+      })
+      // The processors live as long as the layer: closing it interrupts them.
+      yield* Effect.forkScoped(
+        Effect.all(
+          Array.from({ length: concurrency }, () => processor),
+          { concurrency }
+        )
+      )
+
+      /** Tells a processor there is a new document; a full queue means one will look anyway. */
+      const wakeProcessors = Effect.gen(function* () {
+        yield* SubscriptionRef.update(outstanding, (n) => n + 1)
+        if (!(yield* Queue.offer(wake, undefined))) yield* settle
+      })
+
       return {
         maxFileBytes,
         upload: (organizationId, upload) =>
@@ -289,10 +380,15 @@ export const layerWith = (
               return yield* new QuotaExceeded({ resource: "documents", limit: quotas.documents })
             }
             const document = inserted.value
-            yield* FiberSet.run(background, Effect.asVoid(run(document)))
+            yield* wakeProcessors
             return document
           }),
-        process: (organizationId, ref) => Effect.flatMap(find(organizationId, ref), run),
+        process: (organizationId, ref) =>
+          Effect.gen(function* () {
+            const document = yield* find(organizationId, ref)
+            yield* update(document, { processing_status: "processing", processing_error: null })
+            return yield* run(document)
+          }),
         get: find,
         list: (organizationId, page) => store.list(organizationId, page),
         chunks: (organizationId, ref, page) =>
@@ -314,7 +410,11 @@ export const layerWith = (
           const terms = [...new Set(Search.tokenize(query))]
           return terms.length === 0 ? Effect.succeed([]) : store.search(organizationId, terms, limit)
         },
-        awaitIdle: FiberSet.awaitEmpty(background)
+        processPending: wakeProcessors,
+        awaitIdle: outstanding.changes.pipe(
+          Stream.takeUntil((n) => n <= 0),
+          Stream.runDrain
+        )
       }
     })
   )

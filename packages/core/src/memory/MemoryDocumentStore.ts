@@ -53,6 +53,26 @@ export const layer: Layer.Layer<DocumentStore, never, MemoryDatabaseTag> = Layer
           if (Option.isSome(removed)) chunks.delete(id)
           return removed
         }),
+      claimNext: (now, staleBefore) =>
+        db.atomically(() => {
+          const [next] = documents
+            .values()
+            .filter(
+              (d) =>
+                d.processing_status === "pending" ||
+                (d.processing_status === "processing" && d.updated_at.getTime() <= staleBefore.getTime())
+            )
+            .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime() || a.id - b.id)
+          if (next === undefined) return Option.none()
+          const claimed: Document = {
+            ...next,
+            processing_status: "processing",
+            processing_error: null,
+            updated_at: now
+          }
+          documents.set(claimed.id, claimed)
+          return Option.some(claimed)
+        }),
       replaceChunks: (organizationId, id, replacement) =>
         db.atomically(() => {
           if (documents.own(organizationId, id) !== undefined) chunks.set(id, [...replacement])

@@ -44,14 +44,7 @@ export const layer: Layer.Layer<UsageStore, never, MemoryDatabaseTag> = Layer.ef
         }),
       // the in-memory ledger scans its lines: the reference the SQL aggregation is checked against
       report: (organizationId, period, groupBy) =>
-        db.atomically(
-          () =>
-            UsageReport.build({
-              lines: lines.ownRows(organizationId, within(period)),
-              groupBy,
-              period: { from: period.from ?? new Date(0), to: period.to ?? new Date(0) }
-            }).rows
-        )
+        db.atomically(() => UsageReport.group(lines.ownRows(organizationId, within(period)), groupBy))
     }
   })
 )

@@ -57,33 +57,34 @@ const totalsOf = (sums: Sums): UsageTotals => ({
   cost: MinorUnits.make(sums.cost)
 })
 
-/** Groups the ledger lines of a period into a report; the rows always add up to the totals. */
-export const build = (input: {
-  readonly lines: Iterable<UsageLine>
-  readonly groupBy: UsageGrouping
-  readonly period: ReportingPeriod
-}): UsageReport => {
-  const total: Sums = { calls: 0, duration_seconds: 0, cost: 0 }
+/** The rows of a report over the lines: one per group with usage, days ascending or agents by number. */
+export const group = (lines: Iterable<UsageLine>, groupBy: UsageGrouping): ReadonlyArray<UsageReportRow> => {
   const groups = new Map<string | number, { key: string | number; sums: Sums }>()
-  for (const line of input.lines) {
-    add(total, line)
-    const key = input.groupBy === "day" ? dayUtc(line.recorded_at) : line.agent_id
-    let group = groups.get(key)
-    if (group === undefined) {
-      group = { key, sums: { calls: 0, duration_seconds: 0, cost: 0 } }
-      groups.set(key, group)
+  for (const line of lines) {
+    const key = groupBy === "day" ? dayUtc(line.recorded_at) : line.agent_id
+    let found = groups.get(key)
+    if (found === undefined) {
+      found = { key, sums: { calls: 0, duration_seconds: 0, cost: 0 } }
+      groups.set(key, found)
     }
-    add(group.sums, line)
+    add(found.sums, line)
   }
-  const rows: Array<UsageReportRow> = [...groups.values()]
+  return [...groups.values()]
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map(({ key, sums }) =>
       typeof key === "string"
         ? { group: "day", day: key, ...totalsOf(sums) }
         : { group: "agent", agent_id: key as AgentId, ...totalsOf(sums) }
     )
-  return { period: input.period, group_by: input.groupBy, rows, totals: totalsOf(total) }
 }
+
+/** Groups the ledger lines of a period into a report; the rows always add up to the totals. */
+export const build = (input: {
+  readonly lines: Iterable<UsageLine>
+  readonly groupBy: UsageGrouping
+  readonly period: ReportingPeriod
+}): UsageReport =>
+  fromRows({ rows: group(input.lines, input.groupBy), groupBy: input.groupBy, period: input.period })
 
 /** The report of the given rows: the totals are their sum, so the rows always add up to them. */
 export const fromRows = (input: {

@@ -5,6 +5,7 @@ import type { IdempotencyClaim, IdempotencyRecord } from "../../src/idempotency/
 import { defaultTtl } from "../../src/idempotency/IdempotencyRecord.js"
 import * as IdempotencyRule from "../../src/idempotency/IdempotencyRule.js"
 import { OrganizationId } from "../../src/organizations/Organization.js"
+import { RunId } from "../../src/runs/RunId.js"
 
 const t0 = new Date("2026-02-10T11:00:00.000Z")
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000)
@@ -24,7 +25,8 @@ describe("IdempotencyRule.claimed", () => {
       created_at: t0,
       expires_at: at(86_400),
       lease_until: at(60),
-      response: null
+      response: null,
+      run_id: null
     })
   })
 })
@@ -75,6 +77,41 @@ describe("IdempotencyRule.decide", () => {
       // only a free key may be claimed, and a stored answer is never given to another request
       expect(IdempotencyRule.mayClaim(decision)).toBe(!alive)
       if (decision._tag === "Replay") expect(sameRequest).toBe(true)
+    }
+  )
+})
+
+describe("IdempotencyRule.erased", () => {
+  const runId = RunId.make(42)
+  const placed: IdempotencyRecord = {
+    ...inFlight,
+    fingerprint: "a1b2c3",
+    response: { status: 200, body: { workflow_run_id: 42, phone_number: "+48500100200" } },
+    run_id: runId
+  }
+  const erased = IdempotencyRule.erased(placed, runId)
+
+  it("keeps the key and its dates, and nothing of the request or the run", () => {
+    expect(erased).toEqual({
+      ...placed,
+      fingerprint: "",
+      response: {
+        status: 404,
+        body: { detail: "Run 42 was deleted; the answer kept for this Idempotency-Key was erased with it" }
+      },
+      run_id: null
+    })
+    expect(JSON.stringify(erased)).not.toMatch(/a1b2c3|500100200/)
+  })
+
+  it.prop(
+    "answers the erased 404 to any request until the key expires, and never frees it before",
+    [FastCheck.string(), FastCheck.integer({ min: -10, max: 200_000 })],
+    ([fingerprint, seconds]) => {
+      const decision = IdempotencyRule.decide(erased, fingerprint, at(seconds))
+      if (at(seconds) < erased.expires_at) {
+        expect(decision).toEqual({ _tag: "Replay", response: IdempotencyRule.erasedAnswer(runId) })
+      } else expect(decision).toEqual({ _tag: "Expired" })
     }
   )
 })

@@ -189,7 +189,7 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .annotate(OpenApi.Summary, "Delete a call")
       .annotate(
         OpenApi.Description,
-        "Irreversible. The recording and transcript leave storage and the run loses its `initial_context` (with the phone number), `gathered_context`, logs, SMS and integration delivery records; afterwards every run endpoint answers 404 and old download links stop working. Duration and cost stay in the organization's billing records. 409 while the call is `queued`, `ringing` or `in_progress`."
+        "Irreversible. The recording and transcript leave storage and the run loses its `initial_context` (with the phone number), `gathered_context`, logs, SMS and integration delivery records; afterwards every run endpoint answers 404 and old download links stop working. Webhook deliveries about the call are deleted, and the answer kept for the `Idempotency-Key` that placed it is erased: repeating that request answers 404 and places nothing. Duration and cost stay in the organization's billing records. 409 while the call is `queued`, `ringing` or `in_progress`."
       )
   )
   .middleware(Authentication)

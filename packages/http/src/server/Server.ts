@@ -145,7 +145,8 @@ export const layer = Layer.unwrapEffect(
             )
           )
         : Layer.empty
-    // Overdue calls are reclaimed and expired files removed every minute, while the server runs.
+    // Every minute while the server runs: overdue calls are reclaimed, expired files and idempotency
+    // records removed, and documents left pending handed to the processors.
     return Layer.mergeAll(
       filesWarning,
       linksWarning,

@@ -100,6 +100,18 @@ export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Lay
       // The chunks go with the row (ON DELETE CASCADE), in the same statement.
       remove: (organizationId, id) =>
         one(sql`DELETE FROM documents WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+      // The queue is the table: the oldest unfinished row not held by another claim (SKIP LOCKED), found
+      // through the partial index documents_unfinished.
+      claimNext: (now, staleBefore) =>
+        one(sql`
+          UPDATE documents SET processing_status = 'processing', processing_error = NULL, updated_at = ${now}
+          WHERE id = (
+            SELECT id FROM documents
+            WHERE processing_status IN ('pending', 'processing')
+              AND (processing_status = 'pending' OR updated_at <= ${staleBefore})
+            ORDER BY updated_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+          )
+          RETURNING *`),
       replaceChunks: (organizationId, id, chunks) =>
         sql
           .withTransaction(
