@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net"
 import * as Client from "../src/embedding/Client.js"
 import * as NodeHandler from "../src/embedding/NodeHandler.js"
 import * as WebHandler from "../src/embedding/WebHandler.js"
+import { completedCall } from "./support/RunFixtures.js"
 
 /** An engine the test can also reach, to make an organization and its key. */
 const sharedEngine = async () => {
@@ -181,4 +182,62 @@ describe("embedding over the SQL storage", () => {
       await web.dispose()
     }
   }, 60_000)
+})
+
+describe("embedding: where links point", () => {
+  /** An embedded web handler over an engine holding one completed call; answers the recording's link. */
+  const recordingLinkVia = async (
+    options: { publicBaseUrl?: string; trustedHosts?: ReadonlyArray<string> },
+    host: string
+  ) => {
+    const memoMap = Effect.runSync(Layer.makeMemoMap)
+    const runtime = ManagedRuntime.make(InMemory.layer, memoMap)
+    const { organization, key } = await runtime.runPromise(
+      Effect.flatMap(Organizations.Organizations, (o) => o.create({ name: "Embedded" }))
+    )
+    const engine = Layer.succeedContext(
+      await runtime.runPromise(Effect.context<Layer.Layer.Success<typeof InMemory.layer>>())
+    )
+    const web = WebHandler.make({ engine, ...options })
+    try {
+      const agent = (await (
+        await web.handler(
+          new Request(`http://${host}/api/v1/agents/from-script`, {
+            method: "POST",
+            headers: { "x-api-key": key.api_key, "content-type": "application/json" },
+            body: JSON.stringify({ agent: { greeting: "Hello" } })
+          })
+        )
+      ).json()) as { id: number }
+      const call = await runtime.runPromise(completedCall(organization, agent.id))
+      const response = await web.handler(
+        new Request(
+          `http://${host}/api/v1/agents/${agent.id}/conversations/${call.run.workflow_run_id}/recording`,
+          {
+            headers: { "x-api-key": key.api_key }
+          }
+        )
+      )
+      return ((await response.json()) as { download_url: string }).download_url
+    } finally {
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+
+  it("takes the configured base URL, a trusted Host, and never an untrusted one", async () => {
+    expect(
+      await recordingLinkVia({ publicBaseUrl: "https://voice.example.com/api" }, "attacker.example")
+    ).toMatch(/^https:\/\/voice\.example\.com\/api\/api\/v1\/files\/download\?key=/)
+    expect(await recordingLinkVia({ trustedHosts: ["embedded.test"] }, "embedded.test")).toMatch(
+      /^http:\/\/embedded\.test\/api\/v1\/files\/download\?key=/
+    )
+    expect(await recordingLinkVia({ trustedHosts: ["embedded.test"] }, "attacker.example")).toMatch(
+      /^http:\/\/localhost\/api\/v1\/files\/download\?key=/
+    )
+    // earlier versions' behaviour, for a host behind a proxy that checks Host itself
+    expect(await recordingLinkVia({ trustedHosts: ["*"] }, "anything.example")).toMatch(
+      /^http:\/\/anything\.example\/api\/v1\/files\/download\?key=/
+    )
+  })
 })

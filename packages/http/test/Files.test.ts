@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpClientRequest, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { BlobStore, DownloadLinks, InMemory } from "@voice-agent-platform/core"
@@ -7,7 +7,7 @@ import * as AppLayer from "../src/AppLayer.js"
 import * as PublicBaseUrl from "../src/files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../src/middleware/OperatorAuthentication.js"
 import * as ServerConfig from "../src/server/ServerConfig.js"
-import { completedCall, createAgent, download, wav } from "./support/RunFixtures.js"
+import { completedCall, createAgent, download, serverOrigin, wav } from "./support/RunFixtures.js"
 import {
   adminToken,
   organization,
@@ -21,13 +21,6 @@ import {
 type Body = Record<string, any>
 
 const refused = { detail: "The download link is invalid or has expired" }
-
-/** The origin of the address the test server listens on (it listens on every interface: `localhost`). */
-const listeningOrigin = Effect.map(HttpServer.HttpServer, (server) => {
-  if (server.address._tag !== "TcpAddress") return "unix"
-  const { hostname, port } = server.address
-  return `http://${["0.0.0.0", "::"].includes(hostname) ? "localhost" : hostname}:${port}`
-})
 
 /** An organization with a completed call, and a fresh recording link of it living `expiresIn` seconds. */
 const recordingLink = (expiresIn = 3600) =>
@@ -136,7 +129,7 @@ describe.each([
     () =>
       Effect.gen(function* () {
         const { agent, client, run } = yield* recordingLink()
-        const listening = yield* listeningOrigin
+        const listening = yield* serverOrigin
         const path = `/api/v1/agents/${agent.id}/conversations/${run.workflow_run_id}`
         for (const headers of [
           { host: "attacker.example" },
@@ -191,7 +184,7 @@ describe.each([
     () =>
       Effect.gen(function* () {
         const { agent, client, run } = yield* recordingLink()
-        const listening = yield* listeningOrigin
+        const listening = yield* serverOrigin
         const linkWith = (headers: Record<string, string>) =>
           Effect.map(
             send(

@@ -1,7 +1,7 @@
 import type { HttpClient } from "@effect/platform"
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 import * as StorableText from "../src/middleware/StorableText.js"
 
@@ -316,6 +316,8 @@ describe.each([
       const { apiKey } = yield* organization()
       const client = yield* rawClient(apiKey)
       const first = yield* uploadAndSettle(client, { name: "a.txt", content: "same bytes" })
+      // a second later, so that newest first is an order of time, not of (random) ids
+      yield* TestClock.adjust("1 second")
       const second = yield* uploadAndSettle(client, { name: "b.txt", content: "same bytes" })
       expect(second.id).not.toBe(first.id)
       expect(second.file_hash).toBe(first.file_hash)

@@ -288,6 +288,8 @@ describe.each([
       for (let i = 0; i < 3; i++) {
         const ordered = yield* post(client, "/api/v1/phone-numbers/polish/order", { number_type: "mobile" })
         ids.push((ordered.body as Body).phone_number.id)
+        // a few milliseconds apart, so that the order is one of time, not of (random) ids
+        yield* Effect.sleep("5 millis")
       }
       const page1 = yield* get(client, "/api/v1/phone-numbers?limit=2")
       expect(page1.status).toBe(200)
@@ -344,6 +346,8 @@ describe.each([
         created_at: expect.any(String)
       })
       expect(new Date(stored.created_at).getTime()).toBeGreaterThanOrEqual(before)
+      // a few milliseconds later, so that newest first is an order of time, not of (random) ids
+      yield* Effect.sleep("5 millis")
       const second = (yield* post(client, "/api/v1/phone-numbers/polish/request", {
         end_user_id: 43,
         consent: true,

@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Tools } from "@voice-agent-platform/core"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Body = Record<string, any>
@@ -384,6 +384,8 @@ describe.each([
           json("POST", "/api/v1/tools", { name, definition: { type: "end_call", config: {} } })
         )
         uuids.push((created.body as Body).tool_uuid)
+        // a second apart, so that newest first is an order of time, not of (random) ids
+        yield* TestClock.adjust("1 second")
       }
       yield* send(client, HttpClientRequest.del(`/api/v1/tools/${uuids[0]}`))
       const page = yield* send(client, HttpClientRequest.get("/api/v1/tools?page=1&limit=2"))

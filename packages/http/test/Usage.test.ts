@@ -274,10 +274,11 @@ describe.each([
         to: "2026-04-01T00:00:00.000Z",
         group_by: "agent",
         currency: "PLN",
+        // agents by ascending number (ids are random, so either may come first)
         rows: [
           { workflow_id: agents[0], calls: 2, duration_seconds: 70, cost_pln: 1.32 },
           { workflow_id: agents[1], calls: 1, duration_seconds: 30, cost_pln: 19.99 }
-        ],
+        ].sort((a, b) => a.workflow_id - b.workflow_id),
         totals
       })
       const empty = yield* get(

@@ -85,6 +85,20 @@ const listeningOrigin = Effect.map(Effect.serviceOption(HttpServer.HttpServer), 
 })
 
 /**
+ * The URL a request came to: a web handler's fetch `Request` carries it whole (and no `Host` header); on
+ * a node server it is made of `Host` (and `https` when `X-Forwarded-Proto` says so).
+ */
+const requestUrl = (request: HttpServerRequest.HttpServerRequest): Option.Option<URL> => {
+  const source = request.source
+  if (typeof Request !== "undefined" && source instanceof Request && URL.canParse(source.url)) {
+    const url = new URL(source.url)
+    if (request.headers["x-forwarded-proto"] === "https") url.protocol = "https:"
+    return Option.some(url)
+  }
+  return HttpServerRequest.toURL(request)
+}
+
+/**
  * The origin links point to: `PublicBaseUrl` when set; else the request's own origin when its `Host` is
  * trusted (`TrustedHosts`; `https` when `X-Forwarded-Proto` says so); else the listening address.
  */
@@ -93,11 +107,9 @@ export const linkOrigin: Effect.Effect<string, never, HttpServerRequest.HttpServ
     const configured = yield* PublicBaseUrl
     if (Option.isSome(configured)) return configured.value
     const trusted = yield* TrustedHosts
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const host = (request.headers["host"] ?? "").toLowerCase()
-    if (trusted.includes("*") || (host !== "" && trusted.includes(host))) {
-      const url = HttpServerRequest.toURL(request)
-      if (Option.isSome(url)) return url.value.origin
+    const url = requestUrl(yield* HttpServerRequest.HttpServerRequest)
+    if (Option.isSome(url) && (trusted.includes("*") || trusted.includes(url.value.host.toLowerCase()))) {
+      return url.value.origin
     }
     return yield* listeningOrigin
   }

@@ -61,7 +61,7 @@ const connectionPath = Schema.Struct({
 })
 
 const secretsNote =
-  'Values under keys that name a secret (containing token, secret, password or api_key, in any case) are never returned: they read back as `"****"` (null stays null).'
+  'A `config` value is returned only when it is known not to be secret: null, a boolean, or a string or number under a key ending in id, name, email, url, uri, endpoint, domain, host, region, scope(s), timezone, locale, language, version, enabled, type, mode, environment, user or username (not under a key naming a token, secret, password or api_key), unless it looks like a credential (`Bearer …`, `Basic …`, a URL with user info, a query or a fragment). Every other value reads back as `"****"`.'
 
 /** Integration connections and the OAuth providers this deployment supports. */
 export class IntegrationsApi extends HttpApiGroup.make("integrations")
@@ -108,7 +108,7 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
       .annotate(OpenApi.Summary, "Update Connection")
       .annotate(
         OpenApi.Description,
-        `Updates the given fields; omitted fields stay unchanged. A \`config\` replaces the stored one whole, except that a secret key sent back as \`"****"\` keeps its stored value, so the config read from this API can be sent back as it is. A new \`config\` clears \`auth_error\`. ${secretsNote}`
+        `Updates the given fields; omitted fields stay unchanged. A \`config\` replaces the stored one whole, except that a value sent back as \`"****"\` where the stored one reads as \`"****"\` keeps its stored value, so the config read from this API can be sent back as it is. A new \`config\` clears \`auth_error\`. ${secretsNote}`
       )
   )
   .add(

@@ -95,10 +95,10 @@ export const completedCall = (organization: Organization.Organization, agentId: 
     return { run: Option.getOrElse(run, () => stored), recordingKey, transcriptKey }
   })
 
-/** The origin the test server listens on, as links made from its requests' `Host` carry it. */
+/** The origin links point to without PUBLIC_BASE_URL: where the test server listens (every interface: `localhost`). */
 export const serverOrigin = Effect.map(HttpServer.HttpServer, (server) =>
   server.address._tag === "TcpAddress"
-    ? `http://${server.address.hostname === "0.0.0.0" ? "127.0.0.1" : server.address.hostname}:${server.address.port}`
+    ? `http://${["0.0.0.0", "::"].includes(server.address.hostname) ? "localhost" : server.address.hostname}:${server.address.port}`
     : "http://localhost"
 )
 

@@ -29,7 +29,7 @@ export const layer: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = Layer.
           // The agent points at its first version and the version at its agent: the version's id is
           // drawn first (the agent's pointer is checked at commit).
           const { id: definitionId } = yield* Rows.single(NextId)(
-            sql`SELECT random_row_id('agent_definitions', 'id') AS id`
+            sql`SELECT random_row_id('agent_definitions') AS id`
           )
           const agent = yield* Rows.single(Agent)(sql`
             INSERT INTO agents ${sql.insert({
