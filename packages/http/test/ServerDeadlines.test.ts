@@ -57,11 +57,15 @@ const parsed = (text: string) => {
   return { status, head: head.toLowerCase(), json }
 }
 
+/** An organization's key: a body is read only once the key is checked, so slow bodies must carry one. */
+const dripKey = `vap_${"S".repeat(40)}`
+
 describe("the bundled server's deadlines and limits (npm start)", () => {
   afterAll(removeDataDirectories)
 
   it("answers slow headers, a slow body drip, oversized headers and malformed requests in JSON, and closes idle connections", async () => {
     const server = await start({
+      BOOTSTRAP_API_KEY: dripKey,
       HEADERS_TIMEOUT_SECONDS: "1",
       REQUEST_BODY_TIMEOUT_SECONDS: "2",
       KEEP_ALIVE_TIMEOUT_SECONDS: "1"
@@ -81,6 +85,7 @@ describe("the bundled server's deadlines and limits (npm start)", () => {
           (socket) => {
             socket.write(
               "POST /api/v1/agents/from-script HTTP/1.1\r\nHost: localhost\r\n" +
+                `X-API-Key: ${dripKey}\r\n` +
                 "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
             )
             drips.push(setInterval(() => socket.writable && socket.write(" "), 200))
@@ -157,7 +162,11 @@ describe("the bundled server's deadlines and limits (npm start)", () => {
   }, 60_000)
 
   it("closes the connections left at SHUTDOWN_DEADLINE_SECONDS and exits, where a slow body used to hold SIGTERM", async () => {
-    const server = await start({ SHUTDOWN_DEADLINE_SECONDS: "1", REQUEST_BODY_TIMEOUT_SECONDS: "300" })
+    const server = await start({
+      BOOTSTRAP_API_KEY: dripKey,
+      SHUTDOWN_DEADLINE_SECONDS: "1",
+      REQUEST_BODY_TIMEOUT_SECONDS: "300"
+    })
     const drips: Array<ReturnType<typeof setInterval>> = []
     const sockets: Array<Socket> = []
     try {
@@ -173,7 +182,8 @@ describe("the bundled server's deadlines and limits (npm start)", () => {
       // a body dripping slowly (it would take 1000 s), headers that never finish, and an idle kept-alive connection
       await opened((socket) => {
         socket.write(
-          "POST /api/v1/agents/from-script HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+          `POST /api/v1/agents/from-script HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${dripKey}\r\n` +
+            "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
         )
         drips.push(setInterval(() => socket.writable && socket.write(" "), 1000))
       })
