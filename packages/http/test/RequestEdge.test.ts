@@ -279,6 +279,11 @@ describe("the request edge", () => {
                 body
               )
             )
+          const json = yield* upload("application/json", text('{"file": "x"}'))
+          expect(json.status).toBe(415)
+          expect(json.body).toEqual({
+            detail: "This operation takes multipart/form-data, not application/json"
+          })
           const part = (name: string, value: string) =>
             `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
           const malformed: Array<[string, string, RawBody]> = [

@@ -116,7 +116,7 @@ export class KnowledgeBaseApi extends HttpApiGroup.make("knowledgeBase")
       .annotate(OpenApi.Summary, "Upload a document")
       .annotate(
         OpenApi.Description,
-        "Uploads a file as `multipart/form-data` (part `file`; optional `custom_metadata`, a JSON object as text, and `source_url`). The document is answered `pending` (or already `processing`) and processed in the background: it ends `completed` with `total_chunks`, or `failed` with `processing_error` (for example an unsupported type or a file that is not UTF-8). Readable types: plain text, Markdown, CSV, JSON and HTML, by extension or declared media type. A file over 10 MiB, a missing file or a bad field answers 422. Uploading the same bytes again makes another document with the same `file_hash`."
+        "Uploads a file as `multipart/form-data` (part `file`; optional `custom_metadata`, a JSON object as text, and `source_url`). The document is answered `pending` (or already `processing`) and processed in the background: it ends `completed` with `total_chunks`, or `failed` with `processing_error` (for example an unsupported type or a file that is not UTF-8). Readable types: plain text, Markdown, CSV, JSON and HTML, by extension or declared media type. A file over 10 MiB, a missing file or a bad field answers 422; a body that is not `multipart/form-data` 415; a form over 11 MiB in all 413. Uploading the same bytes again makes another document with the same `file_hash`."
       )
   )
   .add(
