@@ -81,6 +81,49 @@ describe("embedding", () => {
     }
   })
 
+  it("keeps the request edge as a web handler: 415, 413 while streaming, multipart uploads", async () => {
+    const { engine, apiKey, dispose } = await sharedEngine()
+    const web = WebHandler.make({ engine })
+    try {
+      const post = (path: string, contentType: string, body: string | ReadableStream<Uint8Array>) =>
+        web.handler(
+          new Request(`http://embedded.test${path}`, {
+            method: "POST",
+            headers: { "x-api-key": apiKey, "content-type": contentType },
+            body,
+            duplex: "half"
+          } as RequestInit)
+        )
+      const xml = await post("/api/v1/agents/from-script", "application/xml", "<agent/>")
+      expect(xml.status).toBe(415)
+      // a body with no declared length, over 1 MiB: refused while it streams, without reading the rest
+      let pulled = 0
+      const endless = new ReadableStream<Uint8Array>({
+        pull: (controller) => {
+          pulled += 64 * 1024
+          controller.enqueue(new Uint8Array(64 * 1024).fill(0x20))
+        }
+      })
+      const large = await post("/api/v1/agents/from-script", "application/json", endless)
+      expect(large.status).toBe(413)
+      expect(await large.json()).toEqual({ detail: "The body must be at most 1048576 bytes" })
+      expect(pulled).toBeLessThan(4 * 1024 * 1024)
+      const form = new FormData()
+      form.append("file", new Blob(["hello"], { type: "text/plain" }), "hello.txt")
+      const request = new Request("http://embedded.test/api/v1/knowledge-base/documents", {
+        method: "POST",
+        headers: { "x-api-key": apiKey },
+        body: form
+      })
+      const uploaded = await web.handler(request)
+      expect(uploaded.status).toBe(200)
+      expect(await uploaded.json()).toMatchObject({ filename: "hello.txt", file_size_bytes: 5 })
+    } finally {
+      await web.dispose()
+      await dispose()
+    }
+  })
+
   it("serves as a Node (req, res) handler mounted on node:http", async () => {
     const { engine, apiKey, dispose } = await sharedEngine()
     const node = NodeHandler.make({ engine })

@@ -474,97 +474,94 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
-  it.effect("answers 422 for a missing file, bad fields, extra fields and bodies that are not a form", () =>
-    Effect.gen(function* () {
-      const { apiKey } = yield* organization()
-      const client = yield* rawClient(apiKey)
-      const problems = (data: FormData) =>
-        Effect.map(send(client, upload(data)), (response) => {
-          expect(response.status).toBe(422)
-          return (response.body as { detail: Array<Issue> }).detail
+  it.effect(
+    "answers 422 for a missing file, bad fields, extra fields and broken forms, 415 for bodies that are not a form",
+    () =>
+      Effect.gen(function* () {
+        const { apiKey } = yield* organization()
+        const client = yield* rawClient(apiKey)
+        const problems = (data: FormData) =>
+          Effect.map(send(client, upload(data)), (response) => {
+            expect(response.status).toBe(422)
+            return (response.body as { detail: Array<Issue> }).detail
+          })
+
+        expect(yield* problems(form(null, { custom_metadata: "{}" }))).toEqual([
+          { loc: ["body", "file"], msg: "Field required", type: "missing" }
+        ])
+        // text no database can store: NUL in the metadata (escaped in its JSON); a NUL in the file name does not
+        // even parse as a form
+        expect(
+          yield* problems(form({ name: "a.txt", content: "a" }, { custom_metadata: '{"a": "\\u0000"}' }))
+        ).toEqual([{ loc: ["body", "custom_metadata"], msg: StorableText.message, type: "value_error" }])
+        expect((yield* problems(form({ name: "a\u0000.txt", content: "a" })))[0]?.type).toBe(
+          "value_error.multipart"
+        )
+        expect(yield* problems(form(null, { file: "just text" }))).toEqual([
+          {
+            loc: ["body", "file"],
+            msg: "Expected an uploaded file, not a text field",
+            type: "value_error.file"
+          }
+        ])
+        const twoFiles = form({ name: "a.txt", content: "a" })
+        twoFiles.append("file", new Blob(["b"]), "b.txt")
+        expect(yield* problems(twoFiles)).toEqual([
+          { loc: ["body", "file"], msg: "Expected exactly one file", type: "value_error.file" }
+        ])
+        expect(
+          yield* problems(
+            form(
+              { name: "a.txt", content: "a" },
+              { custom_metadata: "[1, 2]", source_url: "ftp://example.com/x", title: "extra" }
+            )
+          )
+        ).toEqual([
+          { loc: ["body", "title"], msg: "Extra inputs are not permitted", type: "extra_forbidden" },
+          {
+            loc: ["body", "custom_metadata"],
+            msg: "Expected a JSON object, as text",
+            type: "value_error.json"
+          },
+          {
+            loc: ["body", "source_url"],
+            msg: "Expected an absolute http(s) URL of at most 2048 characters",
+            type: "value_error.url"
+          }
+        ])
+        expect(
+          (yield* problems(form({ name: "a.txt", content: "a" }, { custom_metadata: "{not json" })))[0]
+        ).toMatchObject({
+          loc: ["body", "custom_metadata"]
         })
 
-      expect(yield* problems(form(null, { custom_metadata: "{}" }))).toEqual([
-        { loc: ["body", "file"], msg: "Field required", type: "missing" }
-      ])
-      // text no database can store: NUL in the metadata (escaped in its JSON); a NUL in the file name does not
-      // even parse as a form
-      expect(
-        yield* problems(form({ name: "a.txt", content: "a" }, { custom_metadata: '{"a": "\\u0000"}' }))
-      ).toEqual([{ loc: ["body", "custom_metadata"], msg: StorableText.message, type: "value_error" }])
-      expect((yield* problems(form({ name: "a\u0000.txt", content: "a" })))[0]?.type).toBe(
-        "value_error.multipart"
-      )
-      expect(yield* problems(form(null, { file: "just text" }))).toEqual([
-        {
-          loc: ["body", "file"],
-          msg: "Expected an uploaded file, not a text field",
-          type: "value_error.file"
-        }
-      ])
-      const twoFiles = form({ name: "a.txt", content: "a" })
-      twoFiles.append("file", new Blob(["b"]), "b.txt")
-      expect(yield* problems(twoFiles)).toEqual([
-        { loc: ["body", "file"], msg: "Expected exactly one file", type: "value_error.file" }
-      ])
-      expect(
-        yield* problems(
-          form(
-            { name: "a.txt", content: "a" },
-            { custom_metadata: "[1, 2]", source_url: "ftp://example.com/x", title: "extra" }
+        // blank text inputs count as absent
+        const blank = yield* send(
+          client,
+          upload(form({ name: "a.txt", content: "a" }, { custom_metadata: "", source_url: "" }))
+        )
+        expect(blank.status).toBe(200)
+        expect(blank.body).toMatchObject({ custom_metadata: {}, source_url: null })
+
+        // a body that is not a form, or none at all, is refused at the edge before it is read
+        const asJson = yield* send(client, json("POST", documents, { file: "hello" }))
+        expect(asJson.status).toBe(415)
+        expect(asJson.body).toEqual({
+          detail: "This operation takes multipart/form-data, not application/json"
+        })
+        const empty = yield* send(client, HttpClientRequest.post(documents))
+        expect(empty.status).toBe(415)
+        const broken = yield* send(
+          client,
+          HttpClientRequest.post(documents).pipe(
+            HttpClientRequest.bodyText("--xyz\r\nnot a real form", "multipart/form-data; boundary=xyz")
           )
         )
-      ).toEqual([
-        { loc: ["body", "title"], msg: "Extra inputs are not permitted", type: "extra_forbidden" },
-        {
-          loc: ["body", "custom_metadata"],
-          msg: "Expected a JSON object, as text",
-          type: "value_error.json"
-        },
-        {
-          loc: ["body", "source_url"],
-          msg: "Expected an absolute http(s) URL of at most 2048 characters",
-          type: "value_error.url"
-        }
-      ])
-      expect(
-        (yield* problems(form({ name: "a.txt", content: "a" }, { custom_metadata: "{not json" })))[0]
-      ).toMatchObject({
-        loc: ["body", "custom_metadata"]
-      })
+        expect(broken.status).toBe(422)
+        expect(locs(broken.body)).toEqual(["body"])
 
-      // blank text inputs count as absent
-      const blank = yield* send(
-        client,
-        upload(form({ name: "a.txt", content: "a" }, { custom_metadata: "", source_url: "" }))
-      )
-      expect(blank.status).toBe(200)
-      expect(blank.body).toMatchObject({ custom_metadata: {}, source_url: null })
-
-      const asJson = yield* send(client, json("POST", documents, { file: "hello" }))
-      expect(asJson.status).toBe(422)
-      expect(asJson.body).toEqual({
-        detail: [
-          {
-            loc: ["body"],
-            msg: "Expected a multipart/form-data body with the document in the `file` part",
-            type: "value_error.multipart"
-          }
-        ]
-      })
-      const empty = yield* send(client, HttpClientRequest.post(documents))
-      expect(empty.status).toBe(422)
-      const broken = yield* send(
-        client,
-        HttpClientRequest.post(documents).pipe(
-          HttpClientRequest.bodyText("--xyz\r\nnot a real form", "multipart/form-data; boundary=xyz")
-        )
-      )
-      expect(broken.status).toBe(422)
-      expect(locs(broken.body)).toEqual(["body"])
-
-      expect((yield* send(client, HttpClientRequest.get(documents))).body).toMatchObject({ total_count: 1 })
-    }).pipe(Effect.provide(server))
+        expect((yield* send(client, HttpClientRequest.get(documents))).body).toMatchObject({ total_count: 1 })
+      }).pipe(Effect.provide(server))
   )
 
   it.effect("refuses a file over 10 MiB with 422 and stores nothing", () =>

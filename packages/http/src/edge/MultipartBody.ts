@@ -1,13 +1,25 @@
 import type { HttpServerError } from "@effect/platform"
-import type { Multipart } from "@effect/platform"
+import { Multipart } from "@effect/platform"
 import { NodeMultipart } from "@effect/platform-node"
-import { Cause, Chunk, Effect, Stream } from "effect"
+import { Cause, Chunk, Effect, Option, Stream } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
+import type { Writable } from "node:stream"
 import { PassThrough } from "node:stream"
 import { PayloadTooLarge } from "../errors/ApiErrors.js"
 
 const isTooLarge = (cause: Cause.Cause<unknown>) =>
   Chunk.some(Cause.defects(cause), (defect) => defect instanceof PayloadTooLarge)
+
+/** RFC 2046's boundary: 1 to 70 of its characters, not ending in a space, quoted or not. */
+const boundaryParameter =
+  /;\s*boundary\s*=\s*(?:"([0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?])"|([0-9A-Za-z'()+_,\-./:=?]{1,70}))\s*(?:;|$)/i
+
+/** Whether a `multipart/*` media type carries a usable boundary; the parser fails badly without one. */
+export const hasBoundary = (contentType: string): boolean => boundaryParameter.test(contentType)
+
+/** The parser's own name for a form that stops before its closing boundary. */
+const endNotReached = () =>
+  Object.assign(new Error("The form ends before its closing boundary"), { _tag: "EndNotReached" })
 
 /**
  * The parts of a `multipart/form-data` body read from `bytes` (the capped body stream) by the Node
@@ -23,7 +35,25 @@ export const parts = (
 ): Stream.Stream<Multipart.Part, Multipart.MultipartError> =>
   Stream.unwrapScoped(
     Effect.gen(function* () {
+      if (!hasBoundary(String(headers["content-type"] ?? ""))) {
+        return Stream.fail(
+          new Multipart.MultipartError({ reason: "Parse", cause: new Error("No valid multipart boundary") })
+        )
+      }
       const pipe = new PassThrough()
+      // The parser (multipasta) ends neither with its parts nor with an error when the body stops between
+      // two parts or is empty: once it has taken the whole input, such a silent parser is failed here.
+      pipe.pipe = function <T extends NodeJS.WritableStream>(parser: T, options?: { end?: boolean }): T {
+        const watched = parser as unknown as Writable & {
+          readonly _readableState?: { readonly ended?: boolean }
+        }
+        watched.once("finish", () =>
+          setImmediate(() => {
+            if (!watched.destroyed && watched._readableState?.ended !== true) watched.destroy(endNotReached())
+          })
+        )
+        return PassThrough.prototype.pipe.call(this, parser, options) as T
+      }
       let crossed = false
       const write = (chunk: Uint8Array) =>
         Effect.async<void>((resume) => {
@@ -51,9 +81,22 @@ export const parts = (
           )
         })
       }
+      // The parser throws on a content type it cannot read (an unhandled "error" while it is made):
+      // that is a form it cannot read, not a failure of the server.
       return NodeMultipart.stream(pipe, headers).pipe(
         Stream.map(guard),
-        Stream.catchAll(refused<Multipart.Part>)
+        Stream.catchAllCause((cause) =>
+          crossed
+            ? Stream.die(tooLarge)
+            : Cause.isInterruptedOnly(cause)
+              ? Stream.failCause(cause)
+              : Stream.fail(
+                  Option.getOrElse(
+                    Cause.failureOption(cause),
+                    () => new Multipart.MultipartError({ reason: "Parse", cause: Cause.squash(cause) })
+                  )
+                )
+        )
       )
     })
   )

@@ -129,7 +129,10 @@ export const makeResolver = <
         ...issuesOf("header", endpoint.headersSchema, request.headers)
       ]
       const policy = BodyPolicy.of(endpoint)
-      if (HttpMethod.hasBody(request.method) && policy._tag !== "None") {
+      // A body of a media type the operation does not take is never read (the edge answers 415 when
+      // the handler asks for it): the other parts are reported.
+      const readable = BodyPolicy.accepts(policy, request.headers["content-type"])
+      if (HttpMethod.hasBody(request.method) && policy._tag !== "None" && readable) {
         if (policy._tag !== "Json") {
           // A streamed body was consumed by its handler and cannot be read again: report what failed.
           issues.push(...fallback.detail)

@@ -13,10 +13,10 @@ export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", 
   Effect.gen(function* () {
     const knowledgeBase = yield* KnowledgeBase.KnowledgeBase
     return handlers
-      .handle("upload", ({ payload, request }) =>
+      .handle("upload", ({ payload }) =>
         Effect.gen(function* () {
           const organization = yield* CurrentOrganization
-          const form = yield* UploadForm.read(request, payload, knowledgeBase.maxFileBytes)
+          const form = yield* UploadForm.read(payload, knowledgeBase.maxFileBytes)
           const document = yield* knowledgeBase
             .upload(organization.id, {
               filename: form.file.name,

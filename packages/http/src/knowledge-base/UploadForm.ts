@@ -1,4 +1,3 @@
-import type { HttpServerRequest } from "@effect/platform"
 import { Multipart } from "@effect/platform"
 import { KnowledgeBaseErrors } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
@@ -164,25 +163,11 @@ const isWebUrl = (text: string): boolean => {
  * as browsers send them for blank inputs. Every problem is listed in one FastAPI-shaped 422.
  */
 export const read = (
-  request: HttpServerRequest.HttpServerRequest,
   stream: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
   maxFileBytes: number
 ): Effect.Effect<UploadForm, ValidationError | PayloadTooLarge> =>
   Effect.gen(function* () {
-    const contentType = (request.headers["content-type"] ?? "").toLowerCase()
-    if (!contentType.startsWith("multipart/form-data")) {
-      return yield* Effect.fail(
-        new ValidationError({
-          detail: [
-            issue(
-              null,
-              "Expected a multipart/form-data body with the document in the `file` part",
-              "value_error.multipart"
-            )
-          ]
-        })
-      )
-    }
+    // The media type was checked at the edge (415) when the stream started: only forms get this far.
     const parts = yield* readParts(stream, maxFileBytes).pipe(
       Effect.catchAll((error) => unreadable(error, maxFileBytes))
     )

@@ -70,8 +70,15 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
               const failure = Cause.failureOption(cause)
               const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
               if (error instanceof HttpApiDecodeError) {
-                return Effect.flatMap(resolveValidation(request, error), (validation) =>
-                  validation === undefined ? internalError(cause) : Effect.succeed(render(validation))
+                return resolveValidation(request, error).pipe(
+                  Effect.map((validation) => (validation === undefined ? undefined : render(validation))),
+                  // reading the body to list its issues may cross its limit: that 413 is the answer
+                  Effect.catchAllDefect((defect) =>
+                    isApiError(defect) ? Effect.succeed(render(defect)) : Effect.die(defect)
+                  ),
+                  Effect.flatMap((response) =>
+                    response === undefined ? internalError(cause) : Effect.succeed(response)
+                  )
                 )
               }
               if (isApiError(error)) return Effect.succeed(render(error))
