@@ -31,7 +31,13 @@ export const build = (
   initialContext: Readonly<Record<string, unknown>>,
   credentialHeader: readonly [string, string] | null
 ): Either.Either<BuiltRequest, string> => {
-  const filledUrl = ToolPlaceholders.fill(config.url, args, initialContext, encodeURIComponent)
+  // `.` and `..` survive URL encoding and would move the request up the receiver's path.
+  const dotSegments: Array<string> = []
+  const filledUrl = ToolPlaceholders.fill(config.url, args, initialContext, (value) => {
+    if (value === "." || value === "..") dotSegments.push(value)
+    return encodeURIComponent(value)
+  })
+  if (dotSegments.length > 0) return Either.left("a value filled into the URL must not be . or ..")
   if (!URL.canParse(filledUrl))
     return Either.left("the URL is not a valid URL once its placeholders are filled")
   const url = new URL(filledUrl)
