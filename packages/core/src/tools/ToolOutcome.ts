@@ -18,7 +18,8 @@ export interface Outcome {
 
 /** Replaces every occurrence of the secrets in every string of a JSON-like value with `****`. */
 export const scrub = (value: unknown, secrets: ReadonlyArray<string>): unknown => {
-  const texts = secrets.filter((secret) => secret.length > 0)
+  // Longest first, so a header value (`Bearer <secret>`) is masked whole before the secret inside it.
+  const texts = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length)
   if (texts.length === 0) return value
   const scrubText = (text: string) =>
     texts.reduce((result, secret) => result.replaceAll(secret, "****"), text)

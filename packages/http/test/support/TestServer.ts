@@ -47,7 +47,11 @@ export const loopbackAllowed = OutboundPolicy.layer(Either.getOrThrow(AllowList.
 export const serverOver = <A, E>(
   engine: Layer.Layer<A, E>,
   outboundPolicy: Layer.Layer<OutboundPolicy.OutboundPolicy> = loopbackAllowed,
-  outbound: Layer.Layer<OutboundHttp.OutboundHttp, never, OutboundPolicy.OutboundPolicy> = NodeOutboundHttp.layer
+  outbound: Layer.Layer<
+    OutboundHttp.OutboundHttp,
+    never,
+    OutboundPolicy.OutboundPolicy
+  > = NodeOutboundHttp.layer
 ) =>
   HttpApiBuilder.serve().pipe(
     Layer.provide(AppLayer.layerWithOutbound),
