@@ -117,6 +117,27 @@ describe("POST /tools/{tool_uuid}/test through a real server and a local receive
             error: { type: "invalid_arguments", detail: expect.any(String) }
           })
         }
+        // A stored secret with a line break cannot go into a header: a clear failure, not a 500.
+        const credential = yield* send(
+          client,
+          json("POST", "/api/v1/credentials", {
+            name: "Broken",
+            kind: "bearer",
+            secret: "line\nbreak-secret"
+          })
+        )
+        const broken = yield* createTool(
+          client,
+          httpApi({
+            method: "GET",
+            url: `${local.origin}/x`,
+            credential_uuid: (credential.body as Body).credential_uuid
+          })
+        )
+        const refused = yield* testTool(client, broken)
+        expect(refused.status).toBe(200)
+        expect(refused.body).toMatchObject({ ok: false, error: { type: "invalid_arguments" } })
+        expect(refused.text).not.toContain("break-secret")
         expect(local.connections).toHaveLength(0)
       }).pipe(Effect.provide(TestServer))
   )

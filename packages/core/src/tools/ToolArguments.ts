@@ -28,7 +28,8 @@ export const check = (
 ): Either.Either<CheckedArguments, string> => {
   const declared = parameters ?? []
   const problems: Array<string> = []
-  const checked: Record<string, ArgumentValue> = {}
+  // Collected as entries: `Object.fromEntries` defines even a `__proto__` name as an own property.
+  const checked: Array<readonly [string, ArgumentValue]> = []
   for (const parameter of declared) {
     const value = Object.hasOwn(args, parameter.name) ? args[parameter.name] : undefined
     if (value === undefined || value === null) {
@@ -39,11 +40,11 @@ export const check = (
       problems.push(`${parameter.name} must be a ${parameter.type}, got ${typeOf(value)}`)
       continue
     }
-    checked[parameter.name] = value
+    checked.push([parameter.name, value])
   }
   const known = new Set([...declared.map((p) => p.name), ...extra])
   const unknown = Object.keys(args).filter((name) => !known.has(name))
   if (unknown.length > 0)
     problems.push(`unknown argument${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`)
-  return problems.length === 0 ? Either.right(checked) : Either.left(problems.join("; "))
+  return problems.length === 0 ? Either.right(Object.fromEntries(checked)) : Either.left(problems.join("; "))
 }

@@ -52,7 +52,14 @@ export const build = (
       return Either.left(`header ${name} would contain a line break or control character`)
     headers[name.toLowerCase()] = value
   }
-  if (credentialHeader !== null) headers[credentialHeader[0].toLowerCase()] = credentialHeader[1]
+  if (credentialHeader !== null) {
+    // A stored secret may hold any character; the sentence never repeats it.
+    if (!headerValue.test(credentialHeader[1]))
+      return Either.left(
+        "the credential's secret contains a line break or control character and cannot be sent"
+      )
+    headers[credentialHeader[0].toLowerCase()] = credentialHeader[1]
+  }
   if (sendsQuery(config.method)) {
     for (const [name, value] of rest) url.searchParams.append(name, String(value))
     return Either.right({ method: config.method, url: url.href, headers })

@@ -35,6 +35,16 @@ describe("ToolArguments.check", () => {
     expect(Either.isLeft(check(null, { destination_number: "+48500000486" }))).toBe(true)
   })
 
+  it("keeps a parameter named __proto__ as an ordinary argument", () => {
+    const checked = Either.getOrThrow(
+      check(
+        [{ name: "__proto__", type: "string", description: "", required: true }],
+        JSON.parse('{"__proto__":"x"}')
+      )
+    )
+    expect(Object.entries(checked)).toEqual([["__proto__", "x"]])
+  })
+
   it("does not read inherited properties as arguments", () => {
     expect(check([{ name: "toString", type: "string", description: "", required: true }], {})).toEqual(
       Either.left("toString is required")

@@ -47,6 +47,10 @@ describe("ToolRequest.build", () => {
     ).toBe(true)
     expect(Either.isLeft(build(config({ headers: { "Bad Name": "v" } }), { id: 1 }, {}, null))).toBe(true)
     expect(Either.isLeft(build(config({}), { id: ".." }, {}, null))).toBe(true)
+    const secretWithBreak = build(config({}), { id: "1" }, {}, ["authorization", "Bearer a\nb-secret"])
+    expect(secretWithBreak).toEqual(
+      Either.left("the credential's secret contains a line break or control character and cannot be sent")
+    )
     expect(Either.isLeft(build(config({ url: "http://{{id}}" }), { id: "" }, {}, null))).toBe(true)
   })
 
