@@ -1,7 +1,8 @@
 import type { HttpApi } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
 import type { Services } from "@voice-agent-platform/core"
-import type { DownloadLinks, OutboundPolicy } from "@voice-agent-platform/core"
+import type { DownloadLinks, OutboundHttp, OutboundPolicy } from "@voice-agent-platform/core"
+import { IntegrationProvider, ToolExecutor } from "@voice-agent-platform/core"
 import { Layer } from "effect"
 import { AdminHandlers } from "./admin/AdminHandlers.js"
 import { CallsHandlers } from "./calls/CallsHandlers.js"
@@ -27,6 +28,7 @@ import * as ErrorResponses from "./middleware/ErrorResponses.js"
 import * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
 import * as RequestDeadline from "./middleware/RequestDeadline.js"
 import * as RuntimeAuthentication from "./middleware/RuntimeAuthentication.js"
+import * as NodeOutboundHttp from "./outbound/NodeOutboundHttp.js"
 
 /**
  * What the API needs: the core's services and the ports they run on, the operator token, the secret
@@ -39,38 +41,54 @@ export type Requirements =
   | DownloadLinks.LinkSigningKey
   | OutboundPolicy.OutboundPolicy
 
+/** Tools run through the executor; no integration provider is installed (integration tools answer 422). */
+const toolsHandlers = ToolsHandlers.pipe(
+  Layer.provide(ToolExecutor.layer),
+  Layer.provide(IntegrationProvider.layerNone)
+)
+
+/**
+ * The API as `layer`, with the outbound client tool calls go through left to the caller (tests inject
+ * one with a fixed name resolver).
+ */
+export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | OutboundHttp.OutboundHttp> =
+  Layer.mergeAll(
+    DocsRoutes.layer,
+    // The deadline is registered first, so the response shaping wraps it (its 503 gets X-Request-Id).
+    ErrorResponses.layer(Api).pipe(Layer.provide(RequestDeadline.layer))
+  ).pipe(
+    Layer.provideMerge(
+      HttpApiBuilder.api(Api).pipe(
+        Layer.provide([
+          HealthHandlers,
+          AgentsHandlers,
+          ImprovementsHandlers,
+          CallsHandlers,
+          TriggersHandlers,
+          DoNotCallHandlers,
+          ConversationsHandlers,
+          FilesHandlers,
+          toolsHandlers,
+          CredentialsHandlers,
+          IntegrationsHandlers,
+          PhoneNumbersHandlers,
+          UsageHandlers,
+          KnowledgeBaseHandlers,
+          WebhooksHandlers,
+          RuntimeHandlers,
+          AdminHandlers
+        ]),
+        Layer.provide([Authentication.layer, OperatorAuthentication.layer, RuntimeAuthentication.layer])
+      )
+    )
+  )
+
 /**
  * The API with every handler, the docs routes, the response shaping middleware and the per-request
  * deadline (30 s unless `RequestDeadline.setting` is provided). It needs the core
- * services and stores (e.g. `InMemory.layer`), the operator token, and an HTTP server to serve it.
+ * services and stores (e.g. `InMemory.layer`), the operator token, and an HTTP server to serve it; tool
+ * calls go out through `NodeOutboundHttp` under the outbound policy.
  */
-export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = Layer.mergeAll(
-  DocsRoutes.layer,
-  // The deadline is registered first, so the response shaping wraps it (its 503 gets X-Request-Id).
-  ErrorResponses.layer(Api).pipe(Layer.provide(RequestDeadline.layer))
-).pipe(
-  Layer.provideMerge(
-    HttpApiBuilder.api(Api).pipe(
-      Layer.provide([
-        HealthHandlers,
-        AgentsHandlers,
-        ImprovementsHandlers,
-        CallsHandlers,
-        TriggersHandlers,
-        DoNotCallHandlers,
-        ConversationsHandlers,
-        FilesHandlers,
-        ToolsHandlers,
-        CredentialsHandlers,
-        IntegrationsHandlers,
-        PhoneNumbersHandlers,
-        UsageHandlers,
-        KnowledgeBaseHandlers,
-        WebhooksHandlers,
-        RuntimeHandlers,
-        AdminHandlers
-      ]),
-      Layer.provide([Authentication.layer, OperatorAuthentication.layer, RuntimeAuthentication.layer])
-    )
-  )
+export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = layerWithOutbound.pipe(
+  Layer.provide(NodeOutboundHttp.layer)
 )

@@ -36,3 +36,12 @@ export class CredentialInUse extends Schema.TaggedError<CredentialInUse>()("Cred
     return `credential_in_use: credential ${this.credential_uuid} is used by the active tools ${this.tool_uuids.join(", ")}; archive them or point them at another credential first`
   }
 }
+
+/** An archived tool is no agent's any more: it is not run, not even as a test. */
+export class ToolArchivedNotRun extends Schema.TaggedError<ToolArchivedNotRun>()("ToolArchivedNotRun", {
+  tool_uuid: Schema.String
+}) {
+  override get message() {
+    return `tool_archived: tool ${this.tool_uuid} is archived and is no longer run; create a new tool instead`
+  }
+}

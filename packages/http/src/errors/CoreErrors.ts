@@ -8,6 +8,7 @@ import type {
   E164,
   ImprovementErrors,
   IntegrationErrors,
+  IntegrationProvider,
   KnowledgeBaseErrors,
   OrganizationErrors,
   PhoneNumberErrors,
@@ -63,6 +64,8 @@ export type CoreError =
   | DoNotCallErrors.DoNotCallEntryNotFound
   | ToolErrors.ToolNotFound
   | ToolErrors.ToolArchived
+  | ToolErrors.ToolArchivedNotRun
+  | IntegrationProvider.IntegrationProviderMissing
   | ToolErrors.CredentialNotFound
   | ToolErrors.CredentialInUse
   | KnowledgeBaseErrors.DocumentNotFound
@@ -96,6 +99,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
           | "PhoneNumberExists"
           | "TriggerArchived"
           | "ToolArchived"
+          | "ToolArchivedNotRun"
           | "CredentialInUse"
           | "QuotaExceeded"
       ? Conflict
@@ -108,6 +112,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
               | "DocumentTooLarge"
               | "InvalidRecording"
               | "NumberTypeMismatch"
+              | "IntegrationProviderMissing"
           ? ValidationError
           : T extends "DoNotCallListed" | "DownloadLinkRefused"
             ? Forbidden
@@ -150,6 +155,7 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "PhoneNumberExists":
     case "TriggerArchived":
     case "ToolArchived":
+    case "ToolArchivedNotRun":
     case "CredentialInUse":
     case "QuotaExceeded":
       return new Conflict({ detail: e.message }) as HttpErrorOf<E>
@@ -179,6 +185,12 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "DocumentTooLarge":
       return new ValidationError({
         detail: [{ loc: ["body", "file"], msg: e.message, type: "value_error.file_too_large" }]
+      }) as HttpErrorOf<E>
+    case "IntegrationProviderMissing":
+      return new ValidationError({
+        detail: [
+          { loc: ["path", "tool_uuid"], msg: e.message, type: "value_error.integration_provider_missing" }
+        ]
       }) as HttpErrorOf<E>
     case "InvalidRecording":
       return new ValidationError({

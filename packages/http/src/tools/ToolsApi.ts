@@ -3,7 +3,7 @@ import { Tool, ToolDefinition } from "@voice-agent-platform/core"
 import { Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
-import { strict } from "../shared/Json.js"
+import { JsonObject, strict } from "../shared/Json.js"
 import { PageOf, PageParams } from "../shared/Pagination.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
@@ -42,6 +42,60 @@ export const UpdateToolRequest = strict(
     definition: optional(ToolDefinition.ToolDefinition)
   }).annotations({ identifier: "UpdateToolRequest" })
 )
+
+/** `POST /tools/{tool_uuid}/test`: the model's arguments, the run's context, the agent whose numbers a transfer may use. */
+export const TestToolRequest = strict(
+  Schema.Struct({
+    arguments: optional(
+      JsonObject.annotations({
+        description: "The arguments the model would pass, checked against the tool's parameters"
+      })
+    ),
+    initial_context: optional(
+      JsonObject.annotations({
+        description: "What `{{initial_context.key}}` placeholders read, as a run's initial context"
+      })
+    ),
+    agent_id: optional(
+      Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+        description:
+          "An agent (public id or number) whose `transfer_numbers` a transfer tool may use; without it a transfer goes to the tool's own `destination_number`"
+      })
+    )
+  }).annotations({ identifier: "TestToolRequest" })
+)
+
+/** Why a tool call failed. */
+export const ToolCallError = Schema.Struct({
+  type: Schema.Literal(
+    "invalid_arguments",
+    "timeout",
+    "destination_not_allowed",
+    "connection_failed",
+    "http_status",
+    "invalid_response",
+    "no_transfer_destination"
+  ),
+  detail: Schema.String
+}).annotations({ identifier: "ToolCallError" })
+
+/** What running a tool gave. */
+export const ToolTestResult = Schema.Struct({
+  ok: Schema.Boolean,
+  status_code: Schema.NullOr(Schema.Int).annotations({
+    description: "The receiver's status (HTTP API tools)"
+  }),
+  duration_ms: Schema.Number,
+  response: Schema.Unknown.annotations({
+    description:
+      "What goes back to the model: the picked `response_fields` as `{path: value}`, or the whole JSON body; `{action, destination_number}` for a transfer, `{action, message}` for an end call"
+  }),
+  message: Schema.NullOr(Schema.String).annotations({
+    description:
+      "What the agent says: the tool's `error_message` on failure, a transfer's or end call's message"
+  }),
+  error: Schema.NullOr(ToolCallError)
+}).annotations({ identifier: "ToolTestResult" })
 
 const toolPath = Schema.Struct({
   tool_uuid: Schema.String.annotations({ description: "The tool's `tool_uuid`" })
@@ -107,6 +161,19 @@ export class ToolsApi extends HttpApiGroup.make("tools")
       .annotate(
         OpenApi.Description,
         "Archives the tool (status `archived`) and returns it; it stays readable but no longer changes. Deleting an archived tool returns it unchanged."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("test", "/tools/:tool_uuid/test")
+      .setPath(toolPath)
+      .setPayload(TestToolRequest)
+      .addSuccess(ToolTestResult)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Test Tool")
+      .annotate(
+        OpenApi.Description,
+        "Runs the tool once, as an agent would during a call, and answers what happened. An HTTP API tool's arguments are checked against its `parameters` (a bad call is `invalid_arguments`, no request is made), then sent as query parameters (GET, DELETE) or a JSON body (POST, PUT, PATCH); `{{name}}` and `{{initial_context.key}}` placeholders in the URL and header values are filled; the credential is added; the request goes through the guarded outbound client with the tool's `timeout_ms` (at most 30000) and reads at most 256 KiB. A failed call is still a 200 with `ok: false` and `error.type` one of `invalid_arguments`, `timeout`, `destination_not_allowed`, `connection_failed`, `http_status`, `invalid_response`, `no_transfer_destination`. No answer shows a secret. 404 for an unknown tool or agent, 409 for an archived tool, 422 for an integration tool when no provider adapter is installed."
       )
   )
   .middleware(Authentication)

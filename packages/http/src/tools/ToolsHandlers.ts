@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Tools } from "@voice-agent-platform/core"
+import { ToolExecutor, Tools } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -12,6 +12,7 @@ import { toolResponse } from "./ToolResponses.js"
 export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
   Effect.gen(function* () {
     const tools = yield* Tools.Tools
+    const executor = yield* ToolExecutor.ToolExecutor
     return handlers
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
@@ -42,6 +43,12 @@ export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
         Effect.gen(function* () {
           const organization = yield* CurrentOrganization
           return toolResponse(yield* tools.archive(organization.id, path.tool_uuid))
+        }).pipe(Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("test", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const organization = yield* CurrentOrganization
+          return yield* executor.test(organization.id, path.tool_uuid, payload)
         }).pipe(Effect.mapError(CoreErrors.toHttp))
       )
   })

@@ -3,6 +3,7 @@ import {
   AllowList,
   DownloadLinks,
   InMemory,
+  OutboundHttp,
   OutboundPolicy,
   MemoryTelephony,
   Organizations,
@@ -17,6 +18,7 @@ import { Api } from "../../src/Api.js"
 import * as AppLayer from "../../src/AppLayer.js"
 import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../../src/middleware/RuntimeAuthentication.js"
+import * as NodeOutboundHttp from "../../src/outbound/NodeOutboundHttp.js"
 import * as HardenedNodeServer from "../../src/server/HardenedNodeServer.js"
 
 /**
@@ -38,13 +40,22 @@ export const loopbackAllowHosts = "127.0.0.0/8,::1,localhost"
 /** The outbound policy allowing `loopbackAllowHosts`. */
 export const loopbackAllowed = OutboundPolicy.layer(Either.getOrThrow(AllowList.parse(loopbackAllowHosts)))
 
-/** The test server over the given engine, with an outbound policy (default: loopback allowed). */
+/**
+ * The test server over the given engine, with an outbound policy (default: loopback allowed) and the
+ * outbound client tools call through (default: node:http with the system resolver, under that policy).
+ */
 export const serverOver = <A, E>(
   engine: Layer.Layer<A, E>,
-  outboundPolicy: Layer.Layer<OutboundPolicy.OutboundPolicy> = loopbackAllowed
+  outboundPolicy: Layer.Layer<OutboundPolicy.OutboundPolicy> = loopbackAllowed,
+  outbound: Layer.Layer<
+    OutboundHttp.OutboundHttp,
+    never,
+    OutboundPolicy.OutboundPolicy
+  > = NodeOutboundHttp.layer
 ) =>
   HttpApiBuilder.serve().pipe(
-    Layer.provide(AppLayer.layer),
+    Layer.provide(AppLayer.layerWithOutbound),
+    Layer.provide(outbound),
     Layer.provideMerge(outboundPolicy),
     Layer.provide(OperatorAuthentication.layerToken(Option.some(Redacted.make(adminToken)))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
