@@ -292,6 +292,16 @@ describe("the request edge", () => {
             ["boundary over 70 characters", `multipart/form-data; boundary=${"b".repeat(80)}`, form],
             ["another boundary", "multipart/form-data; boundary=other", form],
             ["truncated", "multipart/form-data; boundary=b", form.subarray(0, 1000)],
+            [
+              "stops inside the closing boundary",
+              "multipart/form-data; boundary=b",
+              form.subarray(0, form.length - 5)
+            ],
+            [
+              "stops after the closing boundary's name",
+              "multipart/form-data; boundary=b",
+              form.subarray(0, form.length - 4)
+            ],
             ["garbage", "multipart/form-data; boundary=b", text("not a form at all")],
             ["ends between parts", "multipart/form-data; boundary=b", text(part("custom_metadata", "{}"))],
             ["unreadable parameters", "multipart/form-data; boundary=b; =x", form],

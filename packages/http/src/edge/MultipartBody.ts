@@ -3,7 +3,7 @@ import { Multipart } from "@effect/platform"
 import { NodeMultipart } from "@effect/platform-node"
 import { Cause, Chunk, Effect, Option, Stream } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
-import type { Writable } from "node:stream"
+import type { Readable, Writable } from "node:stream"
 import { PassThrough } from "node:stream"
 import { PayloadTooLarge } from "../errors/ApiErrors.js"
 
@@ -43,6 +43,13 @@ export const parts = (
       const pipe = new PassThrough()
       // The parser (multipasta) ends neither with its parts nor with an error when the body stops between
       // two parts or is empty: once it has taken the whole input, such a silent parser is failed here.
+      // Nor does it always end the file it was streaming when the body stops inside a boundary: once the
+      // parser is closed, every file it produced that has not ended is failed too.
+      const files = new Set<Readable>()
+      let parserClosed = false
+      const failFile = (file: Readable) => {
+        if (!file.readableEnded && !file.destroyed) file.destroy(endNotReached())
+      }
       pipe.pipe = function <T extends NodeJS.WritableStream>(parser: T, options?: { end?: boolean }): T {
         const watched = parser as unknown as Writable & {
           readonly _readableState?: { readonly ended?: boolean }
@@ -52,6 +59,10 @@ export const parts = (
             if (!watched.destroyed && watched._readableState?.ended !== true) watched.destroy(endNotReached())
           })
         )
+        watched.once("close", () => {
+          parserClosed = true
+          files.forEach(failFile)
+        })
         return PassThrough.prototype.pipe.call(this, parser, options) as T
       }
       let crossed = false
@@ -73,6 +84,9 @@ export const parts = (
         crossed ? Stream.die(tooLarge) : (Stream.fail(error) as Stream.Stream<A, Multipart.MultipartError>)
       const guard = (part: Multipart.Part): Multipart.Part => {
         if (part._tag === "Field") return part
+        const readable = NodeMultipart.fileToReadable(part)
+        files.add(readable)
+        if (parserClosed) failFile(readable)
         const content = Stream.catchAll(part.content, refused<Uint8Array>)
         return Object.assign(Object.create(part) as Multipart.File, {
           content,
