@@ -1520,7 +1520,8 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
               { concurrency: "unbounded" }
             )
             const claimed = claims.map((c) => Option.getOrThrow(c))
-            expect(claimed.map((d) => d.id).sort((a, b) => a - b)).toEqual(pending.map((d) => d.id))
+            const byId = (a: number, b: number) => a - b
+            expect(claimed.map((d) => d.id).sort(byId)).toEqual(pending.map((d) => d.id).sort(byId))
             expect(
               claimed.every(
                 (d) => d.processing_status === "processing" && d.updated_at.getTime() === now.getTime()
