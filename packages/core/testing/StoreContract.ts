@@ -1653,26 +1653,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           (id) =>
             Effect.flatMap(Fixtures.unique(), (suffix) =>
               Effect.flatMap(DocumentStore, (documents) =>
-                documents.insert(
-                  {
-                    document_uuid: `doc-${suffix}`,
-                    organization_id: id,
-                    filename: "faq.md",
-                    file_size_bytes: 12,
-                    file_hash: "00",
-                    mime_type: "text/markdown",
-                    processing_status: "pending",
-                    total_chunks: 0,
-                    custom_metadata: {},
-                    parser_metadata: {},
-                    blob_key: `documents/${suffix}`,
-                    created_by: null,
-                    is_active: true,
-                    processing_error: null,
-                    source_url: null
-                  },
-                  at(0)
-                )
+                documents.insert(Fixtures.newDocument(id, suffix), at(0))
               )
             ).pipe(Effect.map((document) => document.id))
         ],
