@@ -29,6 +29,7 @@ export * as AgentIds from "./agents/AgentIds.js"
 export * as Agents from "./agents/Agents.js"
 export * as AgentStore from "./agents/AgentStore.js"
 export * as CallScript from "./agents/CallScript.js"
+export * as DefinitionChanges from "./agents/DefinitionChanges.js"
 export * as PromptWriter from "./agents/PromptWriter.js"
 export * as ScriptAnalysis from "./agents/ScriptAnalysis.js"
 

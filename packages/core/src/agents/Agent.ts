@@ -47,7 +47,13 @@ export const WorkflowDefinition = Schema.Struct({
   nodes: Schema.Array(GraphNode),
   edges: Schema.Array(GraphEdge),
   gathered_fields: Schema.Array(GatheredField),
-  tools: Schema.Array(AgentToolRef)
+  tools: Schema.Array(AgentToolRef),
+  /**
+   * The numbers a transfer tool of this version may use when the model names one (E.164). Set by every
+   * version made since they became part of the definition; an older version has none, and its agent's
+   * `workflow_configurations.transfer_numbers` stand in.
+   */
+  transfer_numbers: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
 })
 export type WorkflowDefinition = typeof WorkflowDefinition.Type
 

@@ -17,3 +17,22 @@ export class AgentArchived extends Schema.TaggedError<AgentArchived>()("AgentArc
     return `agent_archived: agent ${this.agent_id} is archived; set its status to active to place calls`
   }
 }
+
+/** An archived tool is no agent's any more: it cannot be given to one. */
+export class AgentToolArchived extends Schema.TaggedError<AgentToolArchived>()("AgentToolArchived", {
+  tool_uuid: Schema.String
+}) {
+  override get message() {
+    return `tool_archived: tool ${this.tool_uuid} is archived and cannot be given to an agent; create a new tool instead`
+  }
+}
+
+/** A transfer number that is not a valid phone number in international form. */
+export class InvalidTransferNumber extends Schema.TaggedError<InvalidTransferNumber>()(
+  "InvalidTransferNumber",
+  { index: Schema.Int, input: Schema.String }
+) {
+  override get message() {
+    return "transfer_numbers must be valid phone numbers in international format, e.g. +48500000486"
+  }
+}

@@ -5,15 +5,28 @@ import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
 import { RunStore } from "../runs/RunStore.js"
+import { Transactions } from "../storage/Transactions.js"
+import { ToolNotFound } from "../tools/ToolErrors.js"
+import { ToolStore } from "../tools/ToolStore.js"
 import type { Agent, AgentDefinition, AgentStatus } from "./Agent.js"
-import { AgentNotFound } from "./AgentErrors.js"
+import { AgentNotFound, AgentToolArchived, type InvalidTransferNumber } from "./AgentErrors.js"
 import * as AgentFromScript from "./AgentFromScript.js"
 import type { AgentRef } from "./AgentIds.js"
 import { parseAgentRef, publicIdFrom } from "./AgentIds.js"
 import type { AgentPatch } from "./AgentStore.js"
 import { AgentStore } from "./AgentStore.js"
 import type { CallScriptRequest } from "./CallScript.js"
+import * as DefinitionChanges from "./DefinitionChanges.js"
 import { PromptWriter } from "./PromptWriter.js"
+
+/**
+ * A change of an agent: its own fields (`AgentPatch`) and, in `definition`, what goes into a new
+ * definition version. Transfer numbers given in `definition` are also the configuration's.
+ */
+export type AgentUpdate = AgentPatch & { readonly definition?: DefinitionChanges.DefinitionChanges }
+
+/** Why an update was refused. */
+export type AgentUpdateError = AgentNotFound | ToolNotFound | AgentToolArchived | InvalidTransferNumber
 
 /** An agent with its current definition and how many runs it has. */
 export interface AgentView {
@@ -44,8 +57,8 @@ export class Agents extends Context.Tag("@voice-agent-platform/core/Agents")<
     readonly update: (
       organizationId: OrganizationId,
       ref: AgentRef | string,
-      patch: AgentPatch
-    ) => Effect.Effect<AgentView, AgentNotFound>
+      update: AgentUpdate
+    ) => Effect.Effect<AgentView, AgentUpdateError>
     readonly definitions: (
       organizationId: OrganizationId,
       ref: AgentRef | string,
@@ -71,6 +84,8 @@ export const layer = Layer.effect(
     const runs = yield* RunStore
     const integrations = yield* IntegrationStore
     const random = yield* SecureRandom
+    const tools = yield* ToolStore
+    const transactions = yield* Transactions
     // Read once, when the layer is built: providing a PromptWriter to the layer is how it is configured.
     const writer = yield* Effect.serviceOption(PromptWriter)
 
@@ -115,11 +130,52 @@ export const layer = Layer.effect(
         Effect.flatMap(agents.list(organizationId, filter, page), (agentPage) =>
           Effect.map(Effect.forEach(agentPage.items, view), (items) => ({ ...agentPage, items }))
         ),
-      update: (organizationId, ref, patch) =>
+      update: (organizationId, ref, { definition: requested, ...patch }) =>
         Effect.gen(function* () {
           const agent = yield* resolve(organizationId, ref)
+          // Transfer numbers set through the configuration are a definition change too: a run always
+          // sees the numbers of the version it was placed with.
+          const configured = patch.workflow_configurations?.transfer_numbers
+          const wanted =
+            configured === undefined || requested?.transfer_numbers !== undefined
+              ? requested
+              : { ...requested, transfer_numbers: configured }
+          const changes = wanted === undefined ? undefined : yield* DefinitionChanges.normalize(wanted)
+          // Every tool named must be one of the organization's, and active: another organization's is
+          // not found, exactly like a missing one.
+          for (const toolUuid of changes?.tools ?? []) {
+            const tool = yield* tools.find(organizationId, toolUuid)
+            if (Option.isNone(tool)) return yield* new ToolNotFound({ tool_uuid: toolUuid })
+            if (tool.value.status === "archived") return yield* new AgentToolArchived({ tool_uuid: toolUuid })
+          }
           const now = new Date(yield* Clock.currentTimeMillis)
-          const updated = yield* agents.update(organizationId, agent.id, patch, now)
+          // Transfer numbers are the configuration's too (where the API has always shown them).
+          const storePatch: AgentPatch =
+            changes?.transfer_numbers === undefined
+              ? patch
+              : {
+                  ...patch,
+                  workflow_configurations: {
+                    ...patch.workflow_configurations,
+                    transfer_numbers: changes.transfer_numbers
+                  }
+                }
+          // The agent's fields and its new version change together or not at all.
+          const updated = yield* transactions.run(
+            Effect.gen(function* () {
+              const patched = yield* agents.update(organizationId, agent.id, storePatch, now)
+              if (Option.isNone(patched) || changes === undefined || DefinitionChanges.isEmpty(changes)) {
+                return patched
+              }
+              const appended = yield* agents.appendDefinition(
+                organizationId,
+                agent.id,
+                (current) => DefinitionChanges.apply(current, changes),
+                now
+              )
+              return Option.map(appended, ({ agent }) => agent)
+            })
+          )
           if (Option.isNone(updated)) return yield* new AgentNotFound({ agent_id: label(ref) })
           return yield* view(updated.value)
         }),

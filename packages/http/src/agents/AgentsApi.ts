@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Agent, CallScript } from "@voice-agent-platform/core"
+import { Agent, CallScript, DefinitionChanges } from "@voice-agent-platform/core"
 import { Schema } from "effect"
-import { NotFound } from "../errors/ApiErrors.js"
+import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { JsonObject, strict } from "../shared/Json.js"
 import { PageOf, PageParams, PageQuery } from "../shared/Pagination.js"
@@ -58,6 +58,40 @@ export const UpdateAgentRequest = strict(
         ),
         voice: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100))), { exact: true })
       }),
+      { exact: true }
+    ),
+    // Definition fields: any of them makes a new definition version.
+    system_prompt: Schema.optionalWith(
+      Schema.String.pipe(
+        Schema.minLength(1),
+        Schema.maxLength(DefinitionChanges.limits.systemPromptChars)
+      ).annotations({ description: "The new system prompt (a new definition version)" }),
+      { exact: true }
+    ),
+    first_message: Schema.optionalWith(
+      Schema.String.pipe(Schema.maxLength(DefinitionChanges.limits.firstMessageChars)).annotations({
+        description: "What the agent says first (a new definition version)"
+      }),
+      { exact: true }
+    ),
+    tools: Schema.optionalWith(
+      Schema.Array(
+        Schema.String.pipe(Schema.minLength(1), Schema.maxLength(DefinitionChanges.limits.toolUuidChars))
+      )
+        .pipe(Schema.maxItems(DefinitionChanges.limits.tools))
+        .annotations({
+          description:
+            "The agent's tools by `tool_uuid`, replacing the current ones (a booking tool stays); each must be an active tool of the organization (unknown 404, archived 409)"
+        }),
+      { exact: true }
+    ),
+    transfer_numbers: Schema.optionalWith(
+      Schema.Array(Schema.String.pipe(Schema.maxLength(64)))
+        .pipe(Schema.maxItems(DefinitionChanges.limits.transferNumbers))
+        .annotations({
+          description:
+            "Numbers a transfer tool may use when the model names one, in international form (stored in E.164; an invalid one is 422); also shown in `workflow_configurations`"
+        }),
       { exact: true }
     )
   }).annotations({ identifier: "UpdateAgentRequest" })
@@ -123,10 +157,11 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .setPayload(UpdateAgentRequest)
       .addSuccess(AgentResponse)
       .addError(NotFound)
+      .addError(Conflict)
       .annotate(OpenApi.Summary, "Update an agent")
       .annotate(
         OpenApi.Description,
-        "Changes the name, status, template variables, disposition codes or configuration. The prompt changes only through new definition versions (accepting an improvement)."
+        "Changes the name, status, template variables, disposition codes or configuration. `system_prompt`, `first_message`, `tools` and `transfer_numbers` (also when set in `workflow_configurations`) make a new definition version derived from the current one: `current_definition_id` moves to it and `GET …/definitions` lists it. Calls placed afterwards use it; calls placed before keep theirs."
       )
   )
   .add(

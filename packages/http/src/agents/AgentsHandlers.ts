@@ -41,8 +41,16 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
           const organization = yield* CurrentOrganization
-          // configuration fields are merged into the current ones by the store, atomically
-          return agentResponse(yield* agents.update(organization.id, path.agent_id, payload))
+          // configuration fields are merged into the current ones by the store, atomically; definition
+          // fields make a new version in the same transaction
+          const { system_prompt, first_message, tools, transfer_numbers, ...patch } = payload
+          const definition = {
+            ...(system_prompt === undefined ? {} : { system_prompt }),
+            ...(first_message === undefined ? {} : { first_message }),
+            ...(tools === undefined ? {} : { tools }),
+            ...(transfer_numbers === undefined ? {} : { transfer_numbers })
+          }
+          return agentResponse(yield* agents.update(organization.id, path.agent_id, { ...patch, definition }))
         }).pipe(Effect.mapError(CoreErrors.toHttp))
       )
       .handle("definitions", ({ path, urlParams }) =>

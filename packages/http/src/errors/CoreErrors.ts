@@ -36,6 +36,8 @@ import {
 export type CoreError =
   | AgentErrors.AgentNotFound
   | AgentErrors.AgentArchived
+  | AgentErrors.AgentToolArchived
+  | AgentErrors.InvalidTransferNumber
   | RunErrors.RunNotFound
   | RunErrors.RunFileNotAvailable
   | Runs.RunStillLive
@@ -91,6 +93,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
     ? NotFound
     : T extends
           | "AgentArchived"
+          | "AgentToolArchived"
           | "RunStillLive"
           | "CallAlreadyEnded"
           | "ImprovementAlreadyDecided"
@@ -107,6 +110,7 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
         ? PaymentRequired
         : T extends
               | "InvalidPhoneNumber"
+              | "InvalidTransferNumber"
               | "InvalidReportingPeriod"
               | "ReportingPeriodTooLong"
               | "DocumentTooLarge"
@@ -147,6 +151,7 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "WebhookEndpointNotFound":
       return new NotFound({ detail: e.message }) as HttpErrorOf<E>
     case "AgentArchived":
+    case "AgentToolArchived":
     case "RunStillLive":
     case "CallAlreadyEnded":
     case "ImprovementAlreadyDecided":
@@ -173,6 +178,12 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "InvalidPhoneNumber":
       return new ValidationError({
         detail: [{ loc: ["body", "phone_number"], msg: e.message, type: "value_error.phone_number" }]
+      }) as HttpErrorOf<E>
+    case "InvalidTransferNumber":
+      return new ValidationError({
+        detail: [
+          { loc: ["body", "transfer_numbers", e.index], msg: e.message, type: "value_error.phone_number" }
+        ]
       }) as HttpErrorOf<E>
     case "InvalidReportingPeriod":
       return new ValidationError({
