@@ -73,6 +73,7 @@ export const newRun = (
   overrides: Partial<NewRun> = {}
 ): NewRun => ({
   workflow_id: agentId,
+  agent_definition_id: null,
   organization_id: organizationId,
   mode: "phone",
   status: "queued",

@@ -388,6 +388,55 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           expect(Option.isNone(yield* runs.findAnyOrganization(run.workflow_run_id))).toBe(true)
         })
       )
+
+      it.effect(
+        "keeps the agent version a run was placed with, and tool-call lines in its logs until erased",
+        () =>
+          Effect.gen(function* () {
+            const runs = yield* RunStore
+            const agents = yield* AgentStore
+            const org = yield* Fixtures.organization()
+            const { agent, definition } = yield* Fixtures.agent(org.id)
+            const run = yield* runs.insert(
+              Fixtures.newRun(org.id, agent.id, { agent_definition_id: definition.id }),
+              at(0)
+            )
+            // a later version of the agent is not the run's
+            yield* agents.appendDefinition(
+              org.id,
+              agent.id,
+              (current) => ({ ...current, system_prompt: "v2" }),
+              at(1)
+            )
+            const toolCall = {
+              tool_uuid: "7d3f1c1e-0000-4000-8000-000000000001",
+              tool_type: "http_api",
+              arguments: { order: "A-1", nested: { count: 2 } },
+              outcome: "error" as const,
+              error_type: "http_status",
+              status_code: 500,
+              duration_ms: 12,
+              response: '{"error":"boom"}',
+              response_truncated: false
+            }
+            yield* runs.update(org.id, run.workflow_run_id, {
+              logs: [
+                { timestamp: at(2), level: "info", message: "plain line" },
+                { timestamp: at(3), level: "warning", message: "Tool failed", tool_call: toolCall }
+              ]
+            })
+            const stored = Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))
+            expect(stored.agent_definition_id).toBe(definition.id)
+            expect(stored.logs).toEqual([
+              { timestamp: at(2), level: "info", message: "plain line" },
+              { timestamp: at(3), level: "warning", message: "Tool failed", tool_call: toolCall }
+            ])
+            const legacy = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(4))
+            expect(legacy.agent_definition_id).toBeNull()
+            yield* runs.remove(org.id, run.workflow_run_id)
+            expect(Option.isNone(yield* runs.findAnyOrganization(run.workflow_run_id))).toBe(true)
+          })
+      )
     })
 
     describe("runs for housekeeping", () => {

@@ -2,7 +2,7 @@ import type { HttpApi } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
 import type { Services } from "@voice-agent-platform/core"
 import type { DownloadLinks, OutboundHttp, OutboundPolicy } from "@voice-agent-platform/core"
-import { IntegrationProvider, ToolExecutor } from "@voice-agent-platform/core"
+import { IntegrationProvider, RuntimeTools, ToolExecutor } from "@voice-agent-platform/core"
 import { Layer } from "effect"
 import { AdminHandlers } from "./admin/AdminHandlers.js"
 import { CallsHandlers } from "./calls/CallsHandlers.js"
@@ -47,6 +47,13 @@ const toolsHandlers = ToolsHandlers.pipe(
   Layer.provide(IntegrationProvider.layerNone)
 )
 
+/** A voice runtime's tool calls run through the same executor as the test endpoint. */
+const runtimeHandlers = RuntimeHandlers.pipe(
+  Layer.provide(RuntimeTools.layer),
+  Layer.provide(ToolExecutor.layer),
+  Layer.provide(IntegrationProvider.layerNone)
+)
+
 /**
  * The API as `layer`, with the outbound client tool calls go through left to the caller (tests inject
  * one with a fixed name resolver).
@@ -75,7 +82,7 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
           UsageHandlers,
           KnowledgeBaseHandlers,
           WebhooksHandlers,
-          RuntimeHandlers,
+          runtimeHandlers,
           AdminHandlers
         ]),
         Layer.provide([Authentication.layer, OperatorAuthentication.layer, RuntimeAuthentication.layer])

@@ -158,6 +158,7 @@ export const layer = Layer.effect(
               .insert(
                 {
                   workflow_id: agent.id,
+                  agent_definition_id: definition.value.id,
                   organization_id: request.organizationId,
                   mode: "phone",
                   status: "queued",

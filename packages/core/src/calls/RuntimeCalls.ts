@@ -31,7 +31,7 @@ export interface RuntimeCall {
 export class RuntimeCalls extends Context.Tag("@voice-agent-platform/core/RuntimeCalls")<
   RuntimeCalls,
   {
-    /** The call behind a run, rendered from its agent's current definition. Fails when the run is gone. */
+    /** The call behind a run, rendered from the agent version it was placed with. Fails when the run is gone. */
     readonly find: (runId: RunId) => Effect.Effect<RuntimeCall, RunNotFound>
     /**
      * Applies events to a run in order, all or nothing: when one fails (the call has ended, a recording
@@ -66,7 +66,11 @@ export const make = Effect.gen(function* () {
         const run = yield* locate(runId)
         const agent = yield* agents.find(run.organization_id, { _tag: "Number", id: run.workflow_id })
         const definition = Option.isSome(agent)
-          ? yield* agents.findDefinition(run.organization_id, agent.value.current_definition_id)
+          ? yield* agents.findDefinition(
+              run.organization_id,
+              // the version the run was placed with (runs stored before versions were kept: the current one)
+              run.agent_definition_id ?? agent.value.current_definition_id
+            )
           : Option.none()
         // A run outlives nothing it was made from in normal use; a missing agent is a broken store.
         if (Option.isNone(agent) || Option.isNone(definition)) {

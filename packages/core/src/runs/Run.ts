@@ -1,7 +1,8 @@
 import { Schema } from "effect"
-import { AgentId } from "../agents/AgentIds.js"
+import { AgentDefinitionId, AgentId } from "../agents/AgentIds.js"
 import { Currency, MinorUnits } from "../money/Money.js"
 import { OrganizationId } from "../organizations/Organization.js"
+import { ToolCallRecord } from "../tools/ToolCallLog.js"
 import { RunId } from "./RunId.js"
 
 /** How a run talks: a phone call, a browser session, or a text chat. */
@@ -43,7 +44,9 @@ export const isFinal = (status: RunStatus): boolean => finalStatuses.includes(st
 export const RunLogEntry = Schema.Struct({
   timestamp: Schema.DateFromSelf,
   level: Schema.Literal("debug", "info", "warning", "error"),
-  message: Schema.String
+  message: Schema.String,
+  /** Present on the line of a tool call made during the run. */
+  tool_call: Schema.optionalWith(ToolCallRecord, { exact: true })
 })
 export type RunLogEntry = typeof RunLogEntry.Type
 
@@ -74,6 +77,12 @@ export type RunFiles = typeof RunFiles.Type
 export const Run = Schema.Struct({
   workflow_run_id: RunId,
   workflow_id: AgentId,
+  /**
+   * The definition version of the agent the run was placed with: its prompt, tools and transfer numbers
+   * hold for the whole call. Null for runs stored before versions were recorded (their agent's current
+   * version stands in).
+   */
+  agent_definition_id: Schema.NullOr(AgentDefinitionId),
   organization_id: OrganizationId,
   mode: RunMode,
   status: RunStatus,

@@ -158,6 +158,7 @@ export const layer = Layer.effect(
           return yield* runs.insert(
             {
               workflow_id: resolved.id,
+              agent_definition_id: resolved.current_definition_id,
               organization_id: organizationId,
               mode: request.mode,
               status: "initialized" satisfies RunStatus,

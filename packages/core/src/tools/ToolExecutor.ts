@@ -46,6 +46,11 @@ export class ToolExecutor extends Context.Tag("@voice-agent-platform/core/ToolEx
   {
     /** Runs the tool for this call (the tool's organization is the one whose credentials are used). */
     readonly execute: (tool: Tool, call: ToolCall) => Effect.Effect<ToolResult, RunRefusal>
+    /**
+     * The secret texts a call of the tool carries (its credential's secret and header value, its secret
+     * header values, an integration's key): what a log of the call must not show.
+     */
+    readonly secretsOf: (tool: Tool) => Effect.Effect<ReadonlyArray<string>>
     /** `POST /tools/{uuid}/test`: the organization's active tool, run once with the given arguments. */
     readonly test: (
       organizationId: OrganizationId,
@@ -208,8 +213,28 @@ export const layer = Layer.effect(
         return { ...result, duration_ms: Math.max(0, finished - started) }
       })
 
+    const secretsOf = (tool: Tool): Effect.Effect<ReadonlyArray<string>> => {
+      const definition = tool.definition
+      if (definition.type === "integration") {
+        const key = definition.config.api_key
+        return Effect.succeed(key == null || key === "" ? [] : [key])
+      }
+      if (definition.type !== "http_api") return Effect.succeed([])
+      const config = definition.config
+      const headers = Object.entries(config.headers ?? {}).flatMap(([name, value]) =>
+        isSecretHeader(name) && value.length > 0 ? [value] : []
+      )
+      const credentialUuid = config.credential_uuid ?? null
+      if (credentialUuid === null) return Effect.succeed(headers)
+      return Effect.map(credentials.find(tool.organization_id, credentialUuid), (found) => [
+        ...headers,
+        ...(Option.isSome(found) ? CredentialHeader.secretTexts(found.value) : [])
+      ])
+    }
+
     return {
       execute,
+      secretsOf,
       test: (organizationId, toolUuid, call) =>
         Effect.gen(function* () {
           const tool = yield* tools.get(organizationId, toolUuid)

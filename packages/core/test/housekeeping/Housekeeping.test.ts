@@ -178,6 +178,7 @@ describe("Housekeeping", () => {
         yield* runs.insert(
           {
             workflow_id: agent.id,
+            agent_definition_id: null,
             organization_id: organization.id,
             mode: "phone",
             status: "completed",

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Money, Run, Runs, Transcript } from "@voice-agent-platform/core"
+import { Money, Run, Runs, ToolCallLog, Transcript } from "@voice-agent-platform/core"
 import { Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
@@ -42,7 +42,8 @@ export const RunResponse = Schema.Struct({
     Schema.Struct({
       timestamp: Timestamp,
       level: Schema.Literal("debug", "info", "warning", "error"),
-      message: Schema.String
+      message: Schema.String,
+      tool_call: Schema.optionalWith(ToolCallLog.ToolCallRecord, { exact: true })
     })
   ),
   integration_deliveries: Schema.Array(

@@ -15,6 +15,7 @@ import type {
   QuotaErrors,
   RunErrors,
   Runs,
+  RuntimeTools,
   Telephony,
   ToolErrors,
   TriggerErrors,
@@ -38,6 +39,8 @@ export type CoreError =
   | AgentErrors.AgentArchived
   | AgentErrors.AgentToolArchived
   | AgentErrors.InvalidTransferNumber
+  | RuntimeTools.RunEndedNoToolCalls
+  | RuntimeTools.ToolCallLimitReached
   | RunErrors.RunNotFound
   | RunErrors.RunFileNotAvailable
   | Runs.RunStillLive
@@ -94,6 +97,8 @@ type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
     : T extends
           | "AgentArchived"
           | "AgentToolArchived"
+          | "RunEndedNoToolCalls"
+          | "ToolCallLimitReached"
           | "RunStillLive"
           | "CallAlreadyEnded"
           | "ImprovementAlreadyDecided"
@@ -152,6 +157,8 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
       return new NotFound({ detail: e.message }) as HttpErrorOf<E>
     case "AgentArchived":
     case "AgentToolArchived":
+    case "RunEndedNoToolCalls":
+    case "ToolCallLimitReached":
     case "RunStillLive":
     case "CallAlreadyEnded":
     case "ImprovementAlreadyDecided":

@@ -7,6 +7,8 @@ import { RuntimeAuthentication } from "../middleware/RuntimeAuthentication.js"
 import { IntId } from "../shared/Ids.js"
 import { JsonObject, strict } from "../shared/Json.js"
 import { Timestamp } from "../shared/Timestamp.js"
+import { ToolTestResult } from "../tools/ToolsApi.js"
+import { RuntimeAgentResponse, RuntimeToolCallRequest, toolCallsPerRun } from "./RuntimeToolSchemas.js"
 
 /** The most events one request may carry. */
 export const maxEventsPerRequest = 1000
@@ -126,6 +128,30 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
       .annotate(
         OpenApi.Description,
         "The raw PCM WAV file as the body (`Content-Type: audio/wav`, `audio/x-wav`, `audio/wave` or `audio/vnd.wave`, else 415; at most 200 MB, else 413), streamed; it is the call's `recording` event. Upload it before reporting `ended`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getAgent", "/runs/:run_id/agent")
+      .setPath(runPath)
+      .addSuccess(RuntimeAgentResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read the agent version of a call")
+      .annotate(
+        OpenApi.Description,
+        "The agent version the run was placed with (a later change of the agent does not change it): prompt and first message with `initial_context` filled, the fields to gather, its active tools as `GET /api/v1/tools` shows them (no credential value, secret header values read `****`, an integration's `api_key` null) and its transfer numbers (E.164)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("callTool", "/runs/:run_id/tool-calls")
+      .setPath(runPath)
+      .setPayload(RuntimeToolCallRequest)
+      .addSuccess(ToolTestResult.annotations({ identifier: "RuntimeToolCallResult" }))
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Call a tool during a call")
+      .annotate(
+        OpenApi.Description,
+        `Runs one of the tools of the run's agent version with the model's \`arguments\`, exactly as \`POST /api/v1/tools/{tool_uuid}/test\` does (same checks, guarded outbound client, deadline and response cap), with the run's \`initial_context\` and the version's transfer numbers. The answer is the executor's result: for a transfer \`response\` is \`{action: "transfer", destination_number}\`, for an end-call \`{action: "end_call", message}\`; a failed call is a 200 with \`ok: false\`. Each call is added to the run's \`logs\` (arguments without secrets, response cut to 4 KiB, duration, outcome) and erased with the run. 404 for a tool that is not one of the version's (another agent's or organization's) or an unknown run; 409 for an archived tool, a run that has ended, or a run that has made ${toolCallsPerRun} tool calls; 422 for an integration tool when no provider adapter is installed.`
       )
   )
   .middleware(RuntimeAuthentication)

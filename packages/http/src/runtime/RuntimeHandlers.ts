@@ -1,13 +1,14 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
 import type { CallEvents } from "@voice-agent-platform/core"
-import { RunId, RuntimeCalls } from "@voice-agent-platform/core"
+import { RunId, RuntimeCalls, RuntimeTools } from "@voice-agent-platform/core"
 import { Effect, Stream } from "effect"
 import { Api } from "../Api.js"
 import { ValidationError } from "../errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import type { RuntimeEventsRequest } from "./RuntimeApi.js"
 import * as RuntimeResponses from "./RuntimeResponses.js"
+import { agentResponse } from "./RuntimeToolSchemas.js"
 
 /**
  * Reads the raw body as a stream. The edge (`EdgeRequest`) has already refused another media type (415)
@@ -50,6 +51,7 @@ const toCallEvents = (payload: typeof RuntimeEventsRequest.Type): ReadonlyArray<
 export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) =>
   Effect.gen(function* () {
     const calls = yield* RuntimeCalls.RuntimeCalls
+    const tools = yield* RuntimeTools.RuntimeTools
     return handlers
       .handle("getCall", ({ path }) =>
         calls
@@ -63,6 +65,16 @@ export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) =
           Effect.mapError(CoreErrors.toHttp)
         )
       })
+      .handle("getAgent", ({ path }) =>
+        tools
+          .agentOf(RunId.RunId.make(path.run_id))
+          .pipe(Effect.map(agentResponse), Effect.mapError(CoreErrors.toHttp))
+      )
+      .handle("callTool", ({ path, payload }) =>
+        tools
+          .call(RunId.RunId.make(path.run_id), payload.tool_uuid, payload.arguments ?? {})
+          .pipe(Effect.mapError(CoreErrors.toHttp))
+      )
       .handleRaw("uploadRecording", ({ path, request }) =>
         Effect.gen(function* () {
           const runId = RunId.RunId.make(path.run_id)

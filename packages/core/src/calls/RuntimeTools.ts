@@ -1,0 +1,195 @@
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import type { Agent, AgentDefinition } from "../agents/Agent.js"
+import { AgentStore } from "../agents/AgentStore.js"
+import * as DefinitionChanges from "../agents/DefinitionChanges.js"
+import type { Run } from "../runs/Run.js"
+import { isFinal } from "../runs/Run.js"
+import { RunNotFound } from "../runs/RunErrors.js"
+import type { RunId } from "../runs/RunId.js"
+import { RunStore } from "../runs/RunStore.js"
+import { Transactions } from "../storage/Transactions.js"
+import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
+import type { Tool } from "../tools/Tool.js"
+import { withoutSecrets } from "../tools/Tool.js"
+import * as ToolCallLog from "../tools/ToolCallLog.js"
+import { ToolArchivedNotRun, ToolNotFound } from "../tools/ToolErrors.js"
+import { ToolExecutor, type RunRefusal } from "../tools/ToolExecutor.js"
+import type { ToolResult } from "../tools/ToolResult.js"
+import { ToolStore } from "../tools/ToolStore.js"
+
+/** A run that has ended makes no more tool calls (409). */
+export class RunEndedNoToolCalls extends Schema.TaggedError<RunEndedNoToolCalls>()("RunEndedNoToolCalls", {
+  workflow_run_id: Schema.Number,
+  status: Schema.String
+}) {
+  override get message() {
+    return `run_ended: run ${this.workflow_run_id} has ended (${this.status}); it makes no more tool calls`
+  }
+}
+
+/** A run has made as many tool calls as one run may (409); the call was not made. */
+export class ToolCallLimitReached extends Schema.TaggedError<ToolCallLimitReached>()("ToolCallLimitReached", {
+  workflow_run_id: Schema.Number,
+  limit: Schema.Int
+}) {
+  override get message() {
+    return `tool_call_limit: run ${this.workflow_run_id} has made ${this.limit} tool calls, the most one run may make`
+  }
+}
+
+/** The agent version a run was placed with, as a voice runtime uses it. */
+export interface RunAgentVersion {
+  readonly run: Run
+  readonly agent: Agent
+  readonly definition: AgentDefinition
+  /** The prompt with `{{initial_context.*}}` filled from the run. */
+  readonly system_prompt: string
+  readonly first_message: string
+  /** The version's active tools, in its order, without secrets. */
+  readonly tools: ReadonlyArray<Tool>
+  /** The version's transfer numbers (E.164). */
+  readonly transfer_numbers: ReadonlyArray<string>
+}
+
+/** Why a tool call was refused (nothing was run). */
+export type ToolCallRefusal =
+  RunNotFound | ToolNotFound | ToolArchivedNotRun | RunEndedNoToolCalls | ToolCallLimitReached | RunRefusal
+
+/**
+ * The tools of a call, as a voice runtime (or the built-in simulated one) uses them: the agent version
+ * the run was placed with, and its tools run through the `ToolExecutor`, each call kept in the run's logs
+ * (so it is erased with the run).
+ */
+export class RuntimeTools extends Context.Tag("@voice-agent-platform/core/RuntimeTools")<
+  RuntimeTools,
+  {
+    readonly agentOf: (runId: RunId) => Effect.Effect<RunAgentVersion, RunNotFound>
+    /** Runs one of the version's tools with the model's arguments; the answer is the executor's result. */
+    readonly call: (
+      runId: RunId,
+      toolUuid: string,
+      args: Readonly<Record<string, unknown>>
+    ) => Effect.Effect<ToolResult, ToolCallRefusal>
+  }
+>() {}
+
+/** How many tool calls a run's logs hold. */
+export const toolCallsIn = (run: Run): number =>
+  run.logs.filter((entry) => entry.tool_call !== undefined).length
+
+export const make = Effect.gen(function* () {
+  const runs = yield* RunStore
+  const agents = yield* AgentStore
+  const tools = yield* ToolStore
+  const transactions = yield* Transactions
+  const executor = yield* ToolExecutor
+
+  const locate = (runId: RunId) =>
+    Effect.flatMap(
+      runs.findAnyOrganization(runId),
+      Option.match({
+        onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: runId })),
+        onSome: Effect.succeed
+      })
+    )
+
+  /** The version the run was placed with (its agent's current one for runs stored before versions were kept). */
+  const versionOf = (run: Run) =>
+    Effect.gen(function* () {
+      const agent = yield* agents.find(run.organization_id, { _tag: "Number", id: run.workflow_id })
+      if (Option.isNone(agent)) return yield* Effect.dieMessage(`run ${run.workflow_run_id} has no agent`)
+      const definition = yield* agents.findDefinition(
+        run.organization_id,
+        run.agent_definition_id ?? agent.value.current_definition_id
+      )
+      if (Option.isNone(definition)) {
+        return yield* Effect.dieMessage(`run ${run.workflow_run_id} has no agent definition`)
+      }
+      return { agent: agent.value, definition: definition.value }
+    })
+
+  const transferNumbersOf = (agent: Agent, definition: AgentDefinition) =>
+    definition.workflow_definition.transfer_numbers ?? agent.workflow_configurations.transfer_numbers
+
+  const agentOf = (runId: RunId) =>
+    Effect.gen(function* () {
+      const run = yield* locate(runId)
+      const { agent, definition } = yield* versionOf(run)
+      const workflow = definition.workflow_definition
+      const found = yield* Effect.forEach(DefinitionChanges.toolUuidsOf(workflow), (toolUuid) =>
+        tools.find(run.organization_id, toolUuid)
+      )
+      return {
+        run,
+        agent,
+        definition,
+        system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
+        first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
+        // an archived tool is no longer run, so the runtime is not offered it
+        tools: found.flatMap((tool) =>
+          Option.isSome(tool) && tool.value.status === "active" ? [withoutSecrets(tool.value)] : []
+        ),
+        transfer_numbers: transferNumbersOf(agent, definition)
+      }
+    })
+
+  const call = (runId: RunId, toolUuid: string, args: Readonly<Record<string, unknown>>) =>
+    Effect.gen(function* () {
+      const run = yield* locate(runId)
+      const { agent, definition } = yield* versionOf(run)
+      // Only a tool of the version the run was placed with: any other (another agent's, another
+      // organization's) is not found, exactly like a missing one.
+      const stored = DefinitionChanges.toolUuidsOf(definition.workflow_definition).includes(toolUuid)
+        ? yield* tools.find(run.organization_id, toolUuid)
+        : Option.none()
+      if (Option.isNone(stored)) return yield* new ToolNotFound({ tool_uuid: toolUuid })
+      const tool = stored.value
+      if (tool.status === "archived") return yield* new ToolArchivedNotRun({ tool_uuid: toolUuid })
+      if (isFinal(run.status)) {
+        return yield* new RunEndedNoToolCalls({ workflow_run_id: runId, status: run.status })
+      }
+      if (toolCallsIn(run) >= ToolCallLog.maxToolCallsPerRun) {
+        return yield* new ToolCallLimitReached({
+          workflow_run_id: runId,
+          limit: ToolCallLog.maxToolCallsPerRun
+        })
+      }
+      const result = yield* executor.execute(tool, {
+        arguments: args,
+        initialContext: run.initial_context,
+        transferNumbers: transferNumbersOf(agent, definition)
+      })
+      const entry = ToolCallLog.record(
+        { tool_uuid: tool.tool_uuid, type: tool.definition.type },
+        args,
+        result,
+        yield* executor.secretsOf(tool)
+      )
+      const now = new Date(yield* Clock.currentTimeMillis)
+      // Appended under the run's lock, so concurrent calls and call events all keep their lines; a run
+      // deleted meanwhile keeps nothing.
+      yield* transactions.run(
+        Effect.gen(function* () {
+          const current = yield* runs.findForUpdate(run.organization_id, runId)
+          if (Option.isNone(current)) return
+          yield* runs.update(run.organization_id, runId, {
+            logs: [
+              ...current.value.logs,
+              {
+                timestamp: now,
+                level: entry.outcome === "ok" ? "info" : "warning",
+                message: ToolCallLog.message(tool.name, entry),
+                tool_call: entry
+              }
+            ]
+          })
+        })
+      )
+      return result
+    })
+
+  return RuntimeTools.of({ agentOf, call })
+})
+
+/** The runtime's tools over the stores and a `ToolExecutor` from the environment. */
+export const layer = Layer.effect(RuntimeTools, make)

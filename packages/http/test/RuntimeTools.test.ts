@@ -1,0 +1,253 @@
+import type { HttpClient } from "@effect/platform"
+import { HttpClientRequest } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { answerJson, receiver } from "./support/Receiver.js"
+import {
+  json,
+  organization,
+  rawClient,
+  runtimeToken,
+  send,
+  TestServer,
+  TestServerOverSql
+} from "./support/TestServer.js"
+
+type Body = Record<string, any>
+
+const secret = "sk-live-0123456789abcdef"
+
+const created = (response: { status: number; text: string; body: unknown }) => {
+  expect(response.status, response.text).toBe(200)
+  return response.body as Body
+}
+
+const runtime = (client: HttpClient.HttpClient) => HttpClient_withToken(client, runtimeToken)
+
+// The runtime authenticates with its own token, never with an organization's key.
+const HttpClient_withToken = (client: HttpClient.HttpClient, token: string) => ({
+  get: (url: string) => send(client, HttpClientRequest.get(url).pipe(HttpClientRequest.bearerToken(token))),
+  post: (url: string, body: unknown) =>
+    send(client, json("POST", url, body).pipe(HttpClientRequest.bearerToken(token)))
+})
+
+/** An organization with an agent carrying the given tools and numbers, and a chat run placed with it. */
+const agentWithRun = (
+  client: HttpClient.HttpClient,
+  tools: ReadonlyArray<string>,
+  numbers: ReadonlyArray<string>
+) =>
+  Effect.gen(function* () {
+    const agent = created(
+      yield* send(
+        client,
+        json("POST", "/api/v1/agents/from-script", { agent: { greeting: "Hi {{initial_context.name}}" } })
+      )
+    )
+    created(
+      yield* send(
+        client,
+        json("PATCH", `/api/v1/agents/${agent.public_id}`, {
+          system_prompt: "You help {{initial_context.name}}.",
+          tools,
+          transfer_numbers: numbers
+        })
+      )
+    )
+    const run = created(
+      yield* send(
+        client,
+        json("POST", `/api/v1/agents/${agent.public_id}/conversations`, {
+          mode: "chat",
+          initial_context: { name: "Ada", shop: "north" }
+        })
+      )
+    )
+    return { agent, runId: run.workflow_run_id as number }
+  })
+
+const tool = (client: HttpClient.HttpClient, name: string, definition: unknown) =>
+  Effect.map(
+    send(client, json("POST", "/api/v1/tools", { name, definition })),
+    (response) => created(response).tool_uuid as string
+  )
+
+describe.each([
+  ["in-memory", TestServer],
+  ["SQL (embedded PostgreSQL)", TestServerOverSql]
+] as const)("the runtime's agent and tool calls, %s storage", (_, server) => {
+  it.scopedLive("a run reads the agent version it was placed with, tools without secrets", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const credential = created(
+        yield* send(
+          client,
+          json("POST", "/api/v1/credentials", {
+            name: "Shop key",
+            kind: "api_key_header",
+            header_name: "X-Shop-Key",
+            secret
+          })
+        )
+      )
+      const lookup = yield* tool(client, "Lookup", {
+        type: "http_api",
+        config: {
+          method: "GET",
+          url: "https://example.com/orders",
+          headers: { Authorization: `Bearer ${secret}`, "X-Plain": "visible" },
+          credential_uuid: credential.credential_uuid
+        }
+      })
+      const { agent, runId } = yield* agentWithRun(client, [lookup], ["+48 500 000 111"])
+      // a later change of the agent is not the run's
+      created(
+        yield* send(
+          client,
+          json("PATCH", `/api/v1/agents/${agent.public_id}`, { system_prompt: "Changed", tools: [] })
+        )
+      )
+
+      const read = yield* runtime(client).get(`/runtime/v1/runs/${runId}/agent`)
+      expect(read.status, read.text).toBe(200)
+      expect(read.body).toMatchObject({
+        workflow_run_id: runId,
+        workflow_id: agent.id,
+        version: 2,
+        system_prompt: "You help Ada.",
+        first_message: "Hi Ada",
+        transfer_numbers: ["+48500000111"],
+        tools: [
+          {
+            tool_uuid: lookup,
+            definition: {
+              type: "http_api",
+              config: { headers: { Authorization: "****", "X-Plain": "visible" } }
+            }
+          }
+        ]
+      })
+      expect(read.text).not.toContain(secret)
+      // without the runtime's token there is nothing to read
+      expect((yield* send(client, HttpClientRequest.get(`/runtime/v1/runs/${runId}/agent`))).status).toBe(401)
+      expect((yield* runtime(client).get(`/runtime/v1/runs/999999999999/agent`)).status).toBe(404)
+    }).pipe(Effect.provide(server))
+  )
+
+  it.scopedLive(
+    "runs the version's tools, logs each call without secrets, and erases the log with the run",
+    () =>
+      Effect.gen(function* () {
+        const local = yield* receiver((request, response) =>
+          answerJson(response, 200, {
+            url: request.url,
+            echo: request.headers["x-shop-key"],
+            big: "x".repeat(6000)
+          })
+        )
+        const { apiKey } = yield* organization()
+        const client = yield* rawClient(apiKey)
+        const credential = created(
+          yield* send(
+            client,
+            json("POST", "/api/v1/credentials", {
+              name: "Shop key",
+              kind: "api_key_header",
+              header_name: "X-Shop-Key",
+              secret
+            })
+          )
+        )
+        const lookup = yield* tool(client, "Lookup", {
+          type: "http_api",
+          config: {
+            method: "GET",
+            url: `${local.origin}/orders/{{initial_context.shop}}`,
+            credential_uuid: credential.credential_uuid,
+            parameters: [
+              { name: "order", type: "string", description: "The order" },
+              { name: "password", type: "string", description: "Never logged", required: false }
+            ]
+          }
+        })
+        const transfer = yield* tool(client, "Transfer", {
+          type: "transfer",
+          config: { destination_number: "+48 22 123 45 67", message: "Transferring {{initial_context.name}}" }
+        })
+        const hangUp = yield* tool(client, "Bye", {
+          type: "end_call",
+          config: { messageType: "custom", customMessage: "Goodbye {{initial_context.name}}" }
+        })
+        const unused = yield* tool(client, "Not this agent's", { type: "end_call", config: {} })
+        const { agent, runId } = yield* agentWithRun(client, [lookup, transfer, hangUp], ["+48500000111"])
+        const calls = `/runtime/v1/runs/${runId}/tool-calls`
+
+        const looked = yield* runtime(client).post(calls, {
+          tool_uuid: lookup,
+          arguments: { order: "A-1", password: "hunter2" }
+        })
+        expect(looked.status, looked.text).toBe(200)
+        expect(looked.body).toMatchObject({ ok: true, status_code: 200, error: null })
+        expect((looked.body as Body).response.url).toBe("/orders/north?order=A-1&password=hunter2")
+        expect(looked.text).not.toContain(secret)
+        expect(local.requests).toHaveLength(1)
+        expect(local.requests[0]!.headers["x-shop-key"]).toBe(secret)
+
+        const moved = yield* runtime(client).post(calls, {
+          tool_uuid: transfer,
+          arguments: { destination_number: "+48 500 000 111" }
+        })
+        expect(moved.body).toMatchObject({
+          ok: true,
+          response: { action: "transfer", destination_number: "+48500000111" },
+          message: "Transferring Ada"
+        })
+        const elsewhere = yield* runtime(client).post(calls, {
+          tool_uuid: transfer,
+          arguments: { destination_number: "+48 600 000 000" }
+        })
+        expect((elsewhere.body as Body).response).toEqual({
+          action: "transfer",
+          destination_number: "+48221234567"
+        })
+        const ended = yield* runtime(client).post(calls, { tool_uuid: hangUp })
+        expect((ended.body as Body).response).toEqual({ action: "end_call", message: "Goodbye Ada" })
+
+        // a tool that is not this version's, another organization's, or unknown: 404, nothing runs
+        const other = yield* organization()
+        const otherClient = yield* rawClient(other.apiKey)
+        const foreign = yield* tool(otherClient, "Theirs", { type: "end_call", config: {} })
+        for (const toolUuid of [unused, foreign, "00000000-0000-4000-8000-000000000000"]) {
+          expect((yield* runtime(client).post(calls, { tool_uuid: toolUuid })).status).toBe(404)
+        }
+        expect((yield* runtime(client).post(calls, { tool_uuid: lookup, arguments: "x" })).status).toBe(422)
+        expect(
+          (yield* runtime(client).post(`/runtime/v1/runs/999999999999/tool-calls`, { tool_uuid: lookup }))
+            .status
+        ).toBe(404)
+        expect(local.requests).toHaveLength(1)
+
+        const runPath = `/api/v1/agents/${agent.public_id}/conversations/${runId}`
+        const run = created(yield* send(client, HttpClientRequest.get(runPath)))
+        const logged = (run.logs as Array<Body>).filter((entry) => entry.tool_call !== undefined)
+        expect(logged.map((entry) => entry.tool_call.tool_uuid)).toEqual([lookup, transfer, transfer, hangUp])
+        const first = logged[0]!.tool_call
+        expect(first).toMatchObject({
+          tool_type: "http_api",
+          arguments: { order: "A-1", password: "****" },
+          outcome: "ok",
+          error_type: null,
+          status_code: 200,
+          response_truncated: true
+        })
+        expect(first.response.length).toBe(4096)
+        expect(JSON.stringify(run.logs)).not.toContain(secret)
+        expect(JSON.stringify(run.logs)).not.toContain("hunter2")
+
+        expect((yield* send(client, HttpClientRequest.del(runPath))).status).toBe(204)
+        expect((yield* send(client, HttpClientRequest.get(runPath))).status).toBe(404)
+        expect((yield* runtime(client).post(calls, { tool_uuid: hangUp })).status).toBe(404)
+      }).pipe(Effect.provide(server))
+  )
+})
