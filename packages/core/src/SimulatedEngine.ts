@@ -21,3 +21,19 @@ export const layer = <E1, R1, E2, R2>(
       Layer.mergeAll(stores, files, SecureRandom.layerWebCrypto, PriceListConfig.layerDefault)
     )
   )
+
+/**
+ * As `layer`, with simulated calls that use the agent's HTTP API tools (the caller asks for each tool that
+ * has trigger phrases; the tool runs through `RuntimeTools`, its call kept in the run's logs). Tool
+ * requests go out through the `OutboundHttp` the host provides (the bundled server's guarded client).
+ */
+export const layerWithTools = <E1, R1, E2, R2>(
+  stores: Layer.Layer<Stores, E1, R1>,
+  files: Layer.Layer<BlobStore, E2, R2>
+) =>
+  Services.layer.pipe(
+    Layer.provideMerge(SimulatedTelephony.layerWithTools),
+    Layer.provideMerge(
+      Layer.mergeAll(stores, files, SecureRandom.layerWebCrypto, PriceListConfig.layerDefault)
+    )
+  )

@@ -1,13 +1,17 @@
 import type { GatheredField, PlanStep } from "../agents/Agent.js"
+import type { ToolParameter } from "../tools/ToolDefinition.js"
 import type { Role } from "../transcripts/Transcript.js"
 import type { CallEvent } from "./CallEvents.js"
+import type { SimulatedTool } from "./SimulatedToolCalls.js"
+import { triggered } from "./SimulatedToolCalls.js"
 import type { OutboundCall } from "./Telephony.js"
 
 /**
  * The script of a simulated call: what happens when, as the built-in voice runtime plays it. A call rings
  * for a quarter of its talk time, is answered, talks (the agent's first message, the known context read
  * back, the plan's steps, a question per gathered field), then gathers its data, sends one SMS, logs one
- * line, hands over a recording of its talk time and ends `completed`. Test numbers end otherwise, with no
+ * line, hands over a recording of its talk time and ends `completed`. When the agent has HTTP API tools
+ * with trigger phrases, the caller asks for each (`SimulatedToolCalls`) and the tool is called. Test numbers end otherwise, with no
  * conversation, transcript or recording, after 0 billed seconds.
  */
 
@@ -30,6 +34,12 @@ export type ScriptedEvent =
   | Exclude<CallEvent, { readonly type: "fragment" } | { readonly type: "recording" }>
   | { readonly type: "fragment"; readonly role: Role; readonly text: string }
   | { readonly type: "recording"; readonly seconds: number }
+  /** The agent calls one of its tools, with the arguments its model chose. */
+  | {
+      readonly type: "tool_call"
+      readonly tool_uuid: string
+      readonly arguments: Readonly<Record<string, unknown>>
+    }
 
 /** An event and when it happens, in milliseconds after the call was placed. */
 export interface ScriptedStep {
@@ -47,6 +57,8 @@ export interface SimulatedCallInput {
   readonly plan: ReadonlyArray<PlanStep>
   readonly initial_context: Readonly<Record<string, unknown>>
   readonly gathered_fields: ReadonlyArray<GatheredField>
+  /** The tools the caller asks for (see `SimulatedToolCalls.usableTools`); none by default. */
+  readonly tools?: ReadonlyArray<SimulatedTool>
   /** The talk time of a completed call, in seconds (fractions allowed). */
   readonly call_seconds: number
   /** When the call is placed: dates the caller gives are a week after it. */
@@ -54,7 +66,12 @@ export interface SimulatedCallInput {
 }
 
 /** The input of a call handed to the runtime: the plan is the definition's step nodes, in graph order. */
-export const inputOf = (call: OutboundCall, callSeconds: number, now: Date): SimulatedCallInput => {
+export const inputOf = (
+  call: OutboundCall,
+  callSeconds: number,
+  now: Date,
+  tools: ReadonlyArray<SimulatedTool> = []
+): SimulatedCallInput => {
   const workflow = call.definition.workflow_definition
   return {
     phone_number: call.run.phone_number ?? "",
@@ -65,6 +82,7 @@ export const inputOf = (call: OutboundCall, callSeconds: number, now: Date): Sim
       .map((node) => ({ title: node.title, description: node.description })),
     initial_context: call.run.initial_context,
     gathered_fields: workflow.gathered_fields,
+    tools,
     // a call that outlived its agent's maximum would lose its channel before it ends
     call_seconds: Math.min(callSeconds, call.agent.workflow_configurations.max_call_duration_seconds),
     now
@@ -125,6 +143,25 @@ export const plausibleValue = (
   }
 }
 
+/** The arguments the simulated model passes to a tool: a plausible value of each parameter's type. */
+export const argumentsFor = (
+  parameters: ReadonlyArray<ToolParameter>,
+  context: Readonly<Record<string, unknown>>,
+  phoneNumber: string,
+  now: Date
+): Record<string, unknown> =>
+  Object.fromEntries(
+    parameters.map((parameter) => [
+      parameter.name,
+      plausibleValue(
+        { name: parameter.name, description: parameter.description, type: parameter.type },
+        context,
+        phoneNumber,
+        now
+      )
+    ])
+  )
+
 /** The conversation of a completed call, in order: who says what. */
 export const conversation = (
   input: SimulatedCallInput,
@@ -146,6 +183,10 @@ export const conversation = (
   for (const step of input.plan) {
     say("assistant", step.description === null ? step.title : `${step.title}. ${step.description}`)
     say("user", "Okay.")
+  }
+  for (const tool of input.tools ?? []) {
+    say("user", tool.trigger_phrases[0]!)
+    say("assistant", tool.wait_message ?? "One moment, please.")
   }
   for (const field of input.gathered_fields) {
     say("assistant", `What is your ${humanize(field.name)}?`)
@@ -200,11 +241,31 @@ export const script = (input: SimulatedCallInput): ReadonlyArray<ScriptedStep> =
         ])
       )
       const lines = conversation(input, gathered)
+      const lineAt = (i: number) => ringMs + Math.floor((talkMs * i) / lines.length)
+      // A tool a caller line asks for is called once the agent has answered it (its wait message).
+      const calls = triggered(
+        lines.map((line) => (line.role === "user" ? line.text : "")),
+        input.tools ?? []
+      )
+      const toolCallsAfter = (i: number): ReadonlyArray<ScriptedStep> =>
+        (i === 0 ? [] : (calls[i - 1] ?? [])).map((tool) =>
+          at(lineAt(i), {
+            type: "tool_call",
+            tool_uuid: tool.tool_uuid,
+            arguments: argumentsFor(tool.parameters, input.initial_context, input.phone_number, input.now)
+          })
+        )
       return [
         at(0, { type: "ringing" }),
         at(ringMs, { type: "answered" }),
-        ...lines.map((line, i) =>
-          at(ringMs + Math.floor((talkMs * i) / lines.length), { type: "fragment", ...line })
+        ...lines.flatMap((line, i) => [at(lineAt(i), { type: "fragment", ...line }), ...toolCallsAfter(i)]),
+        // a tool asked for by the last line is called after it
+        ...(calls[lines.length - 1] ?? []).map((tool) =>
+          at(endMs, {
+            type: "tool_call" as const,
+            tool_uuid: tool.tool_uuid,
+            arguments: argumentsFor(tool.parameters, input.initial_context, input.phone_number, input.now)
+          })
         ),
         ...(input.gathered_fields.length === 0 ? [] : [at(endMs, { type: "gathered", values: gathered })]),
         at(endMs, {

@@ -84,7 +84,10 @@ export const layer = Layer.unwrapEffect(
       onNone: () => SecretBox.layerKeyFile(join(config.dataDir, "encryption.key")),
       onSome: SecretBox.layer
     })
-    const engine = SimulatedEngine.layer(PgStorage.layer, files).pipe(
+    // Simulated calls use the agents' HTTP API tools, through the same guarded client as everything else.
+    const engine = SimulatedEngine.layerWithTools(PgStorage.layer, files).pipe(
+      Layer.provide(NodeOutboundHttp.layer),
+      Layer.provide(OutboundPolicy.layer(config.outboundAllowHosts)),
       Layer.provide(OAuthProvidersConfig.layerConfig),
       Layer.provide(SimulationConfig.layer(config.simCallSeconds)),
       Layer.provide(Quotas.layer(config.quotas))
