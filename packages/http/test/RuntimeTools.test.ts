@@ -1,6 +1,7 @@
 import type { HttpClient } from "@effect/platform"
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
+import { RunId, RunStore } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { answerJson, receiver } from "./support/Receiver.js"
 import {
@@ -249,5 +250,41 @@ describe.each([
         expect((yield* send(client, HttpClientRequest.get(runPath))).status).toBe(404)
         expect((yield* runtime(client).post(calls, { tool_uuid: hangUp })).status).toBe(404)
       }).pipe(Effect.provide(server))
+  )
+
+  it.scopedLive("refuses an archived tool, a run past its tool-call bound, and an ended run with 409", () =>
+    Effect.gen(function* () {
+      const { apiKey, organization: owner } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const bye = yield* tool(client, "Bye", { type: "end_call", config: {} })
+      const archived = yield* tool(client, "Old", { type: "end_call", config: {} })
+      const { runId } = yield* agentWithRun(client, [bye, archived], [])
+      created(yield* send(client, HttpClientRequest.del(`/api/v1/tools/${archived}`)))
+      const calls = `/runtime/v1/runs/${runId}/tool-calls`
+      const refused = yield* runtime(client).post(calls, { tool_uuid: archived })
+      expect(refused.status).toBe(409)
+      expect((refused.body as Body).detail).toMatch(/^tool_archived: /)
+
+      for (let i = 0; i < 100; i++) {
+        const answered = yield* runtime(client).post(calls, { tool_uuid: bye })
+        expect(answered.status, answered.text).toBe(200)
+      }
+      const over = yield* runtime(client).post(calls, { tool_uuid: bye })
+      expect(over.status).toBe(409)
+      expect((over.body as Body).detail).toMatch(/^tool_call_limit: /)
+
+      // an ended run makes no tool calls
+      const second = yield* agentWithRun(client, [bye], [])
+      const runs = yield* RunStore.RunStore
+      yield* runs.update(owner.id, RunId.RunId.make(second.runId), {
+        status: "completed",
+        ended_at: new Date()
+      })
+      const ended = yield* runtime(client).post(`/runtime/v1/runs/${second.runId}/tool-calls`, {
+        tool_uuid: bye
+      })
+      expect(ended.status).toBe(409)
+      expect((ended.body as Body).detail).toMatch(/^run_ended: /)
+    }).pipe(Effect.provide(server))
   )
 })
