@@ -96,8 +96,10 @@ try {
 
   const apiPort = await freePort()
   const main = fileURLToPath(new URL("../packages/http/src/server/main.ts", import.meta.url))
+  // TOOL_BENCH_CPU_PROF=<directory>: the server writes a CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.TOOL_BENCH_CPU_PROF
   await startProcess(
-    ["--import", "tsx", main],
+    [...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]), "--import", "tsx", main],
     {
       PORT: String(apiPort),
       HOST: "127.0.0.1",
