@@ -99,6 +99,36 @@ describe("OpenAPI document", () => {
   )
 
   it.effect(
+    "describes the agent version and tool-call endpoints of the runtime, and PATCH's definition fields",
+    () =>
+      Effect.gen(function* () {
+        const document = yield* fetchDocument
+        const schema = (ref: { $ref?: string } | undefined): any =>
+          ref?.$ref === undefined ? ref : document.components.schemas[ref.$ref.split("/").pop()!]
+        const agent = document.paths["/runtime/v1/runs/{run_id}/agent"]?.get
+        expect(agent?.summary).toBeTruthy()
+        expect(
+          Object.keys(schema(agent?.responses["200"]?.content?.["application/json"]?.schema).properties)
+        ).toEqual(expect.arrayContaining(["system_prompt", "first_message", "tools", "transfer_numbers"]))
+        const call = document.paths["/runtime/v1/runs/{run_id}/tool-calls"]?.post as any
+        expect(
+          Object.keys(schema(call?.requestBody?.content?.["application/json"]?.schema).properties)
+        ).toEqual(["tool_uuid", "arguments"])
+        expect(
+          Object.keys(schema(call?.responses["200"]?.content?.["application/json"]?.schema).properties)
+        ).toEqual(
+          expect.arrayContaining(["ok", "status_code", "duration_ms", "response", "message", "error"])
+        )
+        expect(Object.keys(call.responses)).toEqual(expect.arrayContaining(["404", "409", "422"]))
+        const patch = document.paths["/api/v1/agents/{agent_id}"]?.patch as any
+        expect(
+          Object.keys(schema(patch?.requestBody?.content?.["application/json"]?.schema).properties)
+        ).toEqual(expect.arrayContaining(["system_prompt", "first_message", "tools", "transfer_numbers"]))
+        expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(["404", "409", "422"]))
+      }).pipe(Effect.provide(TestServer))
+  )
+
+  it.effect(
     "serves the interactive reference with everything inlined (it works with no internet access)",
     () =>
       Effect.gen(function* () {
