@@ -23,13 +23,15 @@ const created = (response: { status: number; text: string; body: unknown }) => {
   return response.body as Body
 }
 
-const runtime = (client: HttpClient.HttpClient) => HttpClient_withToken(client, runtimeToken)
-
-// The runtime authenticates with its own token, never with an organization's key.
-const HttpClient_withToken = (client: HttpClient.HttpClient, token: string) => ({
-  get: (url: string) => send(client, HttpClientRequest.get(url).pipe(HttpClientRequest.bearerToken(token))),
+/**
+ * Requests as the voice runtime sends them: with its own token (the organization's key the client also
+ * carries is not what lets it in: without the token it is 401).
+ */
+const runtime = (client: HttpClient.HttpClient) => ({
+  get: (url: string) =>
+    send(client, HttpClientRequest.get(url).pipe(HttpClientRequest.bearerToken(runtimeToken))),
   post: (url: string, body: unknown) =>
-    send(client, json("POST", url, body).pipe(HttpClientRequest.bearerToken(token)))
+    send(client, json("POST", url, body).pipe(HttpClientRequest.bearerToken(runtimeToken)))
 })
 
 /** An organization with an agent carrying the given tools and numbers, and a chat run placed with it. */
@@ -130,6 +132,9 @@ describe.each([
         ]
       })
       expect(read.text).not.toContain(secret)
+      // the call itself is read from that version too
+      const call = yield* runtime(client).get(`/runtime/v1/runs/${runId}`)
+      expect(call.body).toMatchObject({ system_prompt: "You help Ada.", first_message: "Hi Ada" })
       // without the runtime's token there is nothing to read
       expect((yield* send(client, HttpClientRequest.get(`/runtime/v1/runs/${runId}/agent`))).status).toBe(401)
       expect((yield* runtime(client).get(`/runtime/v1/runs/999999999999/agent`)).status).toBe(404)
