@@ -105,7 +105,7 @@ describe("OpenAPI document", () => {
         const document = yield* fetchDocument
         const schema = (ref: { $ref?: string } | undefined): any =>
           ref?.$ref === undefined ? ref : document.components.schemas[ref.$ref.split("/").pop()!]
-        const agent = document.paths["/runtime/v1/runs/{run_id}/agent"]?.get
+        const agent = document.paths["/runtime/v1/runs/{run_id}/agent"]?.get as any
         expect(agent?.summary).toBeTruthy()
         expect(
           Object.keys(schema(agent?.responses["200"]?.content?.["application/json"]?.schema).properties)
