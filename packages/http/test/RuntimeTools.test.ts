@@ -292,4 +292,41 @@ describe.each([
       expect((ended.body as Body).detail).toMatch(/^run_ended: /)
     }).pipe(Effect.provide(server))
   )
+
+  it.scopedLive(
+    "an integration tool with no provider is 422 and not logged; a failed call is logged as an error",
+    () =>
+      Effect.gen(function* () {
+        const { apiKey } = yield* organization()
+        const client = yield* rawClient(apiKey)
+        const weather = yield* tool(client, "Weather", {
+          type: "integration",
+          config: { provider: "weather", api_key: secret }
+        })
+        const transfer = yield* tool(client, "Transfer", { type: "transfer", config: {} })
+        const { agent, runId } = yield* agentWithRun(client, [weather, transfer], [])
+        const calls = `/runtime/v1/runs/${runId}/tool-calls`
+        const refused = yield* runtime(client).post(calls, { tool_uuid: weather })
+        expect(refused.status).toBe(422)
+        expect(refused.text).not.toContain(secret)
+        const nowhere = yield* runtime(client).post(calls, {
+          tool_uuid: transfer,
+          arguments: { destination_number: "+48500000111" }
+        })
+        expect(nowhere.status).toBe(200)
+        expect(nowhere.body).toMatchObject({ ok: false, error: { type: "no_transfer_destination" } })
+        const run = created(
+          yield* send(
+            client,
+            HttpClientRequest.get(`/api/v1/agents/${agent.public_id}/conversations/${runId}`)
+          )
+        )
+        const logged = (run.logs as Array<Body>).filter((entry) => entry.tool_call !== undefined)
+        expect(logged).toHaveLength(1)
+        expect(logged[0]).toMatchObject({
+          level: "warning",
+          tool_call: { tool_uuid: transfer, outcome: "error", error_type: "no_transfer_destination" }
+        })
+      }).pipe(Effect.provide(server))
+  )
 })
