@@ -171,6 +171,14 @@ describe.each([
       const invalid = yield* patch(client, agent.public_id, { transfer_numbers: ["+48500000111", "+48 12"] })
       expect(invalid.status).toBe(422)
       expect(invalid.body).toMatchObject({ detail: [{ loc: ["body", "transfer_numbers", 1] }] })
+      // a number of the right shape that is no phone number, given in the configuration
+      const configured = yield* patch(client, agent.public_id, {
+        workflow_configurations: { transfer_numbers: ["+10000000000"] }
+      })
+      expect(configured.status).toBe(422)
+      expect(configured.body).toMatchObject({
+        detail: [{ loc: ["body", "workflow_configurations", "transfer_numbers", 0] }]
+      })
       const cases: Array<[Body, Array<string | number>]> = [
         [{ system_prompt: "x".repeat(100_001) }, ["body", "system_prompt"]],
         [{ system_prompt: "" }, ["body", "system_prompt"]],

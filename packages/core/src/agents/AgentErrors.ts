@@ -30,7 +30,12 @@ export class AgentToolArchived extends Schema.TaggedError<AgentToolArchived>()("
 /** A transfer number that is not a valid phone number in international form. */
 export class InvalidTransferNumber extends Schema.TaggedError<InvalidTransferNumber>()(
   "InvalidTransferNumber",
-  { index: Schema.Int, input: Schema.String }
+  {
+    index: Schema.Int,
+    input: Schema.String,
+    /** Where the numbers were given: the top-level field, or `workflow_configurations.transfer_numbers`. */
+    in_configuration: Schema.Boolean
+  }
 ) {
   override get message() {
     return "transfer_numbers must be valid phone numbers in international format, e.g. +48500000486"

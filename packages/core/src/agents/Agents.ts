@@ -136,11 +136,10 @@ export const layer = Layer.effect(
           // Transfer numbers set through the configuration are a definition change too: a run always
           // sees the numbers of the version it was placed with.
           const configured = patch.workflow_configurations?.transfer_numbers
-          const wanted =
-            configured === undefined || requested?.transfer_numbers !== undefined
-              ? requested
-              : { ...requested, transfer_numbers: configured }
-          const changes = wanted === undefined ? undefined : yield* DefinitionChanges.normalize(wanted)
+          const fromConfiguration = configured !== undefined && requested?.transfer_numbers === undefined
+          const wanted = fromConfiguration ? { ...requested, transfer_numbers: configured } : requested
+          const changes =
+            wanted === undefined ? undefined : yield* DefinitionChanges.normalize(wanted, fromConfiguration)
           // Every tool named must be one of the organization's, and active: another organization's is
           // not found, exactly like a missing one.
           for (const toolUuid of changes?.tools ?? []) {

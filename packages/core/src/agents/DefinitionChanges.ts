@@ -44,12 +44,16 @@ const distinct = (items: ReadonlyArray<string>): ReadonlyArray<string> => [...ne
  * tools without repeats; the first number that is not a valid phone number fails, with its index.
  */
 export const normalize = (
-  changes: DefinitionChanges
+  changes: DefinitionChanges,
+  numbersInConfiguration = false
 ): Either.Either<DefinitionChanges, InvalidTransferNumber> => {
   const numbers: Array<string> = []
   for (const [index, input] of (changes.transfer_numbers ?? []).entries()) {
     const normalized = E164.normalize(input)
-    if (Either.isLeft(normalized)) return Either.left(new InvalidTransferNumber({ index, input }))
+    if (Either.isLeft(normalized))
+      return Either.left(
+        new InvalidTransferNumber({ index, input, in_configuration: numbersInConfiguration })
+      )
     numbers.push(normalized.right)
   }
   return Either.right({

@@ -189,7 +189,13 @@ export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
     case "InvalidTransferNumber":
       return new ValidationError({
         detail: [
-          { loc: ["body", "transfer_numbers", e.index], msg: e.message, type: "value_error.phone_number" }
+          {
+            loc: e.in_configuration
+              ? ["body", "workflow_configurations", "transfer_numbers", e.index]
+              : ["body", "transfer_numbers", e.index],
+            msg: e.message,
+            type: "value_error.phone_number"
+          }
         ]
       }) as HttpErrorOf<E>
     case "InvalidReportingPeriod":
