@@ -104,6 +104,34 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
+  it.effect("simultaneous changes of different fields both land, each in a version of its own", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const agent = yield* newAgent(client)
+      const toolA = yield* newTool(client)
+      const answers = yield* Effect.all(
+        [
+          patch(client, agent.public_id, { system_prompt: "Prompt from the first" }),
+          patch(client, agent.public_id, { tools: [toolA] }),
+          patch(client, agent.public_id, { transfer_numbers: ["+48500000111"] })
+        ],
+        { concurrency: "unbounded" }
+      )
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
+      const current = (yield* send(client, HttpClientRequest.get(`/api/v1/agents/${agent.public_id}`)))
+        .body as Body
+      expect(current.workflow_definition).toMatchObject({
+        system_prompt: "Prompt from the first",
+        tools: [{ type: "tool", tool_uuid: toolA }],
+        transfer_numbers: ["+48500000111"]
+      })
+      expect((yield* versions(client, agent.public_id)).map((version) => version.version)).toEqual([
+        4, 3, 2, 1
+      ])
+    }).pipe(Effect.provide(server))
+  )
+
   it.effect("an accepted improvement appends to the current version's prompt", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
