@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@effect/vitest"
+import { FastCheck } from "effect"
+import * as ToolCallLog from "../../src/tools/ToolCallLog.js"
+import type { ToolResult } from "../../src/tools/ToolResult.js"
+
+const tool = { tool_uuid: "t-1", type: "http_api" }
+const result = (response: unknown, ok = true): ToolResult => ({
+  ok,
+  status_code: ok ? 200 : 500,
+  duration_ms: 12.6,
+  response,
+  message: null,
+  error: ok ? null : { type: "http_status", detail: "the receiver answered with status 500" }
+})
+
+describe("ToolCallLog.record", () => {
+  it("masks secret-looking arguments, scrubs secrets and their values from the response, cuts it to 4 KiB", () => {
+    const entry = ToolCallLog.record(
+      tool,
+      { order: "A-1", api_key: "k-123456", password: "hunter2" },
+      result({ echo: "Bearer s3cr3t-value", url: "/x?password=hunter2&key=k-123456", big: "x".repeat(5000) }),
+      ["s3cr3t-value"]
+    )
+    expect(entry).toMatchObject({
+      tool_uuid: "t-1",
+      tool_type: "http_api",
+      arguments: { order: "A-1", api_key: "****", password: "****" },
+      outcome: "ok",
+      error_type: null,
+      status_code: 200,
+      duration_ms: 13,
+      response_truncated: true
+    })
+    expect(entry.response).toHaveLength(ToolCallLog.maxLoggedResponseChars)
+    expect(entry.response).toContain('"echo":"Bearer ****"')
+    expect(entry.response).toContain("password=****&key=****")
+  })
+
+  it("keeps a failure's type and a missing response as null", () => {
+    const entry = ToolCallLog.record(tool, {}, result(null, false), [])
+    expect(entry).toMatchObject({
+      outcome: "error",
+      error_type: "http_status",
+      response: null,
+      response_truncated: false
+    })
+    expect(ToolCallLog.message("Lookup", entry)).toBe("Tool Lookup (http_api) failed in 13 ms: http_status")
+  })
+
+  it.prop(
+    // secrets of letters and digits, starting with letters: no JSON number, literal or punctuation spells one
+    "whatever the answer, the kept response is at most 4 KiB and shows no secret",
+    [FastCheck.jsonValue(), FastCheck.stringMatching(/^[a-z]{4}[0-9A-Za-z]{4,16}$/)],
+    ([response, secret]) => {
+      const entry = ToolCallLog.record(tool, { token: secret }, result({ response, echo: `${secret}!` }), [
+        secret
+      ])
+      expect((entry.response ?? "").length).toBeLessThanOrEqual(ToolCallLog.maxLoggedResponseChars)
+      expect(entry.arguments).toEqual({ token: "****" })
+      expect(entry.response).not.toContain(secret)
+    }
+  )
+})
