@@ -1,5 +1,7 @@
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import * as Agents from "../agents/Agents.js"
+import * as CampaignAttempts from "../campaigns/CampaignAttempts.js"
+import { CampaignStore } from "../campaigns/CampaignStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run, RunStatus } from "../runs/Run.js"
 import { RunLogEntry } from "../runs/Run.js"
@@ -118,6 +120,7 @@ export const make = Effect.gen(function* () {
   const rate = yield* CallRates
   const webhookStore = yield* WebhookStore
   const random = yield* SecureRandom
+  const campaigns = yield* CampaignStore
 
   /** Queues the event for the organization's webhooks, in the event's own transaction. */
   const emit = (run: Run, type: WebhookEventType) =>
@@ -177,6 +180,8 @@ export const make = Effect.gen(function* () {
         recorded_at: now
       })
       yield* fragments.clear(organizationId, runId)
+      // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction.
+      yield* CampaignAttempts.runEnded(ended, now).pipe(Effect.provideService(CampaignStore, campaigns))
       yield* emit(ended, "call.ended")
       return applied(ended)
     })
