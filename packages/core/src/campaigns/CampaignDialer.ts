@@ -30,7 +30,7 @@ export interface DialerSettings {
   readonly leaseSeconds: number
   /** How often the live process renews its leases. */
   readonly heartbeatSeconds: number
-  /** The most contacts one campaign dials in one transaction. */
+  /** The most contacts one campaign claims (and so dials at most) in one transaction. */
   readonly claimBatch: number
   /** The most running campaigns one round visits. */
   readonly campaignsPerRound: number
@@ -39,7 +39,7 @@ export interface DialerSettings {
 }
 
 export const defaults: DialerSettings = {
-  idleMillis: 1000,
+  idleMillis: 250,
   leaseSeconds: 20,
   heartbeatSeconds: 5,
   claimBatch: 100,
@@ -122,16 +122,13 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
           if (Option.isNone(organization)) return { dials: [], moved: 0 }
           const capacity = organization.value.outbound_channels
           const free = capacity - (yield* channels.held(organizationId, at)).length
-          const room = Math.min(
-            campaign.max_concurrency - campaign.totals.counts.in_progress,
-            free,
-            settings.claimBatch
-          )
+          const room = Math.min(campaign.max_concurrency - campaign.totals.counts.in_progress, free)
           if (room <= 0) {
             yield* CampaignAttempts.tallyAndSettle(campaign, CampaignTally.none, at).pipe(withCampaigns)
             return { dials: [], moved: 0 }
           }
-          const due = yield* store.claimDue(organizationId, campaign.id, at, room)
+          // more than there is room for: the gates before the channel (Do not call, calling hours) need none
+          const due = yield* store.claimDue(organizationId, campaign.id, at, settings.claimBatch)
           const dialer = yield* dialingAs(campaign)
           const dials: Array<Dial> = []
           let delta: TallyDelta = CampaignTally.none
@@ -164,7 +161,9 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
               moved++
               continue
             }
-            // 3. Outbound channels: exact across processes; busy waits Retry-After
+            // 3. Outbound channels: exact across processes; busy waits Retry-After. No room left: the rest
+            // stay pending, their locks released when this transaction ends.
+            if (dials.length >= room) continue
             const { agent, definition, fromNumber } = dialer.value
             const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
             const holdSeconds = agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds
