@@ -207,6 +207,10 @@ describe.each([
           phone_number: "+48500100003",
           reason: null
         })
+        const hook = (yield* post(client, "/api/v1/webhooks", {
+          url: "http://127.0.0.1:9/hook",
+          events: ["campaign.started", "campaign.completed", "campaign.contact.skipped"]
+        })).body as Body
         const created = (yield* post(client, "/api/v1/campaigns", {
           name: "Dial",
           agent_id: agent.id,
@@ -259,6 +263,20 @@ describe.each([
           duration_seconds: 42,
           gathered_context: { confirmed: true }
         })
+        const deliveries = (yield* get(client, `/api/v1/webhooks/${hook.id}/deliveries`)).body as Body
+        const sent = deliveries.items.map((d: Body) => [d.event_type, d.workflow_run_id, d.payload.data])
+        expect(sent).toEqual(
+          expect.arrayContaining([
+            ["campaign.started", null, expect.objectContaining({ campaign_id: created.campaign_id })],
+            [
+              "campaign.contact.skipped",
+              null,
+              expect.objectContaining({ phone_number: "+48500100003", reason: "do_not_call" })
+            ],
+            ["campaign.completed", null, expect.objectContaining({ status: "completed" })]
+          ])
+        )
+        expect(sent).toHaveLength(3)
         const csv = yield* get(client, `${url}/report`, "text/csv")
         expect(csv.status).toBe(200)
         expect(csv.headers["content-type"]).toContain("text/csv")

@@ -15,7 +15,7 @@ import { Role } from "../transcripts/Transcript.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
 import { UsageStore } from "../usage/UsageStore.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
-import type { WebhookEventType } from "../webhooks/WebhookEndpoint.js"
+import type { RunEventType } from "../webhooks/WebhookEndpoint.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
 import * as CallCost from "./CallCost.js"
@@ -123,7 +123,7 @@ export const make = Effect.gen(function* () {
   const campaigns = yield* CampaignStore
 
   /** Queues the event for the organization's webhooks, in the event's own transaction. */
-  const emit = (run: Run, type: WebhookEventType) =>
+  const emit = (run: Run, type: RunEventType) =>
     Webhooks.enqueue(run.organization_id, type, run).pipe(
       Effect.provideService(WebhookStore, webhookStore),
       Effect.provideService(SecureRandom, random)
@@ -181,7 +181,11 @@ export const make = Effect.gen(function* () {
       })
       yield* fragments.clear(organizationId, runId)
       // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction.
-      yield* CampaignAttempts.runEnded(ended, now).pipe(Effect.provideService(CampaignStore, campaigns))
+      yield* CampaignAttempts.runEnded(ended, now).pipe(
+        Effect.provideService(CampaignStore, campaigns),
+        Effect.provideService(WebhookStore, webhookStore),
+        Effect.provideService(SecureRandom, random)
+      )
       yield* emit(ended, "call.ended")
       return applied(ended)
     })

@@ -6,6 +6,7 @@ import * as CampaignLifecycle from "./CampaignLifecycle.js"
 import { CampaignStore } from "./CampaignStore.js"
 import * as CampaignTally from "./CampaignTally.js"
 import type { TallyDelta } from "./CampaignTally.js"
+import * as Webhooks from "../webhooks/Webhooks.js"
 import type { AttemptEnd } from "./RetryPolicy.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 
@@ -27,10 +28,23 @@ export const tallyAndSettle = (campaign: Campaign, delta: TallyDelta, now: Date)
         status: CampaignLifecycle.target.complete,
         ended_at: now
       })
-      return Option.getOrElse(completed, () => campaign)
+      const settled = Option.getOrElse(completed, () => campaign)
+      yield* Webhooks.enqueueCampaign(campaign.organization_id, "campaign.completed", eventData(settled))
+      return settled
     }
     return campaign
   })
+
+/** What a campaign event says about the campaign. */
+export const eventData = (campaign: Campaign) => ({
+  campaign_id: campaign.id,
+  name: campaign.name,
+  workflow_id: campaign.agent_id,
+  status: campaign.status,
+  counts: campaign.totals.counts,
+  started_at: campaign.started_at?.toISOString() ?? null,
+  completed_at: campaign.ended_at?.toISOString() ?? null
+})
 
 /** How a run's final status reads as an attempt's end. */
 const attemptEnd = (status: Run["status"]): AttemptEnd =>

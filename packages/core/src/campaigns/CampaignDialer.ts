@@ -16,6 +16,8 @@ import { isLive } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
+import * as Webhooks from "../webhooks/Webhooks.js"
+import { WebhookStore } from "../webhooks/WebhookStore.js"
 import type { Campaign, Contact } from "./Campaign.js"
 import * as CampaignAttempts from "./CampaignAttempts.js"
 import { CampaignStore } from "./CampaignStore.js"
@@ -78,7 +80,15 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
     const events = yield* CallEvents
     const random = yield* SecureRandom
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-    const withCampaigns = Effect.provideService(CampaignStore, store)
+    const webhookStore = yield* WebhookStore
+    const withCampaigns = <A, E>(
+      effect: Effect.Effect<A, E, CampaignStore | WebhookStore | SecureRandom>
+    ): Effect.Effect<A, E> =>
+      effect.pipe(
+        Effect.provideService(CampaignStore, store),
+        Effect.provideService(WebhookStore, webhookStore),
+        Effect.provideService(SecureRandom, random)
+      )
 
     /** The agent and caller id a campaign dials with; None when the agent cannot call any more. */
     const dialingAs = (campaign: Campaign) =>
@@ -151,6 +161,14 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
                 next_attempt_at: null
               })
               delta = CampaignTally.combine(delta, CampaignTally.move("pending", "skipped"))
+              yield* withCampaigns(
+                Webhooks.enqueueCampaign(organizationId, "campaign.contact.skipped", {
+                  campaign_id: campaign.id,
+                  contact_id: contact.id,
+                  phone_number: contact.phone_number,
+                  reason: doNotCallReason
+                })
+              )
               moved++
               continue
             }

@@ -9,7 +9,10 @@ import type { Page, PageRequest } from "../pagination/Page.js"
 import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
+import { SecureRandom } from "../randomness/SecureRandom.js"
 import { Transactions } from "../storage/Transactions.js"
+import * as Webhooks from "../webhooks/Webhooks.js"
+import { WebhookStore } from "../webhooks/WebhookStore.js"
 import type {
   Campaign,
   CampaignId,
@@ -116,6 +119,14 @@ export const layer = Layer.effect(
     const organizations = yield* OrganizationStore
     const numbers = yield* PhoneNumberStore
     const transactions = yield* Transactions
+    const webhookStore = yield* WebhookStore
+    const random = yield* SecureRandom
+    const withPorts = <A, E>(effect: Effect.Effect<A, E, CampaignStore | WebhookStore | SecureRandom>) =>
+      effect.pipe(
+        Effect.provideService(CampaignStore, store),
+        Effect.provideService(WebhookStore, webhookStore),
+        Effect.provideService(SecureRandom, random)
+      )
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const found = (id: CampaignId) => (campaign: Option.Option<Campaign>) =>
@@ -243,11 +254,18 @@ export const layer = Layer.effect(
               yield* store.tally(organizationId, id, CampaignTally.move("pending", "skipped", skipped))
             }
             const moved = yield* find(organizationId, id)
+            if (action === "start") {
+              yield* withPorts(
+                Webhooks.enqueueCampaign(
+                  organizationId,
+                  "campaign.started",
+                  CampaignAttempts.eventData(moved)
+                )
+              )
+            }
             // a campaign started (or resumed) with nothing left to call is complete at once
             return action === "start" || action === "resume"
-              ? yield* CampaignAttempts.tallyAndSettle(moved, CampaignTally.none, at).pipe(
-                  Effect.provideService(CampaignStore, store)
-                )
+              ? yield* withPorts(CampaignAttempts.tallyAndSettle(moved, CampaignTally.none, at))
               : moved
           })
         ),

@@ -11,6 +11,8 @@ const counted = ["pending", "in_progress", "completed", "failed", "skipped"] as 
  *   so a report never counts rows. The counters of campaigns stored before are filled from their contacts.
  * - A contact in progress carries the lease of the dialer process that placed its call
  *   (`lease_owner`, `lease_expires_at`): a process that dies stops renewing it, and another takes it back.
+ * - Webhook deliveries may be about a campaign rather than a run (`campaign.started`, `campaign.completed`,
+ *   `campaign.contact.skipped`): their `run_id` is null.
  * - A number appears once per campaign (earlier duplicates keep their first contact), and the dialer's
  *   reads have indexes: due pending contacts, expired leases, the contact of a run, running campaigns.
  */
@@ -38,7 +40,12 @@ export const statements: ReadonlyArray<string> = [
   `CREATE INDEX campaign_contacts_leases ON campaign_contacts (lease_expires_at) WHERE status = 'in_progress'`,
   `CREATE INDEX campaign_contacts_by_run ON campaign_contacts (organization_id, last_run_id)
     WHERE last_run_id IS NOT NULL`,
-  `CREATE INDEX campaigns_running ON campaigns (started_at, id) WHERE status = 'running'`
+  `CREATE INDEX campaigns_running ON campaigns (started_at, id) WHERE status = 'running'`,
+  // campaign events are webhook deliveries about no run
+  `ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_type_check`,
+  `ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_event_type_check CHECK (event_type IN
+    ('call.started', 'call.ended', 'call.deleted', 'campaign.started', 'campaign.completed', 'campaign.contact.skipped'))`,
+  `ALTER TABLE webhook_deliveries ALTER COLUMN run_id DROP NOT NULL`
 ]
 
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
