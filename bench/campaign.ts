@@ -18,7 +18,7 @@ import {
   Telephony
 } from "@voice-agent-platform/core"
 import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
-import { Fixtures } from "@voice-agent-platform/core/testing"
+import * as Fixtures from "../packages/core/testing/Fixtures.js"
 import type { Campaign } from "@voice-agent-platform/core"
 import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
@@ -28,6 +28,7 @@ import { dialableNumbers } from "../packages/http/test/campaigns/DialableNumbers
 const dialContacts = Math.min(Number(process.env.BENCH_DIAL_CONTACTS ?? 3000), 20_000)
 const reportContacts = Math.min(Number(process.env.BENCH_REPORT_CONTACTS ?? 100_000), 100_000)
 const reportSamples = Math.min(Number(process.env.BENCH_REPORT_SAMPLES ?? 300), 5000)
+const maxConcurrency = Math.min(Number(process.env.BENCH_MAX_CONCURRENCY ?? 100), 1000)
 const databases = (process.env.BENCH_DATABASES ?? "postgres,embedded").split(",")
 
 /** Calls that end `completed` the moment they are placed, through the call events as a runtime's would. */
@@ -96,7 +97,7 @@ const statusOf = (org: { readonly id: Campaign.Campaign["organization_id"] }, id
 
 const dialToTheEnd = Effect.gen(function* () {
   const numbers = dialableNumbers(dialContacts, 30)
-  const { org, campaign } = yield* runningCampaign(numbers, 500)
+  const { org, campaign } = yield* runningCampaign(numbers, maxConcurrency)
   const dialer = yield* CampaignDialer.make("bench-dialer")
   const started = performance.now()
   const deadline = started + 180_000
@@ -115,7 +116,7 @@ const dialToTheEnd = Effect.gen(function* () {
 const reportWhileDialing = Effect.gen(function* () {
   const numbers = dialableNumbers(reportContacts, 30)
   const imported = performance.now()
-  const { org, campaign } = yield* runningCampaign(numbers, 200)
+  const { org, campaign } = yield* runningCampaign(numbers, maxConcurrency)
   const importSeconds = (performance.now() - imported) / 1000
   const dialer = yield* CampaignDialer.make("bench-report-dialer")
   const background = yield* Effect.fork(

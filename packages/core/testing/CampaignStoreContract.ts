@@ -154,7 +154,7 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
         })
         const found = yield* store.findContactByRunForUpdate(org.id, run.workflow_run_id)
         expect(Option.getOrThrow(found).id).toBe(contacts[1]!.id)
-        const report = yield* store.report(org.id, campaign.id, {}, page(1))
+        const report = yield* store.report(org.id, campaign.id, {}, page(1), 2)
         expect(report.total_count).toBe(2)
         expect(report.items[0]!.run).toBeNull()
         expect(report.items[1]!.run).toEqual({
@@ -163,14 +163,14 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
           duration_seconds: 12,
           gathered_context: { answer: "yes" }
         })
-        const completed = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1))
+        const completed = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1), 1)
         expect(completed.items.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
         const after = yield* store.reportAfter(org.id, campaign.id, contacts[0]!.id, 10)
         expect(after.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
 
         yield* runs.remove(org.id, run.workflow_run_id)
         yield* store.forgetRun(org.id, run.workflow_run_id)
-        const erased = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1))
+        const erased = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1), 1)
         expect(erased.items[0]!.run).toBeNull()
         expect(erased.items[0]!.contact.last_run_id).toBeNull()
       })

@@ -90,12 +90,16 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       id: CampaignId,
       outcome: string
     ) => Effect.Effect<number>
-    /** One page of the report: contacts in the order they were added, each with its last run. */
+    /**
+     * One page of the report: contacts in the order they were added, each with its last run. The caller
+     * gives the total the page reports (it knows it from the campaign's kept counts), so no row is counted.
+     */
     readonly report: (
       organizationId: OrganizationId,
       id: CampaignId,
       filter: { readonly status?: ContactStatus },
-      page: PageRequest
+      page: PageRequest,
+      totalCount: number
     ) => Effect.Effect<Page<ReportedContact>>
     /** Report rows after contact `after` (null: from the start), at most `limit`: how the CSV is streamed. */
     readonly reportAfter: (

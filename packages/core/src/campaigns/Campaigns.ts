@@ -2,7 +2,6 @@ import { Chunk, Clock, Context, Effect, Either, Layer, Option, Stream } from "ef
 import { AgentArchived, type AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
-import { MinorUnits } from "../money/Money.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
@@ -272,7 +271,10 @@ export const layer = Layer.effect(
       report: (organizationId, id, filter, page) =>
         Effect.gen(function* () {
           const campaign = yield* find(organizationId, id)
-          return { campaign, page: yield* store.report(organizationId, id, filter, page) }
+          // the kept counts are the totals: the report never counts rows
+          const counts = campaign.totals.counts
+          const total = filter.status === undefined ? CampaignTally.total(counts) : counts[filter.status]
+          return { campaign, page: yield* store.report(organizationId, id, filter, page, total) }
         }),
       reportRows: (organizationId, id) =>
         Effect.map(find(organizationId, id), () =>
@@ -293,6 +295,3 @@ export const layer = Layer.effect(
 
 const dedupe = (outcomes: ReadonlyArray<RetryableOutcome>): ReadonlyArray<RetryableOutcome> =>
   Array.from(new Set(outcomes))
-
-/** The zero amount, for campaigns whose attempts cost nothing yet. */
-export const noCost = MinorUnits.make(0)

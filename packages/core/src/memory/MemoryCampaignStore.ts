@@ -153,20 +153,14 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
           }
           return pending.length
         }),
-      report: (organizationId, id, filter, page) =>
-        db.atomically(() =>
-          Page.map(
-            Page.slice(
-              ofCampaign(
-                organizationId,
-                id,
-                (c) => filter.status === undefined || c.status === filter.status
-              ),
-              page
-            ),
-            reported
-          )
-        ),
+      report: (organizationId, id, filter, page, totalCount) =>
+        db.atomically(() => {
+          const keep = (c: Contact) => filter.status === undefined || c.status === filter.status
+          const items = ofCampaign(organizationId, id, keep)
+            .slice(Page.offset(page), Page.offset(page) + page.limit)
+            .map(reported)
+          return Page.make(items, totalCount, page)
+        }),
       reportAfter: (organizationId, id, after, limit) =>
         db.atomically(() =>
           ofCampaign(organizationId, id, (c) => after === null || c.id > after)

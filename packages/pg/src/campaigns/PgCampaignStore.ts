@@ -7,6 +7,7 @@ import { Campaign, Contact } from "@voice-agent-platform/core/campaigns/Campaign
 import type { ContactPatch } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
@@ -208,15 +209,13 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           WHERE organization_id = ${organizationId} AND campaign_id = ${id} AND status = 'pending'
           RETURNING id`
         ).pipe(Effect.map((rows) => rows.length)),
-      report: (organizationId, id, filter, page) => {
+      report: (organizationId, id, filter, page, totalCount) => {
         const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          count(organizationId, id, filter.status),
-          Rows.all(ReportRow)(sql`
-            ${reportSelect} WHERE ${contactsWhere(organizationId, id, filter.status, "k.")}
-            ORDER BY k.id LIMIT ${limit} OFFSET ${offset}`),
-          page
-        ).pipe(Effect.map((p) => ({ ...p, items: p.items.map(reported) })))
+        return Rows.all(ReportRow)(
+          sql`
+          ${reportSelect} WHERE ${contactsWhere(organizationId, id, filter.status, "k.")}
+          ORDER BY k.id LIMIT ${limit} OFFSET ${offset}`
+        ).pipe(Effect.map((rows) => Page.make(rows.map(reported), totalCount, page)))
       },
       reportAfter: (organizationId, id, after, limit) =>
         Rows.all(ReportRow)(
