@@ -5,6 +5,8 @@ import * as CampaignDialer from "../../src/campaigns/CampaignDialer.js"
 import { Campaigns } from "../../src/campaigns/Campaigns.js"
 import { CampaignStore } from "../../src/campaigns/CampaignStore.js"
 import type { ImportRow } from "../../src/campaigns/ContactImport.js"
+import { CallEvents } from "../../src/calls/CallEvents.js"
+import { CallPlacement } from "../../src/calls/CallPlacement.js"
 import { ChannelStore } from "../../src/calls/ChannelStore.js"
 import * as SimulationConfig from "../../src/calls/SimulationConfig.js"
 import { DoNotCallList } from "../../src/do-not-call/DoNotCallList.js"
@@ -192,5 +194,48 @@ describe("CampaignDialer", () => {
           )
         ).toEqual([])
       }).pipe(Effect.provide(recorded))
+  )
+  it.effect("shares the organization's channels with other calls: never dials past the free ones", () =>
+    Effect.gen(function* () {
+      yield* setNow(warsawNoon)
+      const { organization, agent } = yield* organizationWithAgent({ outbound_channels: 2 })
+      const campaigns = yield* Campaigns
+      const { campaign } = yield* campaigns.create(organization.id, {
+        name: "Shared",
+        agent: agent.public_id,
+        max_concurrency: 5,
+        contacts: rows(["+48500100001", "+48500100002", "+48500100003"])
+      })
+      yield* campaigns.act(organization.id, campaign.id, "start")
+      // two calls placed through the API hold both channels (the recording runtime never ends them)
+      const placement = yield* CallPlacement
+      const other = yield* placement.place({
+        organizationId: organization.id,
+        agent: agent.public_id,
+        phone_number: "+48500200001"
+      })
+      yield* placement.place({
+        organizationId: organization.id,
+        agent: agent.public_id,
+        phone_number: "+48500200002"
+      })
+      const dialer = yield* CampaignDialer.make("shared-dialer")
+      yield* dialer.round
+      expect((yield* campaignOf(organization.id, campaign.id)).totals.counts).toMatchObject({
+        pending: 3,
+        in_progress: 0
+      })
+      // one ends: one channel is free, one contact is dialed
+      yield* (yield* CallEvents).report(organization.id, other.workflow_run_id, {
+        type: "ended",
+        status: "completed",
+        duration_seconds: 3
+      })
+      yield* dialer.round
+      expect((yield* campaignOf(organization.id, campaign.id)).totals.counts).toMatchObject({
+        pending: 2,
+        in_progress: 1
+      })
+    }).pipe(Effect.provide(recorded))
   )
 })
