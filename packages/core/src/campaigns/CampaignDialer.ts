@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import * as CallingHours from "../calling-hours/CallingHours.js"
@@ -53,6 +53,8 @@ export const defaults: DialerSettings = {
 export const doNotCallReason = "do_not_call"
 /** `last_error` of contacts that cannot be dialed because the campaign's agent is gone or archived. */
 export const agentUnavailableReason = "agent_unavailable"
+/** `last_error` of contacts that cannot be dialed because the campaign's caller id is no longer the organization's. */
+export const phoneNumberUnavailableReason = "phone_number_unavailable"
 /** The log line of a call taken back because the process that dialed it stopped renewing its lease. */
 export const leaseExpiredMessage =
   "The dialer that placed this campaign call stopped; the attempt counts as failed"
@@ -90,26 +92,35 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         Effect.provideService(SecureRandom, random)
       )
 
-    /** The agent and caller id a campaign dials with; None when the agent cannot call any more. */
+    /**
+     * The agent and caller id a campaign dials with, or why it cannot dial any more: its agent was
+     * archived (or is gone), or its `from_phone_number_id` is no longer an active number of the
+     * organization. Checked in `POST …/calls`'s order: the agent, the caller id, then the gates.
+     */
     const dialingAs = (campaign: Campaign) =>
       Effect.gen(function* () {
         const agent = yield* agents.find(campaign.organization_id, { _tag: "Number", id: campaign.agent_id })
-        if (Option.isNone(agent) || agent.value.status === "archived") return Option.none()
+        if (Option.isNone(agent) || agent.value.status === "archived") {
+          return Either.left(agentUnavailableReason)
+        }
         const definition = yield* agents.findDefinition(
           campaign.organization_id,
           agent.value.current_definition_id
         )
-        if (Option.isNone(definition)) return Option.none()
-        const from =
-          campaign.from_phone_number_id === null
-            ? Option.none()
-            : yield* numbers.find(campaign.from_phone_number_id)
-        const fromNumber = Option.match(from, {
-          onNone: () => null,
-          onSome: (n) =>
-            n.organization_id === campaign.organization_id && n.status === "active" ? n.number : null
-        })
-        return Option.some({ agent: agent.value, definition: definition.value, fromNumber })
+        if (Option.isNone(definition)) return Either.left(agentUnavailableReason)
+        let fromNumber: string | null = null
+        if (campaign.from_phone_number_id !== null) {
+          const from = yield* numbers.find(campaign.from_phone_number_id)
+          if (
+            Option.isNone(from) ||
+            from.value.organization_id !== campaign.organization_id ||
+            from.value.status !== "active"
+          ) {
+            return Either.left(phoneNumberUnavailableReason)
+          }
+          fromNumber = from.value.number
+        }
+        return Either.right({ agent: agent.value, definition: definition.value, fromNumber })
       })
 
     /**
@@ -144,10 +155,10 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
           let delta: TallyDelta = CampaignTally.none
           let moved = 0
           for (const contact of due) {
-            if (Option.isNone(dialer)) {
+            if (Either.isLeft(dialer)) {
               yield* store.updateContact(organizationId, contact.id, {
                 status: "failed",
-                outcome: agentUnavailableReason
+                outcome: dialer.left
               })
               delta = CampaignTally.combine(delta, CampaignTally.move("pending", "failed"))
               moved++
@@ -182,7 +193,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
             // 3. Outbound channels: exact across processes; busy waits Retry-After. No room left: the rest
             // stay pending, their locks released when this transaction ends.
             if (dials.length >= room) continue
-            const { agent, definition, fromNumber } = dialer.value
+            const { agent, definition, fromNumber } = dialer.right
             const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
             const holdSeconds = agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds
             const decision = yield* channels.reserve(

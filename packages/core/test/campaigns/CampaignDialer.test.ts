@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, TestClock } from "effect"
+import { AgentStore } from "../../src/agents/AgentStore.js"
 import type { CampaignId } from "../../src/campaigns/Campaign.js"
 import * as CampaignDialer from "../../src/campaigns/CampaignDialer.js"
 import { Campaigns } from "../../src/campaigns/Campaigns.js"
@@ -236,6 +237,35 @@ describe("CampaignDialer", () => {
         pending: 2,
         in_progress: 1
       })
+    }).pipe(Effect.provide(recorded))
+  )
+  it.effect("fails the contacts of an archived agent with agent_unavailable, without a run", () =>
+    Effect.gen(function* () {
+      yield* setNow(warsawNoon)
+      const { organization, agent } = yield* organizationWithAgent()
+      const campaigns = yield* Campaigns
+      const { campaign } = yield* campaigns.create(organization.id, {
+        name: "Orphan",
+        agent: agent.public_id,
+        contacts: rows(["+48500100001", "+48500100002"])
+      })
+      yield* campaigns.act(organization.id, campaign.id, "start")
+      yield* (yield* AgentStore).update(
+        organization.id,
+        agent.id,
+        { status: "archived" },
+        new Date(warsawNoon)
+      )
+      yield* (yield* CampaignDialer.make("orphan-dialer")).round
+      const done = yield* campaignOf(organization.id, campaign.id)
+      expect(done.status).toBe("completed")
+      expect(done.totals).toMatchObject({ attempts: 0, counts: { failed: 2 } })
+      const report = yield* campaigns.report(organization.id, campaign.id, {}, { page: 1, limit: 10 })
+      expect(report.page.items.map((r) => r.contact.outcome)).toEqual([
+        "agent_unavailable",
+        "agent_unavailable"
+      ])
+      expect(yield* runsOf(organization.id, agent.id)).toEqual([])
     }).pipe(Effect.provide(recorded))
   )
 })
