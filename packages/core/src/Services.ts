@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import * as Agents from "./agents/Agents.js"
 import type { Telephony } from "./calls/Telephony.js"
 import * as CallEvents from "./calls/CallEvents.js"
+import * as Campaigns from "./campaigns/Campaigns.js"
 import * as CallReclaim from "./calls/CallReclaim.js"
 import * as CallPlacement from "./calls/CallPlacement.js"
 import * as DoNotCallList from "./do-not-call/DoNotCallList.js"
@@ -30,6 +31,7 @@ export type Services =
   | CallEvents.CallEvents
   | CallReclaim.CallReclaim
   | CallPlacement.CallPlacement
+  | Campaigns.Campaigns
   | DoNotCallList.DoNotCallList
   | Improvements.Improvements
   | Integrations.Integrations
@@ -56,6 +58,7 @@ export type Engine = Services | Ports
 export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(
   CallEvents.layer,
   CallPlacement.layer,
+  Campaigns.layer,
   DoNotCallList.layer,
   Improvements.layer,
   Integrations.layer,

@@ -11,6 +11,7 @@ import { base62String, layerWebCrypto } from "../src/randomness/SecureRandom.js"
 import type { NewDocument } from "../src/knowledge-base/DocumentStore.js"
 import type { NewRun } from "../src/runs/RunStore.js"
 import type { AgentId } from "../src/agents/AgentIds.js"
+import type { NewCampaign } from "../src/campaigns/CampaignStore.js"
 
 /** A fixed instant for records whose time does not matter. */
 export const epoch = new Date("2026-01-15T10:00:00.000Z")
@@ -118,4 +119,24 @@ export const newDocument = (
   processing_error: null,
   source_url: null,
   ...overrides
+})
+
+/** A campaign of the agent, as created: no contacts, one attempt each. */
+export const newCampaign = (
+  organizationId: OrganizationId,
+  agentId: AgentId,
+  fields: Partial<NewCampaign> = {}
+): NewCampaign => ({
+  organization_id: organizationId,
+  agent_id: agentId,
+  name: "Spring",
+  status: "created",
+  from_phone_number_id: null,
+  max_concurrency: 5,
+  max_attempts: 1,
+  retry_delay_seconds: 60,
+  retry_on: ["busy", "no_answer", "failed"],
+  started_at: null,
+  ended_at: null,
+  ...fields
 })

@@ -35,6 +35,7 @@ import { deliveryIdFrom } from "../src/webhooks/WebhookDelivery.js"
 import { endpointIdFrom } from "../src/webhooks/WebhookEndpoint.js"
 import type { ClaimRequest } from "../src/webhooks/WebhookStore.js"
 import { WebhookStore } from "../src/webhooks/WebhookStore.js"
+import { campaignStoreContract } from "./CampaignStoreContract.js"
 import * as Fixtures from "./Fixtures.js"
 
 const page = (n: number, limit = 50) => ({ page: n, limit })
@@ -102,6 +103,8 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
         })
       )
     })
+
+    campaignStoreContract(it)
 
     describe("API keys", () => {
       it.effect("finds an active key by hash, and never a revoked one", () =>
@@ -998,33 +1001,23 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           const campaigns = yield* CampaignStore
           const { agent } = yield* Fixtures.agent(org.id)
           const campaign = yield* campaigns.insert(
-            {
-              organization_id: org.id,
-              agent_id: agent.id,
-              name: "Spring",
-              status: "created",
-              max_attempts: 2,
-              retry_delay_seconds: 600,
-              started_at: null,
-              ended_at: null
-            },
+            Fixtures.newCampaign(org.id, agent.id, { max_attempts: 2, retry_delay_seconds: 600 }),
             at(0)
           )
-          const contacts = yield* campaigns.addContacts(
+          const { added: contacts } = yield* campaigns.addContacts(
             org.id,
             campaign.id,
-            ["+48500000101", "+48500000102"].map((phone_number) => ({
-              phone_number,
-              initial_context: {},
-              status: "pending" as const,
-              attempts: 0,
-              last_run_id: null,
-              outcome: null,
-              next_attempt_at: null
-            })),
+            ["+48500000101", "+48500000102"].map((phone_number) => ({ phone_number, initial_context: {} })),
             at(0)
           )
-          expect(yield* campaigns.addContacts(other.id, campaign.id, [], at(0))).toEqual([])
+          expect(
+            (yield* campaigns.addContacts(
+              other.id,
+              campaign.id,
+              [{ phone_number: "+48500000103", initial_context: {} }],
+              at(0)
+            )).added
+          ).toEqual([])
           yield* campaigns.updateContact(org.id, contacts[1]!.id, { status: "completed", attempts: 1 })
           const pending = yield* campaigns.listContacts(org.id, campaign.id, { status: "pending" }, page(1))
           expect(pending.items.map((c) => c.phone_number)).toEqual(["+48500000101"])
@@ -1779,19 +1772,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           (id) =>
             Effect.gen(function* () {
               const { agent } = yield* Fixtures.agent(id)
-              const campaign = yield* (yield* CampaignStore).insert(
-                {
-                  organization_id: id,
-                  agent_id: agent.id,
-                  name: "Spring",
-                  status: "created",
-                  max_attempts: 1,
-                  retry_delay_seconds: 60,
-                  started_at: null,
-                  ended_at: null
-                },
-                at(0)
-              )
+              const campaign = yield* (yield* CampaignStore).insert(Fixtures.newCampaign(id, agent.id), at(0))
               return campaign.id
             })
         ]

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { AdminApi } from "./admin/AdminApi.js"
 import { AgentsApi } from "./agents/AgentsApi.js"
 import { CallsApi } from "./calls/CallsApi.js"
+import { CampaignsApi } from "./campaigns/CampaignsApi.js"
 import { ConversationsApi } from "./conversations/ConversationsApi.js"
 import { CredentialsApi } from "./credentials/CredentialsApi.js"
 import { fix } from "./docs/OpenApiDocument.js"
@@ -26,6 +27,7 @@ export class Api extends HttpApi.make("voice-agent-platform")
   .add(ImprovementsApi)
   .add(CallsApi)
   .add(TriggersApi)
+  .add(CampaignsApi)
   .add(DoNotCallApi)
   .add(ConversationsApi)
   .add(FilesApi)

@@ -15,6 +15,7 @@ import { KnowledgeBaseHandlers } from "./knowledge-base/KnowledgeBaseHandlers.js
 import { PhoneNumbersHandlers } from "./phone-numbers/PhoneNumbersHandlers.js"
 import { ToolsHandlers } from "./tools/ToolsHandlers.js"
 import { TriggersHandlers } from "./triggers/TriggersHandlers.js"
+import { CampaignsHandlers } from "./campaigns/CampaignsHandlers.js"
 import { RuntimeHandlers } from "./runtime/RuntimeHandlers.js"
 import { UsageHandlers } from "./usage/UsageHandlers.js"
 import { WebhooksHandlers } from "./webhooks/WebhooksHandlers.js"
@@ -72,6 +73,7 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
           ImprovementsHandlers,
           CallsHandlers,
           TriggersHandlers,
+          CampaignsHandlers,
           DoNotCallHandlers,
           ConversationsHandlers,
           FilesHandlers,

@@ -52,7 +52,14 @@ describe.each([
         id: expect.stringMatching(/^whk_[A-Za-z0-9]{20}$/),
         url: "https://crm.example.com/hooks",
         description: "CRM",
-        events: ["call.started", "call.ended", "call.deleted"],
+        events: [
+          "call.started",
+          "call.ended",
+          "call.deleted",
+          "campaign.started",
+          "campaign.completed",
+          "campaign.contact.skipped"
+        ],
         enabled: true,
         created_at: now,
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/)

@@ -1,5 +1,7 @@
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import * as Agents from "../agents/Agents.js"
+import * as CampaignAttempts from "../campaigns/CampaignAttempts.js"
+import { CampaignStore } from "../campaigns/CampaignStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run, RunStatus } from "../runs/Run.js"
 import { RunLogEntry } from "../runs/Run.js"
@@ -13,7 +15,7 @@ import { Role } from "../transcripts/Transcript.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
 import { UsageStore } from "../usage/UsageStore.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
-import type { WebhookEventType } from "../webhooks/WebhookEndpoint.js"
+import type { RunEventType } from "../webhooks/WebhookEndpoint.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
 import * as CallCost from "./CallCost.js"
@@ -118,9 +120,10 @@ export const make = Effect.gen(function* () {
   const rate = yield* CallRates
   const webhookStore = yield* WebhookStore
   const random = yield* SecureRandom
+  const campaigns = yield* CampaignStore
 
   /** Queues the event for the organization's webhooks, in the event's own transaction. */
-  const emit = (run: Run, type: WebhookEventType) =>
+  const emit = (run: Run, type: RunEventType) =>
     Webhooks.enqueue(run.organization_id, type, run).pipe(
       Effect.provideService(WebhookStore, webhookStore),
       Effect.provideService(SecureRandom, random)
@@ -177,6 +180,12 @@ export const make = Effect.gen(function* () {
         recorded_at: now
       })
       yield* fragments.clear(organizationId, runId)
+      // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction.
+      yield* CampaignAttempts.runEnded(ended, now).pipe(
+        Effect.provideService(CampaignStore, campaigns),
+        Effect.provideService(WebhookStore, webhookStore),
+        Effect.provideService(SecureRandom, random)
+      )
       yield* emit(ended, "call.ended")
       return applied(ended)
     })

@@ -1,33 +1,71 @@
 import { Context, type Effect, type Option } from "effect"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
-import type { Campaign, CampaignId, Contact, ContactId, ContactStatus } from "./Campaign.js"
+import type { RunId } from "../runs/RunId.js"
+import type { Campaign, CampaignId, Contact, ContactId, ContactStatus, ReportedContact } from "./Campaign.js"
+import type { TallyDelta } from "./CampaignTally.js"
 
-export type NewCampaign = Omit<Campaign, "id" | "created_at">
+export type NewCampaign = Omit<Campaign, "id" | "created_at" | "totals">
 export type CampaignPatch = Partial<Pick<Campaign, "name" | "status" | "started_at" | "ended_at">>
-export type NewContact = Omit<Contact, "id" | "created_at" | "campaign_id" | "organization_id">
+export type NewContact = Pick<Contact, "phone_number" | "initial_context">
 export type ContactPatch = Partial<
-  Pick<Contact, "status" | "attempts" | "last_run_id" | "outcome" | "next_attempt_at">
+  Pick<
+    Contact,
+    "status" | "attempts" | "last_run_id" | "outcome" | "next_attempt_at" | "lease_owner" | "lease_expires_at"
+  >
 >
 
-/** Storage of campaigns and their contacts. */
+/** What adding contacts did: the contacts stored, and how many numbers the campaign already had. */
+export interface AddedContacts {
+  readonly added: ReadonlyArray<Contact>
+  readonly duplicates: number
+}
+
+/**
+ * Storage of campaigns and their contacts. The campaign's `totals` change only through `tally`, which
+ * callers run in the transaction that moves the contacts (see `CampaignTally`). Operations named "for
+ * update" hold their rows until the surrounding transaction ends (row locks in SQL).
+ */
 export class CampaignStore extends Context.Tag("@voice-agent-platform/core/CampaignStore")<
   CampaignStore,
   {
+    /** A new campaign, its totals zero. */
     readonly insert: (campaign: NewCampaign, now: Date) => Effect.Effect<Campaign>
     readonly find: (organizationId: OrganizationId, id: CampaignId) => Effect.Effect<Option.Option<Campaign>>
+    /** The campaign, held until the transaction ends: changes to one campaign take turns, in any process. */
+    readonly findForUpdate: (
+      organizationId: OrganizationId,
+      id: CampaignId
+    ) => Effect.Effect<Option.Option<Campaign>>
+    /** The organization's campaigns, newest first. */
     readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Campaign>>
     readonly update: (
       organizationId: OrganizationId,
       id: CampaignId,
       patch: CampaignPatch
     ) => Effect.Effect<Option.Option<Campaign>>
+    /** Adds a change to the campaign's kept totals. */
+    readonly tally: (organizationId: OrganizationId, id: CampaignId, delta: TallyDelta) => Effect.Effect<void>
+    /**
+     * Adds pending contacts, in the order given; a number the campaign already has is not added again
+     * (counted in `duplicates`). Nothing is added to another organization's campaign.
+     */
     readonly addContacts: (
       organizationId: OrganizationId,
       id: CampaignId,
       contacts: ReadonlyArray<NewContact>,
       now: Date
-    ) => Effect.Effect<ReadonlyArray<Contact>>
+    ) => Effect.Effect<AddedContacts>
+    readonly findContact: (
+      organizationId: OrganizationId,
+      campaignId: CampaignId,
+      id: ContactId
+    ) => Effect.Effect<Option.Option<Contact>>
+    /** The contact whose last attempt is the run, held until the transaction ends. */
+    readonly findContactByRunForUpdate: (
+      organizationId: OrganizationId,
+      runId: RunId
+    ) => Effect.Effect<Option.Option<Contact>>
     /** Contacts in the order they were added. */
     readonly listContacts: (
       organizationId: OrganizationId,
@@ -40,5 +78,54 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       id: ContactId,
       patch: ContactPatch
     ) => Effect.Effect<Option.Option<Contact>>
+    /** Erases a contact of the campaign; answers it. */
+    readonly removeContact: (
+      organizationId: OrganizationId,
+      campaignId: CampaignId,
+      id: ContactId
+    ) => Effect.Effect<Option.Option<Contact>>
+    /** Marks every pending contact of the campaign `skipped` with `outcome`; answers how many. */
+    readonly skipPending: (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      outcome: string
+    ) => Effect.Effect<number>
+    /**
+     * One page of the report: contacts in the order they were added, each with its last run. The caller
+     * gives the total the page reports (it knows it from the campaign's kept counts), so no row is counted.
+     */
+    readonly report: (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      filter: { readonly status?: ContactStatus },
+      page: PageRequest,
+      totalCount: number
+    ) => Effect.Effect<Page<ReportedContact>>
+    /** Report rows after contact `after` (null: from the start), at most `limit`: how the CSV is streamed. */
+    readonly reportAfter: (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      after: ContactId | null,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<ReportedContact>>
+    /** A run was deleted: the contact whose last attempt it was no longer names it. */
+    readonly forgetRun: (organizationId: OrganizationId, runId: RunId) => Effect.Effect<void>
+    /** Running campaigns of every organization, at most `limit`, the least recently started first. */
+    readonly running: (limit: number) => Effect.Effect<ReadonlyArray<Campaign>>
+    /**
+     * Pending contacts of the campaign due at `now` (no `next_attempt_at`, or one passed), in the order
+     * they were added, at most `limit`; held until the transaction ends, skipping those another
+     * transaction holds (`FOR UPDATE SKIP LOCKED`).
+     */
+    readonly claimDue: (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      now: Date,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<Contact>>
+    /** Extends the leases of the contacts in progress that `owner` holds; answers how many. */
+    readonly renewLeases: (owner: string, until: Date) => Effect.Effect<number>
+    /** Contacts in progress whose lease ran out by `now` (their process died), of every organization. */
+    readonly expiredLeases: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<Contact>>
   }
 >() {}

@@ -1,60 +1,214 @@
-import { Effect, Layer } from "effect"
-import type { Campaign, Contact } from "../campaigns/Campaign.js"
+import { Effect, Layer, Option } from "effect"
+import type { Campaign, Contact, ReportedContact } from "../campaigns/Campaign.js"
 import { CampaignId, ContactId } from "../campaigns/Campaign.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
+import * as CampaignTally from "../campaigns/CampaignTally.js"
+import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
+import { MinorUnits } from "../money/Money.js"
+import type { Run } from "../runs/Run.js"
+import type { RunId } from "../runs/RunId.js"
 import { MemoryDatabaseTag } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
-/** Campaigns and their contacts in memory. */
+const dueAt = (contact: Contact, now: Date) =>
+  contact.next_attempt_at === null || contact.next_attempt_at.getTime() <= now.getTime()
+
+/** Campaigns and their contacts in memory; contacts are kept in the order they were added (by id). */
 export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer.effect(
   CampaignStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabaseTag
     const campaigns = organizationTable(db.table<CampaignId, Campaign>("campaigns"), byCreation)
     const contacts = organizationTable(db.table<ContactId, Contact>("contacts"), byCreation)
+    const runs = db.table<RunId, Run>("runs")
+
+    const ofCampaign = (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      keep: (c: Contact) => boolean = () => true
+    ) => contacts.ownRows(organizationId, (c) => c.campaign_id === id && keep(c)).sort((a, b) => a.id - b.id)
+
+    const reported = (contact: Contact): ReportedContact => {
+      const run = contact.last_run_id === null ? undefined : runs.get(contact.last_run_id)
+      return {
+        contact,
+        run:
+          run === undefined || run.organization_id !== contact.organization_id
+            ? null
+            : {
+                status: run.status,
+                disposition: run.disposition,
+                duration_seconds: run.duration_seconds,
+                gathered_context: run.gathered_context
+              }
+      }
+    }
+
     return {
       insert: (campaign, now) =>
         db.atomically(() => {
-          const row: Campaign = { ...campaign, id: CampaignId.make(db.nextId("campaigns")), created_at: now }
+          const row: Campaign = {
+            ...campaign,
+            id: CampaignId.make(db.nextId("campaigns")),
+            totals: {
+              counts: CampaignTally.zeroCounts,
+              attempts: 0,
+              duration_seconds: 0,
+              cost: MinorUnits.make(0)
+            },
+            created_at: now
+          }
           campaigns.set(row.id, row)
           return row
         }),
       find: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
+      findForUpdate: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       list: (organizationId, page) => db.atomically(() => campaigns.newestPage(organizationId, page)),
       update: (organizationId, id, patch) =>
         db.atomically(() =>
           campaigns.replaceOwn(organizationId, id, (campaign) => ({ ...campaign, ...patch }))
         ),
+      tally: (organizationId, id, delta) =>
+        db.atomically(() => {
+          campaigns.replaceOwn(organizationId, id, (campaign) => {
+            const t = campaign.totals
+            const c = t.counts
+            return {
+              ...campaign,
+              totals: {
+                counts: {
+                  pending: c.pending + delta.counts.pending,
+                  in_progress: c.in_progress + delta.counts.in_progress,
+                  completed: c.completed + delta.counts.completed,
+                  failed: c.failed + delta.counts.failed,
+                  skipped: c.skipped + delta.counts.skipped
+                },
+                attempts: t.attempts + delta.attempts,
+                duration_seconds: t.duration_seconds + delta.duration_seconds,
+                cost: MinorUnits.make(t.cost + delta.cost)
+              }
+            }
+          })
+        }),
       addContacts: (organizationId, id, newContacts, now) =>
         db.atomically(() => {
-          if (campaigns.own(organizationId, id) === undefined) return []
-          return newContacts.map((contact) => {
+          if (campaigns.own(organizationId, id) === undefined) return { added: [], duplicates: 0 }
+          const known = new Set(ofCampaign(organizationId, id).map((c) => c.phone_number))
+          const added: Array<Contact> = []
+          let duplicates = 0
+          for (const contact of newContacts) {
+            if (known.has(contact.phone_number)) {
+              duplicates++
+              continue
+            }
+            known.add(contact.phone_number)
             const row: Contact = {
               ...contact,
               id: ContactId.make(db.nextNumber("contacts")),
               campaign_id: id,
               organization_id: organizationId,
+              status: "pending",
+              attempts: 0,
+              last_run_id: null,
+              outcome: null,
+              next_attempt_at: null,
+              lease_owner: null,
+              lease_expires_at: null,
               created_at: now
             }
             contacts.set(row.id, row)
-            return row
-          })
+            added.push(row)
+          }
+          return { added, duplicates }
         }),
+      findContact: (organizationId, campaignId, id) =>
+        db.atomically(() =>
+          Option.filter(contacts.findOwn(organizationId, id), (c) => c.campaign_id === campaignId)
+        ),
+      findContactByRunForUpdate: (organizationId, runId) =>
+        db.atomically(() =>
+          Option.fromNullable(contacts.ownRows(organizationId, (c) => c.last_run_id === runId)[0])
+        ),
       listContacts: (organizationId, id, filter, page) =>
         db.atomically(() =>
           Page.slice(
-            contacts
-              .ownRows(
-                organizationId,
-                (c) => c.campaign_id === id && (filter.status === undefined || c.status === filter.status)
-              )
-              .sort((a, b) => a.id - b.id),
+            ofCampaign(organizationId, id, (c) => filter.status === undefined || c.status === filter.status),
             page
           )
         ),
       updateContact: (organizationId, id, patch) =>
-        db.atomically(() => contacts.replaceOwn(organizationId, id, (contact) => ({ ...contact, ...patch })))
+        db.atomically(() => contacts.replaceOwn(organizationId, id, (contact) => ({ ...contact, ...patch }))),
+      removeContact: (organizationId, campaignId, id) =>
+        db.atomically(() =>
+          contacts.own(organizationId, id)?.campaign_id === campaignId
+            ? contacts.removeOwn(organizationId, id)
+            : Option.none()
+        ),
+      skipPending: (organizationId, id, outcome) =>
+        db.atomically(() => {
+          const pending = ofCampaign(organizationId, id, (c) => c.status === "pending")
+          for (const contact of pending) {
+            contacts.set(contact.id, { ...contact, status: "skipped", outcome, next_attempt_at: null })
+          }
+          return pending.length
+        }),
+      report: (organizationId, id, filter, page, totalCount) =>
+        db.atomically(() => {
+          const keep = (c: Contact) => filter.status === undefined || c.status === filter.status
+          const items = ofCampaign(organizationId, id, keep)
+            .slice(Page.offset(page), Page.offset(page) + page.limit)
+            .map(reported)
+          return Page.make(items, totalCount, page)
+        }),
+      reportAfter: (organizationId, id, after, limit) =>
+        db.atomically(() =>
+          ofCampaign(organizationId, id, (c) => after === null || c.id > after)
+            .slice(0, limit)
+            .map(reported)
+        ),
+      forgetRun: (organizationId, runId) =>
+        db.atomically(() => {
+          for (const contact of contacts.ownRows(organizationId, (c) => c.last_run_id === runId)) {
+            contacts.set(contact.id, { ...contact, last_run_id: null })
+          }
+        }),
+      running: (limit) =>
+        db.atomically(() =>
+          campaigns
+            .values()
+            .filter((c) => c.status === "running")
+            .sort((a, b) => (a.started_at?.getTime() ?? 0) - (b.started_at?.getTime() ?? 0) || a.id - b.id)
+            .slice(0, limit)
+        ),
+      claimDue: (organizationId, id, now, limit) =>
+        db.atomically(() =>
+          ofCampaign(organizationId, id, (c) => c.status === "pending" && dueAt(c, now))
+            .sort(
+              (a, b) =>
+                (a.next_attempt_at?.getTime() ?? 0) - (b.next_attempt_at?.getTime() ?? 0) || a.id - b.id
+            )
+            .slice(0, limit)
+        ),
+      renewLeases: (owner, until) =>
+        db.atomically(() => {
+          const held = contacts.values().filter((c) => c.status === "in_progress" && c.lease_owner === owner)
+          for (const contact of held) contacts.set(contact.id, { ...contact, lease_expires_at: until })
+          return held.length
+        }),
+      expiredLeases: (now, limit) =>
+        db.atomically(() =>
+          contacts
+            .values()
+            .filter(
+              (c) =>
+                c.status === "in_progress" &&
+                c.lease_expires_at !== null &&
+                c.lease_expires_at.getTime() <= now.getTime()
+            )
+            .sort((a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || a.id - b.id)
+            .slice(0, limit)
+        )
     }
   })
 )

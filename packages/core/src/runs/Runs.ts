@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import { AgentArchived } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
+import { CampaignStore } from "../campaigns/CampaignStore.js"
 import { Agents } from "../agents/Agents.js"
 import { BlobStore } from "../files/BlobStore.js"
 import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
@@ -122,6 +123,7 @@ export const layer = Layer.effect(
     const webhookStore = yield* WebhookStore
     const idempotency = yield* IdempotencyStore
     const random = yield* SecureRandom
+    const campaigns = yield* CampaignStore
 
     const notFound = (runId: RunId) => new RunNotFound({ workflow_run_id: runId })
 
@@ -242,6 +244,8 @@ export const layer = Layer.effect(
               )
               yield* refuseLive(current)
               yield* runs.remove(organizationId, runId)
+              // A campaign's report no longer shows the run (its gathered data, its id).
+              if (current.campaign_id !== null) yield* campaigns.forgetRun(organizationId, runId)
               // Earlier deliveries carry the run's data and go with it; `call.deleted` says only which run went.
               yield* webhookStore.purgeRun(organizationId, runId)
               // So do answers kept for an Idempotency-Key that placed the call (they hold its number).

@@ -28,7 +28,8 @@ export const WebhookDelivery = Schema.Struct({
   organization_id: OrganizationId,
   endpoint_id: WebhookEndpointId,
   event_type: WebhookEventType,
-  run_id: RunId,
+  /** The run the event is about; null for a campaign's event. */
+  run_id: Schema.NullOr(RunId),
   payload: WebhookPayload,
   attempts: Schema.NonNegativeInt,
   status: WebhookDeliveryStatus,

@@ -9,8 +9,21 @@ export const WebhookEndpointId = Schema.String.pipe(
 export type WebhookEndpointId = typeof WebhookEndpointId.Type
 
 /** The events an endpoint can subscribe to. */
-export const WebhookEventType = Schema.Literal("call.started", "call.ended", "call.deleted")
+export const WebhookEventType = Schema.Literal(
+  "call.started",
+  "call.ended",
+  "call.deleted",
+  "campaign.started",
+  "campaign.completed",
+  "campaign.contact.skipped"
+)
 export type WebhookEventType = typeof WebhookEventType.Type
+
+/** The events about one run. */
+export type RunEventType = Extract<WebhookEventType, `call.${string}`>
+
+/** The events about a campaign. */
+export type CampaignEventType = Extract<WebhookEventType, `campaign.${string}`>
 
 /** Every event type: what an endpoint created without `events` receives. */
 export const allEventTypes: ReadonlyArray<WebhookEventType> = WebhookEventType.literals

@@ -1,7 +1,7 @@
 import * as Money from "../money/Money.js"
 import type { Run } from "../runs/Run.js"
 import type { WebhookPayload } from "./WebhookDelivery.js"
-import type { WebhookEventType } from "./WebhookEndpoint.js"
+import type { CampaignEventType, RunEventType } from "./WebhookEndpoint.js"
 
 /** What every event says about its run: which run of which agent, and where it stands. */
 const summary = (run: Run) => ({
@@ -15,7 +15,7 @@ const summary = (run: Run) => ({
  * (`call.ended` with what it gathered, its duration and cost); `call.deleted` says only which run went,
  * never its contexts: the data was erased on request and must not travel again.
  */
-export const forRun = (type: WebhookEventType, run: Run, now: Date): WebhookPayload => {
+export const forRun = (type: RunEventType, run: Run, now: Date): WebhookPayload => {
   const timestamp = now.toISOString()
   switch (type) {
     case "call.deleted":
@@ -53,3 +53,10 @@ export const forRun = (type: WebhookEventType, run: Run, now: Date): WebhookPayl
       }
   }
 }
+
+/** The body of an event about a campaign: its id, status and counts (and the contact, for a skip). */
+export const forCampaign = (
+  type: CampaignEventType,
+  data: Readonly<Record<string, unknown>>,
+  now: Date
+): WebhookPayload => ({ type, timestamp: now.toISOString(), data: { ...data } })

@@ -5,7 +5,7 @@ import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
 import type { Run } from "../runs/Run.js"
 import type { WebhookDelivery } from "./WebhookDelivery.js"
 import { deliveryIdFrom } from "./WebhookDelivery.js"
-import type { WebhookEndpoint, WebhookEventType } from "./WebhookEndpoint.js"
+import type { CampaignEventType, RunEventType, WebhookEndpoint, WebhookEventType } from "./WebhookEndpoint.js"
 import { allEventTypes, endpointIdFrom, parseEndpointId } from "./WebhookEndpoint.js"
 import { QuotaExceeded } from "../quotas/QuotaErrors.js"
 import { Quotas } from "../quotas/Quotas.js"
@@ -32,22 +32,44 @@ export const secretBytes = 32
  */
 export const enqueue = (
   organizationId: OrganizationId,
-  type: WebhookEventType,
+  type: RunEventType,
   run: Run
+): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, WebhookStore | SecureRandom> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    queue(organizationId, type, run.workflow_run_id, WebhookPayloads.forRun(type, run, new Date(now)))
+  )
+
+/**
+ * Queues one delivery of an event about a campaign (`data` is its body's `data`) for each subscribed
+ * endpoint, like `enqueue`: inside the transaction that makes the change.
+ */
+export const enqueueCampaign = (
+  organizationId: OrganizationId,
+  type: CampaignEventType,
+  data: Readonly<Record<string, unknown>>
+): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, WebhookStore | SecureRandom> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    queue(organizationId, type, null, WebhookPayloads.forCampaign(type, data, new Date(now)))
+  )
+
+const queue = (
+  organizationId: OrganizationId,
+  type: WebhookEventType,
+  runId: Run["workflow_run_id"] | null,
+  payload: WebhookDelivery["payload"]
 ): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, WebhookStore | SecureRandom> =>
   Effect.gen(function* () {
     const store = yield* WebhookStore
     const endpoints = yield* store.subscribers(organizationId, type)
     if (endpoints.length === 0) return []
     const now = new Date(yield* Clock.currentTimeMillis)
-    const payload = WebhookPayloads.forRun(type, run, now)
     const deliveries = yield* Effect.forEach(endpoints, (endpoint) =>
       Effect.map(base62String(24), (body): WebhookDelivery => ({
         id: deliveryIdFrom(body),
         organization_id: organizationId,
         endpoint_id: endpoint.id,
         event_type: type,
-        run_id: run.workflow_run_id,
+        run_id: runId,
         payload,
         attempts: 0,
         status: "pending",
@@ -102,7 +124,7 @@ export class Webhooks extends Context.Tag("@voice-agent-platform/core/Webhooks")
     /** Queues the event about the run for every subscribed enabled endpoint (see `enqueue`). */
     readonly emit: (
       organizationId: OrganizationId,
-      type: WebhookEventType,
+      type: RunEventType,
       run: Run
     ) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
   }

@@ -65,7 +65,14 @@ describe("Webhooks", () => {
       expect(endpoint).toMatchObject({
         url: "https://example.com/hooks",
         description: null,
-        events: ["call.started", "call.ended", "call.deleted"],
+        events: [
+          "call.started",
+          "call.ended",
+          "call.deleted",
+          "campaign.started",
+          "campaign.completed",
+          "campaign.contact.skipped"
+        ],
         enabled: true,
         created_at: new Date("2026-02-10T11:00:00Z")
       })

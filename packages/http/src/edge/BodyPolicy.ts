@@ -1,6 +1,6 @@
 import type { HttpApiEndpoint } from "@effect/platform"
 import { HttpApiSchema } from "@effect/platform"
-import { Context, Option } from "effect"
+import { Context, Option, Schema, SchemaAST } from "effect"
 import * as BodyLimits from "../middleware/BodyLimits.js"
 import * as MediaType from "./MediaType.js"
 
@@ -32,6 +32,14 @@ export type BodyPolicy =
   | { readonly _tag: "Multipart"; readonly maxBytes: number }
   /** A raw body of one of these media types. */
   | { readonly _tag: "Raw"; readonly mediaTypes: ReadonlyArray<string>; readonly maxBytes: number }
+  /**
+   * One of several kinds, told apart by `Content-Type`: a payload schema that is a union of members of
+   * different encodings (JSON, a multipart form, a text body). `select` picks the one a request uses.
+   */
+  | { readonly _tag: "Choice"; readonly options: ReadonlyArray<SinglePolicy> }
+
+/** A policy of one kind. */
+export type SinglePolicy = Exclude<BodyPolicy, { readonly _tag: "Choice" }>
 
 /** The policy of a request that matched no operation: it is answered 404 without its body being read. */
 export const none: BodyPolicy = { _tag: "None" }
@@ -46,6 +54,18 @@ export const of = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): Body
   if (Option.isNone(endpoint.payloadSchema)) return none
   const ast = endpoint.payloadSchema.value.ast
   const declared = Context.getOption(endpoint.annotations, MaxBodyBytes)
+  const extra = Option.getOrElse(Context.getOption(endpoint.annotations, AcceptedMediaTypes), () => [])
+  const members = ast._tag === "Union" ? ast.types : [ast]
+  const options = members.map((member) => ofMember(member, declared, extra))
+  // a union of JSON schemas is one JSON body; members of other encodings make a choice
+  return options.every((option) => option._tag === "Json") ? options[0]! : { _tag: "Choice", options }
+}
+
+const ofMember = (
+  ast: SchemaAST.AST,
+  declared: Option.Option<number>,
+  extra: ReadonlyArray<string>
+): SinglePolicy => {
   const multipart = HttpApiSchema.getMultipart(ast) ?? HttpApiSchema.getMultipartStream(ast)
   if (multipart !== undefined) {
     const total = Option.map(multipart.maxTotalSize ?? Option.none(), Number)
@@ -59,7 +79,6 @@ export const of = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): Body
   }
   const encoding = HttpApiSchema.getEncoding(ast)
   if (encoding.kind === "Uint8Array" || encoding.kind === "Text") {
-    const extra = Option.getOrElse(Context.getOption(endpoint.annotations, AcceptedMediaTypes), () => [])
     return {
       _tag: "Raw",
       mediaTypes: [...new Set([MediaType.essence(encoding.contentType), ...extra.map(MediaType.essence)])],
@@ -68,6 +87,30 @@ export const of = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): Body
   }
   return { _tag: "Json", maxBytes: Option.getOrElse(declared, () => BodyLimits.maxJsonBytes) }
 }
+
+/** The policy a request with this `Content-Type` falls under: a choice's matching option, else the policy. */
+export const select = (policy: BodyPolicy, contentType: string | undefined): BodyPolicy =>
+  policy._tag === "Choice" ? (policy.options.find((o) => accepts(o, contentType)) ?? policy) : policy
+
+/** The largest body the policy reads: 0 when it takes none (or the request matched no choice). */
+export const maxBytes = (policy: BodyPolicy): number =>
+  policy._tag === "None" || policy._tag === "Choice" ? 0 : policy.maxBytes
+
+/** The schema a JSON body of the operation is decoded with: the payload, or its JSON member. */
+export const jsonPayload = (
+  endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+): Option.Option<Schema.Schema.Any> =>
+  Option.map(endpoint.payloadSchema, (schema) => {
+    const ast = schema.ast
+    if (ast._tag !== "Union") return schema
+    const json = ast.types.find(
+      (member) =>
+        HttpApiSchema.getMultipart(member) === undefined &&
+        HttpApiSchema.getMultipartStream(member) === undefined &&
+        HttpApiSchema.getEncoding(member).kind === "Json"
+    )
+    return json === undefined ? schema : Schema.make(json)
+  })
 
 /** What the policy takes, for a 415's `detail`. */
 export const describe = (policy: BodyPolicy): string => {
@@ -80,6 +123,8 @@ export const describe = (policy: BodyPolicy): string => {
       return "multipart/form-data"
     case "Raw":
       return policy.mediaTypes.join(", ")
+    case "Choice":
+      return policy.options.map(describe).join(", or ")
   }
 }
 
@@ -98,5 +143,7 @@ export const accepts = (policy: BodyPolicy, contentType: string | undefined): bo
       return mediaType === "multipart/form-data"
     case "Raw":
       return policy.mediaTypes.includes(mediaType)
+    case "Choice":
+      return policy.options.some((option) => accepts(option, contentType))
   }
 }

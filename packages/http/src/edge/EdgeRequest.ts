@@ -25,10 +25,15 @@ const maxQuotedLength = 100
 class Body {
   private bytesEffect: Effect.Effect<Uint8Array, HttpServerError.RequestError> | undefined
 
+  readonly policy: BodyPolicy.BodyPolicy
+
   constructor(
     readonly request: HttpServerRequest.HttpServerRequest,
-    readonly policy: BodyPolicy.BodyPolicy
-  ) {}
+    policy: BodyPolicy.BodyPolicy
+  ) {
+    // an operation that takes several kinds of body reads this request's by its Content-Type
+    this.policy = BodyPolicy.select(policy, request.headers["content-type"])
+  }
 
   /** The 415 of a media type the operation does not take, checked before anything is read. */
   get admitted(): Effect.Effect<void> {
@@ -46,7 +51,7 @@ class Body {
     const policy = this.policy
     return policy._tag === "None"
       ? Stream.empty
-      : Stream.unwrap(Effect.as(this.admitted, BodyStream.capped(this.request, policy.maxBytes)))
+      : Stream.unwrap(Effect.as(this.admitted, BodyStream.capped(this.request, BodyPolicy.maxBytes(policy))))
   }
 
   /** The whole body, read once: every later read answers the same bytes (or the same failure). */
@@ -54,7 +59,9 @@ class Body {
     const policy = this.policy
     if (policy._tag === "None") return Effect.succeed(new Uint8Array())
     this.bytesEffect ??= Effect.runSync(
-      Effect.cached(Effect.zipRight(this.admitted, BodyStream.collect(this.request, policy.maxBytes)))
+      Effect.cached(
+        Effect.zipRight(this.admitted, BodyStream.collect(this.request, BodyPolicy.maxBytes(policy)))
+      )
     )
     return this.bytesEffect
   }
@@ -159,7 +166,11 @@ export class EdgeRequest extends Inspectable.Class implements HttpServerRequest.
     return Stream.unwrap(
       Effect.as(
         this.body.admitted,
-        MultipartBody.parts(this.body.stream, this.inner.headers, BodyStream.tooLarge(policy.maxBytes))
+        MultipartBody.parts(
+          this.body.stream,
+          this.inner.headers,
+          BodyStream.tooLarge(BodyPolicy.maxBytes(policy))
+        )
       )
     )
   }

@@ -128,7 +128,7 @@ export const makeResolver = <
         ...issuesOf("path", endpoint.pathSchema, found.params),
         ...issuesOf("header", endpoint.headersSchema, request.headers)
       ]
-      const policy = BodyPolicy.of(endpoint)
+      const policy = BodyPolicy.select(BodyPolicy.of(endpoint), request.headers["content-type"])
       // A body of a media type the operation does not take is never read (the edge answers 415 when
       // the handler asks for it): the other parts are reported.
       const readable = BodyPolicy.accepts(policy, request.headers["content-type"])
@@ -143,7 +143,7 @@ export const makeResolver = <
           } else {
             const body = Either.try(() => JSON.parse(text) as unknown)
             if (Either.isLeft(body)) return malformedJson("the body is not valid JSON")
-            issues.push(...issuesOf("body", endpoint.payloadSchema, body.right))
+            issues.push(...issuesOf("body", BodyPolicy.jsonPayload(endpoint), body.right))
           }
         }
       }

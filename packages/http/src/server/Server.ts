@@ -2,6 +2,7 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import {
   DownloadLinks,
+  CampaignDialer,
   Housekeeping,
   OAuthProvidersConfig,
   OutboundPolicy,
@@ -155,6 +156,8 @@ export const layer = Layer.unwrapEffect(
       linksWarning,
       Layer.effectDiscard(announce).pipe(Layer.provideMerge(http)),
       Housekeeping.layer(),
+      // Running campaigns are dialed in the background, sharing the work with other servers by leases.
+      CampaignDialer.layer(),
       // Webhook deliveries go out through the guarded outbound client, a round every second.
       WebhookDispatcher.layer().pipe(
         Layer.provide(WebhookSender.layer),

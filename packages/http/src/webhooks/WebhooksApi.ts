@@ -34,7 +34,7 @@ export const WebhookDeliveryResponse = Schema.Struct({
   id: Schema.String.annotations({ description: "The `webhook-id` header of every attempt (msg_...)" }),
   webhook_id: Schema.String,
   event_type: WebhookEndpoint.WebhookEventType,
-  workflow_run_id: Schema.Int,
+  workflow_run_id: Schema.NullOr(Schema.Int),
   payload: JsonObject,
   attempts: Schema.Int,
   status: WebhookDelivery.WebhookDeliveryStatus,

@@ -1,8 +1,13 @@
 import { SqlClient } from "@effect/sql"
+import type {
+  Campaign as CampaignType,
+  ReportedContact
+} from "@voice-agent-platform/core/campaigns/Campaign.js"
 import { Campaign, Contact } from "@voice-agent-platform/core/campaigns/Campaign.js"
 import type { ContactPatch } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
@@ -11,31 +16,111 @@ const contactsPerStatement = 1000
 
 const Found = Schema.Struct({ id: Schema.Number })
 
-/** A contact's column values: the initial context as JSON text, which the jsonb column reads. */
-const contactColumns = <A extends { readonly initial_context?: unknown }>(contact: A) =>
-  contact.initial_context === undefined
-    ? contact
-    : { ...contact, initial_context: JSON.stringify(contact.initial_context) }
+/** A campaign as its row holds it: the kept totals in columns of their own. */
+const CampaignRow = Schema.Struct({
+  ...Campaign.omit("totals").fields,
+  pending_count: Schema.Number,
+  in_progress_count: Schema.Number,
+  completed_count: Schema.Number,
+  failed_count: Schema.Number,
+  skipped_count: Schema.Number,
+  attempts_count: Schema.Number,
+  duration_seconds_total: Schema.Number,
+  cost_total: Schema.Number
+})
 
-/** Campaigns and their contacts in PostgreSQL. Contacts are listed in the order they were added (by id). */
+const CampaignFromRow = Schema.transform(CampaignRow, Schema.typeSchema(Campaign), {
+  strict: false,
+  decode: (row) => ({
+    ...row,
+    totals: {
+      counts: {
+        pending: row.pending_count,
+        in_progress: row.in_progress_count,
+        completed: row.completed_count,
+        failed: row.failed_count,
+        skipped: row.skipped_count
+      },
+      attempts: row.attempts_count,
+      duration_seconds: row.duration_seconds_total,
+      cost: row.cost_total
+    }
+  }),
+  encode: () => {
+    throw new Error("campaigns are written column by column")
+  }
+})
+
+/** A contact with the columns of its last run (null when it has none, or the run was deleted). */
+const ReportRow = Schema.Struct({
+  ...Contact.fields,
+  run_status: Schema.NullOr(Schema.String),
+  run_disposition: Schema.NullOr(Schema.String),
+  run_duration_seconds: Schema.NullOr(Schema.Number),
+  run_gathered_context: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+})
+
+const reported = (row: typeof ReportRow.Type): ReportedContact => {
+  const { run_status, run_disposition, run_duration_seconds, run_gathered_context, ...contact } = row
+  return {
+    contact,
+    run:
+      run_status === null
+        ? null
+        : {
+            status: run_status,
+            disposition: run_disposition,
+            duration_seconds: run_duration_seconds,
+            gathered_context: run_gathered_context ?? {}
+          }
+  }
+}
+
+/** A campaign's column values: `retry_on` as JSON text, which the jsonb column reads. */
+const campaignColumns = (campaign: Omit<CampaignType, "id" | "created_at" | "totals">) => ({
+  ...campaign,
+  retry_on: JSON.stringify(campaign.retry_on)
+})
+
+/**
+ * Campaigns and their contacts in PostgreSQL. Contacts are listed in the order they were added (by id);
+ * the report reads each contact's last run by a join, so a deleted run leaves nothing behind in it.
+ */
 export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Layer.effect(
   CampaignStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const one = Rows.first(Campaign)
+    const one = Rows.first(CampaignFromRow)
+    const contactRow = Rows.first(Contact)
     const find = (organizationId: number, id: number) =>
       one(sql`SELECT * FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id}`)
+    const reportSelect = sql`
+      SELECT k.*, r.status AS run_status, r.disposition AS run_disposition,
+        r.duration_seconds AS run_duration_seconds, r.gathered_context AS run_gathered_context
+      FROM campaign_contacts k
+      LEFT JOIN runs r ON r.organization_id = k.organization_id AND r.workflow_run_id = k.last_run_id`
+    const contactsWhere = (organizationId: number, id: number, status: string | undefined, alias = "") =>
+      sql.and([
+        sql`${sql(`${alias}organization_id`)} = ${organizationId}`,
+        sql`${sql(`${alias}campaign_id`)} = ${id}`,
+        ...(status !== undefined ? [sql`${sql(`${alias}status`)} = ${status}`] : [])
+      ])
+    const count = (organizationId: number, id: number, status: string | undefined) =>
+      sql<{ readonly total: number }>`
+        SELECT count(*)::int8 AS total FROM campaign_contacts WHERE ${contactsWhere(organizationId, id, status)}`
     return {
       insert: (campaign, now) =>
-        Rows.single(Campaign)(sql`
-          INSERT INTO campaigns ${sql.insert({ ...campaign, created_at: now })} RETURNING *`),
+        Rows.single(CampaignFromRow)(sql`
+          INSERT INTO campaigns ${sql.insert({ ...campaignColumns(campaign), created_at: now })} RETURNING *`),
       find,
+      findForUpdate: (organizationId, id) =>
+        one(sql`SELECT * FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`),
       list: (organizationId, page) => {
         const { limit, offset } = Paging.window(page)
         return Paging.page(
           sql<{ readonly total: number }>`
             SELECT count(*)::int8 AS total FROM campaigns WHERE organization_id = ${organizationId}`,
-          Rows.all(Campaign)(sql`
+          Rows.all(CampaignFromRow)(sql`
             SELECT * FROM campaigns WHERE organization_id = ${organizationId}
             ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
           page
@@ -47,6 +132,18 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           : one(sql`
               UPDATE campaigns SET ${sql.update(patch)}
               WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+      tally: (organizationId, id, d) =>
+        Rows.run(sql`
+          UPDATE campaigns SET
+            pending_count = pending_count + ${d.counts.pending},
+            in_progress_count = in_progress_count + ${d.counts.in_progress},
+            completed_count = completed_count + ${d.counts.completed},
+            failed_count = failed_count + ${d.counts.failed},
+            skipped_count = skipped_count + ${d.counts.skipped},
+            attempts_count = attempts_count + ${d.attempts},
+            duration_seconds_total = duration_seconds_total + ${d.duration_seconds},
+            cost_total = cost_total + ${d.cost}
+          WHERE organization_id = ${organizationId} AND id = ${id}`),
       addContacts: (organizationId, id, contacts, now) =>
         sql
           .withTransaction(
@@ -54,45 +151,103 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
               // The campaign must be the organization's; the composite foreign key holds it to that too.
               const campaign = yield* Rows.first(Found)(sql`
                 SELECT id FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id}`)
-              if (Option.isNone(campaign) || contacts.length === 0) return []
+              if (Option.isNone(campaign) || contacts.length === 0) return { added: [], duplicates: 0 }
               const rows = contacts.map((contact) => ({
-                ...contactColumns(contact),
+                phone_number: contact.phone_number,
+                initial_context: JSON.stringify(contact.initial_context),
+                status: "pending",
+                attempts: 0,
                 campaign_id: id,
                 organization_id: organizationId,
                 created_at: now
               }))
               // All batches in one transaction: the contacts are added all together or not at all.
               const inserted = yield* Effect.forEach(Arr.chunksOf(rows, contactsPerStatement), (batch) =>
-                Rows.all(Contact)(sql`INSERT INTO campaign_contacts ${sql.insert(batch)} RETURNING *`)
+                Rows.all(Contact)(sql`
+                  INSERT INTO campaign_contacts ${sql.insert(batch)}
+                  ON CONFLICT (campaign_id, phone_number) DO NOTHING RETURNING *`)
               )
               // Ids follow the order of the rows given; RETURNING promises no order, so sort by them.
-              return inserted.flat().sort((a, b) => a.id - b.id)
+              const added = inserted.flat().sort((a, b) => a.id - b.id)
+              return { added, duplicates: contacts.length - added.length }
             })
           )
           .pipe(Effect.orDie),
+      findContact: (organizationId, campaignId, id) =>
+        contactRow(sql`
+          SELECT * FROM campaign_contacts
+          WHERE organization_id = ${organizationId} AND campaign_id = ${campaignId} AND id = ${id}`),
+      findContactByRunForUpdate: (organizationId, runId) =>
+        contactRow(sql`
+          SELECT * FROM campaign_contacts
+          WHERE organization_id = ${organizationId} AND last_run_id = ${runId} FOR UPDATE`),
       listContacts: (organizationId, id, filter, page) => {
-        const where = sql.and([
-          sql`organization_id = ${organizationId}`,
-          sql`campaign_id = ${id}`,
-          ...(filter.status !== undefined ? [sql`status = ${filter.status}`] : [])
-        ])
         const { limit, offset } = Paging.window(page)
         return Paging.page(
-          sql<{
-            readonly total: number
-          }>`SELECT count(*)::int8 AS total FROM campaign_contacts WHERE ${where}`,
+          count(organizationId, id, filter.status),
           Rows.all(Contact)(sql`
-            SELECT * FROM campaign_contacts WHERE ${where} ORDER BY id LIMIT ${limit} OFFSET ${offset}`),
+            SELECT * FROM campaign_contacts WHERE ${contactsWhere(organizationId, id, filter.status)}
+            ORDER BY id LIMIT ${limit} OFFSET ${offset}`),
           page
         )
       },
       updateContact: (organizationId, id, patch: ContactPatch) =>
         Object.keys(patch).length === 0
-          ? Rows.first(Contact)(sql`
+          ? contactRow(sql`
               SELECT * FROM campaign_contacts WHERE organization_id = ${organizationId} AND id = ${id}`)
-          : Rows.first(Contact)(sql`
+          : contactRow(sql`
               UPDATE campaign_contacts SET ${sql.update(patch)}
-              WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`)
+              WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+      removeContact: (organizationId, campaignId, id) =>
+        contactRow(sql`
+          DELETE FROM campaign_contacts
+          WHERE organization_id = ${organizationId} AND campaign_id = ${campaignId} AND id = ${id} RETURNING *`),
+      skipPending: (organizationId, id, outcome) =>
+        Rows.all(Found)(
+          sql`
+          UPDATE campaign_contacts SET status = 'skipped', outcome = ${outcome}, next_attempt_at = NULL
+          WHERE organization_id = ${organizationId} AND campaign_id = ${id} AND status = 'pending'
+          RETURNING id`
+        ).pipe(Effect.map((rows) => rows.length)),
+      report: (organizationId, id, filter, page, totalCount) => {
+        const { limit, offset } = Paging.window(page)
+        return Rows.all(ReportRow)(
+          sql`
+          ${reportSelect} WHERE ${contactsWhere(organizationId, id, filter.status, "k.")}
+          ORDER BY k.id LIMIT ${limit} OFFSET ${offset}`
+        ).pipe(Effect.map((rows) => Page.make(rows.map(reported), totalCount, page)))
+      },
+      reportAfter: (organizationId, id, after, limit) =>
+        Rows.all(ReportRow)(
+          sql`
+          ${reportSelect} WHERE ${contactsWhere(organizationId, id, undefined, "k.")} AND k.id > ${after ?? 0}
+          ORDER BY k.id LIMIT ${limit}`
+        ).pipe(Effect.map((rows) => rows.map(reported))),
+      forgetRun: (organizationId, runId) =>
+        Rows.run(sql`
+          UPDATE campaign_contacts SET last_run_id = NULL
+          WHERE organization_id = ${organizationId} AND last_run_id = ${runId}`),
+      running: (limit) =>
+        Rows.all(CampaignFromRow)(sql`
+          SELECT * FROM campaigns WHERE status = 'running' ORDER BY started_at, id LIMIT ${limit}`),
+      claimDue: (organizationId, id, now, limit) =>
+        Rows.all(Contact)(sql`
+          SELECT * FROM campaign_contacts
+          WHERE organization_id = ${organizationId} AND campaign_id = ${id} AND status = 'pending'
+            AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
+          ORDER BY next_attempt_at NULLS FIRST, id LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED`),
+      renewLeases: (owner, until) =>
+        Rows.all(Found)(
+          sql`
+          UPDATE campaign_contacts SET lease_expires_at = ${until}
+          WHERE status = 'in_progress' AND lease_owner = ${owner} RETURNING id`
+        ).pipe(Effect.map((rows) => rows.length)),
+      expiredLeases: (now, limit) =>
+        Rows.all(Contact)(sql`
+          SELECT * FROM campaign_contacts
+          WHERE status = 'in_progress' AND lease_expires_at <= ${now}
+          ORDER BY lease_expires_at, id LIMIT ${limit}`)
     }
   })
 )

@@ -7,6 +7,7 @@ import runCounts from "./0002_run_counts.js"
 import boundedWork from "./0003_bounded_work.js"
 import tenancy from "./0004_tenancy.js"
 import tools from "./0005_tools.js"
+import campaigns from "./0006_campaigns.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -17,7 +18,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0002_run_counts": runCounts,
   "0003_bounded_work": boundedWork,
   "0004_tenancy": tenancy,
-  "0005_tools": tools
+  "0005_tools": tools,
+  "0006_campaigns": campaigns
 }
 
 /** The table that records which versions ran. */

@@ -34,7 +34,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         { migration_id: 2, name: "run_counts" },
         { migration_id: 3, name: "bounded_work" },
         { migration_id: 4, name: "tenancy" },
-        { migration_id: 5, name: "tools" }
+        { migration_id: 5, name: "tools" },
+        { migration_id: 6, name: "campaigns" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))
@@ -174,6 +175,60 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
       expect(new Set(after).size).toBe(20)
       // drawn from 2^53 numbers, twenty ids all below 2^40 would be a one in 10^76 chance
       expect(after.some((id) => id > 2 ** 40)).toBe(true)
+    }).pipe(Effect.provide(layerFreshDatabase))
+  )
+  it.live("version 6 keeps one contact per number and fills the campaign's counts from its contacts", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      // a database that stopped at version 4
+      yield* Migrator.make({})({
+        loader: Migrator.fromRecord({
+          "0001_initial": Migrations.migrations["0001_initial"]!,
+          "0002_run_counts": Migrations.migrations["0002_run_counts"]!,
+          "0003_bounded_work": Migrations.migrations["0003_bounded_work"]!,
+          "0004_tenancy": Migrations.migrations["0004_tenancy"]!
+        }),
+        table: Migrations.migrationsTable
+      })
+      const [org] = yield* sql<{ id: number }>`
+        INSERT INTO organizations (name, outbound_channels, balance, created_at)
+        VALUES ('Before version 6', 10, 0, now()) RETURNING id`
+      const [campaign] = yield* sql<{ id: number }>`
+        INSERT INTO campaigns (organization_id, agent_id, name, status, max_attempts, retry_delay_seconds, created_at)
+        VALUES (${org!.id}, 7, 'Old', 'paused', 2, 60, now()) RETURNING id`
+      for (const [number, status, attempts] of [
+        ["+48500100001", "completed", 1],
+        ["+48500100002", "pending", 0],
+        ["+48500100002", "failed", 2],
+        ["+48500100003", "skipped", 0]
+      ] as const) {
+        yield* sql`
+          INSERT INTO campaign_contacts (campaign_id, organization_id, phone_number, initial_context, status,
+            attempts, created_at)
+          VALUES (${campaign!.id}, ${org!.id}, ${number}, '{}', ${status}, ${attempts}, now())`
+      }
+      yield* Migrations.run
+      const [counts] = yield* sql<Record<string, number>>`
+        SELECT pending_count, in_progress_count, completed_count, failed_count, skipped_count, attempts_count,
+          max_concurrency, retry_on
+        FROM campaigns WHERE id = ${campaign!.id}`
+      expect(counts).toEqual({
+        pending_count: 1,
+        in_progress_count: 0,
+        completed_count: 1,
+        failed_count: 0,
+        skipped_count: 1,
+        attempts_count: 1,
+        max_concurrency: 10,
+        retry_on: ["busy", "no_answer", "failed"]
+      })
+      const duplicate = yield* Effect.either(
+        sql`
+          INSERT INTO campaign_contacts (campaign_id, organization_id, phone_number, initial_context, status,
+            attempts, created_at)
+          VALUES (${campaign!.id}, ${org!.id}, '+48500100001', '{}', 'pending', 0, now())`
+      )
+      expect(duplicate._tag).toBe("Left")
     }).pipe(Effect.provide(layerFreshDatabase))
   )
 })

@@ -1,0 +1,183 @@
+// Campaign dialer throughput and report latency, in process (no HTTP): the engine over PostgreSQL (a fresh
+// database on the server at TEST_DATABASE_URL, dropped afterwards) and over the embedded database
+// (PGlite in memory), with a telephony whose calls end `completed` at once. Measures
+//  1. contacts dispatched per second: a campaign of BENCH_DIAL_CONTACTS (default 3,000) contacts with
+//     max_concurrency 500 dialed to the end by one dialer (`CampaignDialer.round` back to back);
+//  2. the report's first page (50 rows) p50/p99 at BENCH_REPORT_CONTACTS (default 100,000) contacts while
+//     the dialer runs that campaign in the background (BENCH_REPORT_SAMPLES reads, default 300).
+// Bounded: every phase has a deadline (dialing 180 s, sampling 120 s), counts are capped, nothing leaves
+// the machine. Run: `npm run bench:campaign` (BENCH_DATABASES=postgres,embedded by default).
+import {
+  type Agent,
+  CallEvents,
+  Campaigns,
+  CampaignDialer,
+  PriceListConfig,
+  SecureRandom,
+  Services,
+  Telephony
+} from "@voice-agent-platform/core"
+import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
+import * as Fixtures from "../packages/core/testing/Fixtures.js"
+import type { Campaign } from "@voice-agent-platform/core"
+import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
+import { TestDatabase } from "@voice-agent-platform/pg/testing"
+import { Duration, Effect, Fiber, FiberSet, Layer, Redacted } from "effect"
+import { dialableNumbers } from "../packages/http/test/campaigns/DialableNumbers.js"
+
+const dialContacts = Math.min(Number(process.env.BENCH_DIAL_CONTACTS ?? 3000), 20_000)
+const reportContacts = Math.min(Number(process.env.BENCH_REPORT_CONTACTS ?? 100_000), 100_000)
+const reportSamples = Math.min(Number(process.env.BENCH_REPORT_SAMPLES ?? 300), 5000)
+const maxConcurrency = Math.min(Number(process.env.BENCH_MAX_CONCURRENCY ?? 100), 1000)
+const databases = (process.env.BENCH_DATABASES ?? "postgres,embedded").split(",")
+
+/** Calls that end `completed` the moment they are placed, through the call events as a runtime's would. */
+const instantTelephony = Layer.scoped(
+  Telephony.Telephony,
+  Effect.gen(function* () {
+    const events = yield* CallEvents.CallEvents
+    const fork = yield* FiberSet.makeRuntime<never, void, never>()
+    return Telephony.Telephony.of({
+      placeCall: (call) =>
+        Effect.sync(() => {
+          fork(
+            events
+              .report(call.run.organization_id, call.run.workflow_run_id, {
+                type: "ended",
+                status: "completed",
+                duration_seconds: 0
+              })
+              .pipe(Effect.ignore)
+          )
+        })
+    })
+  })
+).pipe(Layer.provide(CallEvents.layer))
+
+const engineOver = (sql: Layer.Layer<any, unknown>) => {
+  const stores = PgStorage.layer.pipe(
+    Layer.provide(SecretBox.layer(Redacted.make("the campaign bench's encryption key 0123456789"))),
+    Layer.provide(sql)
+  )
+  const ports = Layer.mergeAll(
+    stores,
+    MemoryBlobStore.layer,
+    SecureRandom.layerWebCrypto,
+    PriceListConfig.layerDefault
+  )
+  return Services.layer.pipe(Layer.provideMerge(instantTelephony), Layer.provideMerge(ports))
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+
+const rows = (numbers: ReadonlyArray<string>) =>
+  numbers.map((phone_number, i) => ({ row: i + 1, phone_number, initial_context: { n: i } }))
+
+/** A running campaign of the numbers, imported 10,000 at a time. */
+const runningCampaign = (numbers: ReadonlyArray<string>, maxConcurrency: number) =>
+  Effect.gen(function* () {
+    const campaigns = yield* Campaigns.Campaigns
+    const org = yield* Fixtures.organization({ outbound_channels: 1000 })
+    const { agent } = yield* Fixtures.agent(org.id)
+    const { campaign } = yield* campaigns.create(org.id, {
+      name: "Bench",
+      agent: String((agent as Agent.Agent).id),
+      max_concurrency: maxConcurrency
+    })
+    for (let i = 0; i < numbers.length; i += 10_000) {
+      yield* campaigns.addContacts(org.id, campaign.id, rows(numbers.slice(i, i + 10_000)))
+    }
+    yield* campaigns.act(org.id, campaign.id, "start")
+    return { org, campaign }
+  })
+
+const statusOf = (org: { readonly id: Campaign.Campaign["organization_id"] }, id: Campaign.CampaignId) =>
+  Effect.flatMap(Campaigns.Campaigns, (c) => c.find(org.id, id)).pipe(Effect.orDie)
+
+const dialToTheEnd = Effect.gen(function* () {
+  const numbers = dialableNumbers(dialContacts, 30)
+  const { org, campaign } = yield* runningCampaign(numbers, maxConcurrency)
+  const dialer = yield* CampaignDialer.make("bench-dialer")
+  const started = performance.now()
+  const deadline = started + 180_000
+  for (;;) {
+    const progress = yield* dialer.round
+    const now = yield* statusOf(org, campaign.id)
+    if (now.status === "completed" || performance.now() > deadline) {
+      const seconds = (performance.now() - started) / 1000
+      const done = now.totals.counts.completed + now.totals.counts.failed + now.totals.counts.skipped
+      return { contacts: done, seconds, perSecond: done / seconds, completed: now.status === "completed" }
+    }
+    if (progress === 0) yield* Effect.sleep(Duration.millis(5))
+  }
+})
+
+const reportWhileDialing = Effect.gen(function* () {
+  const numbers = dialableNumbers(reportContacts, 30)
+  const imported = performance.now()
+  const { org, campaign } = yield* runningCampaign(numbers, maxConcurrency)
+  const importSeconds = (performance.now() - imported) / 1000
+  const dialer = yield* CampaignDialer.make("bench-report-dialer")
+  const background = yield* Effect.fork(
+    Effect.forever(
+      Effect.flatMap(dialer.round, (n) => (n === 0 ? Effect.sleep(Duration.millis(5)) : Effect.void))
+    )
+  )
+  const campaigns = yield* Campaigns.Campaigns
+  const latencies: Array<number> = []
+  const deadline = performance.now() + 120_000
+  for (let i = 0; i < reportSamples && performance.now() < deadline; i++) {
+    const t0 = performance.now()
+    yield* campaigns.report(org.id, campaign.id, {}, { page: 1, limit: 50 }).pipe(Effect.orDie)
+    latencies.push(performance.now() - t0)
+  }
+  const dialed = (yield* statusOf(org, campaign.id)).totals.attempts
+  yield* Fiber.interrupt(background)
+  const sorted = latencies.sort((a, b) => a - b)
+  return {
+    contacts: reportContacts,
+    importSeconds,
+    samples: sorted.length,
+    dialedMeanwhile: dialed,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99)
+  }
+})
+
+const bench = (name: string, sql: Layer.Layer<any, unknown>) =>
+  Effect.gen(function* () {
+    const dial = yield* dialToTheEnd
+    console.log(
+      `${name}: dispatched ${dial.contacts} contacts in ${dial.seconds.toFixed(1)} s = ${dial.perSecond.toFixed(0)}/s${dial.completed ? "" : " (deadline reached)"}`
+    )
+    const report = yield* reportWhileDialing
+    console.log(
+      `${name}: report first page at ${report.contacts} contacts (imported in ${report.importSeconds.toFixed(1)} s), ${report.samples} reads while ${report.dialedMeanwhile} calls were dialed: p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms`
+    )
+  }).pipe(Effect.provide(engineOver(sql)))
+
+const main = Effect.gen(function* () {
+  console.log(
+    `node ${process.version}; dial ${dialContacts} contacts, report at ${reportContacts}; the machine is shared`
+  )
+  for (const database of databases) {
+    if (database === "postgres") {
+      if (!(yield* Effect.promise(() => TestDatabase.serverReachable()))) {
+        console.log("postgres: not reachable, skipped")
+        continue
+      }
+      yield* bench("PostgreSQL", TestDatabase.layerFreshDatabase)
+    } else if (database === "embedded") {
+      yield* bench("embedded (PGlite)", EmbeddedPostgres.layer())
+    }
+  }
+})
+
+Effect.runPromise(Effect.scoped(main)).then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)

@@ -1,0 +1,112 @@
+import { Effect, Option } from "effect"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Run } from "../runs/Run.js"
+import type { Campaign, Contact, ContactStatus } from "./Campaign.js"
+import * as CampaignLifecycle from "./CampaignLifecycle.js"
+import { CampaignStore } from "./CampaignStore.js"
+import * as CampaignTally from "./CampaignTally.js"
+import type { TallyDelta } from "./CampaignTally.js"
+import * as Webhooks from "../webhooks/Webhooks.js"
+import type { AttemptEnd } from "./RetryPolicy.js"
+import * as RetryPolicy from "./RetryPolicy.js"
+
+/**
+ * Adds `delta` to the campaign's totals and, when that leaves a running campaign with every contact
+ * final, completes it. Runs inside the caller's transaction, with the campaign held. Answers the
+ * campaign as it is afterwards.
+ */
+export const tallyAndSettle = (campaign: Campaign, delta: TallyDelta, now: Date) =>
+  Effect.gen(function* () {
+    const store = yield* CampaignStore
+    yield* store.tally(campaign.organization_id, campaign.id, delta)
+    const counts = CampaignTally.combine(
+      { ...CampaignTally.none, counts: campaign.totals.counts },
+      delta
+    ).counts
+    if (campaign.status === "running" && CampaignTally.allFinal(counts)) {
+      const completed = yield* store.update(campaign.organization_id, campaign.id, {
+        status: CampaignLifecycle.target.complete,
+        ended_at: now
+      })
+      const settled = Option.getOrElse(completed, () => campaign)
+      yield* Webhooks.enqueueCampaign(campaign.organization_id, "campaign.completed", eventData(settled))
+      return settled
+    }
+    return campaign
+  })
+
+/** What a campaign event says about the campaign. */
+export const eventData = (campaign: Campaign) => ({
+  campaign_id: campaign.id,
+  name: campaign.name,
+  workflow_id: campaign.agent_id,
+  status: campaign.status,
+  counts: campaign.totals.counts,
+  started_at: campaign.started_at?.toISOString() ?? null,
+  completed_at: campaign.ended_at?.toISOString() ?? null
+})
+
+/** How a run's final status reads as an attempt's end. */
+const attemptEnd = (status: Run["status"]): AttemptEnd =>
+  status === "completed" || status === "busy" || status === "no_answer" || status === "canceled"
+    ? status
+    : "failed"
+
+/**
+ * An attempt of a contact in progress ended `end`: the contact completes, waits for its retry, or fails
+ * (per the campaign's retry policy; a retry in a canceled campaign is skipped with reason `canceled`),
+ * its lease is dropped, and the campaign's totals take the move and the attempt's talk time and cost.
+ */
+export const settle = (
+  campaign: Campaign,
+  contact: Contact,
+  end: AttemptEnd,
+  durationSeconds: number,
+  cost: number,
+  now: Date
+) =>
+  Effect.gen(function* () {
+    const store = yield* CampaignStore
+    const next = RetryPolicy.afterAttempt(campaign, end, contact.attempts, now)
+    const canceled = campaign.status === "canceled" && next._tag === "Retry"
+    const status: ContactStatus = canceled
+      ? "skipped"
+      : next._tag === "Completed"
+        ? "completed"
+        : next._tag === "Retry"
+          ? "pending"
+          : "failed"
+    yield* store.updateContact(contact.organization_id, contact.id, {
+      status,
+      outcome: canceled ? "canceled" : next._tag === "Completed" ? null : next.outcome,
+      next_attempt_at: next._tag === "Retry" && !canceled ? next.at : null,
+      lease_owner: null,
+      lease_expires_at: null
+    })
+    const delta = CampaignTally.attemptEnded(CampaignTally.move("in_progress", status), durationSeconds, cost)
+    return yield* tallyAndSettle(campaign, delta, now)
+  })
+
+/**
+ * The call of a campaign's run ended (the run is final): its contact moves on. Runs in the transaction
+ * that ends the run, which holds the run; nothing happens when no contact is in progress on this run
+ * (its lease was already taken back).
+ */
+export const runEnded = (run: Run, now: Date) =>
+  Effect.gen(function* () {
+    if (run.campaign_id === null) return
+    const store = yield* CampaignStore
+    const organizationId: OrganizationId = run.organization_id
+    const contact = yield* store.findContactByRunForUpdate(organizationId, run.workflow_run_id)
+    if (Option.isNone(contact) || contact.value.status !== "in_progress") return
+    const campaign = yield* store.findForUpdate(organizationId, contact.value.campaign_id)
+    if (Option.isNone(campaign)) return
+    yield* settle(
+      campaign.value,
+      contact.value,
+      attemptEnd(run.status),
+      run.duration_seconds ?? 0,
+      run.cost ?? 0,
+      now
+    )
+  })

@@ -1,0 +1,212 @@
+import type { Vitest } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { CampaignStore } from "../src/campaigns/CampaignStore.js"
+import * as CampaignTally from "../src/campaigns/CampaignTally.js"
+import type { OrganizationId } from "../src/organizations/Organization.js"
+import { RunStore } from "../src/runs/RunStore.js"
+import type { Stores } from "../src/storage/Stores.js"
+import { Transactions } from "../src/storage/Transactions.js"
+import * as Fixtures from "./Fixtures.js"
+
+const at = (offsetSeconds: number) => new Date(Fixtures.epoch.getTime() + offsetSeconds * 1000)
+const page = (n: number, limit = 50) => ({ page: n, limit })
+const numbers = (n: number, from = 100) =>
+  Array.from({ length: n }, (_, i) => ({
+    phone_number: `+4850000${String(from + i).padStart(4, "0")}`,
+    initial_context: { i }
+  }))
+
+/** A fresh organization with a campaign of `n` contacts. */
+const campaignWith = (n: number, fields: Parameters<typeof Fixtures.newCampaign>[2] = {}) =>
+  Effect.gen(function* () {
+    const store = yield* CampaignStore
+    const org = yield* Fixtures.organization()
+    const { agent } = yield* Fixtures.agent(org.id)
+    const campaign = yield* store.insert(Fixtures.newCampaign(org.id, agent.id, fields), at(0))
+    const { added } = yield* store.addContacts(org.id, campaign.id, numbers(n), at(0))
+    return { org, agent, campaign, contacts: added }
+  })
+
+/** The campaign part of the storage contract; `storeContract` runs it against every adapter. */
+export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
+  describe("campaigns", () => {
+    it.effect("keep contacts once per number, in the order added, and totals only as tallied", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const { org, campaign, contacts } = yield* campaignWith(3)
+        expect(campaign.totals).toEqual({
+          counts: CampaignTally.zeroCounts,
+          attempts: 0,
+          duration_seconds: 0,
+          cost: 0
+        })
+        expect(campaign.retry_on).toEqual(["busy", "no_answer", "failed"])
+        expect(contacts.map((c) => c.status)).toEqual(["pending", "pending", "pending"])
+        const again = yield* store.addContacts(
+          org.id,
+          campaign.id,
+          [...numbers(2, 101), ...numbers(1, 900)],
+          at(1)
+        )
+        expect(again.duplicates).toBe(2)
+        expect(again.added.map((c) => c.phone_number)).toEqual(["+48500000900"])
+        const listed = yield* store.listContacts(org.id, campaign.id, {}, page(1))
+        expect(listed.items.map((c) => c.phone_number)).toEqual([
+          "+48500000100",
+          "+48500000101",
+          "+48500000102",
+          "+48500000900"
+        ])
+        expect(listed.items[0]!.initial_context).toEqual({ i: 0 })
+
+        yield* store.tally(org.id, campaign.id, CampaignTally.move(null, "pending", 4))
+        yield* store.tally(
+          org.id,
+          campaign.id,
+          CampaignTally.attemptEnded(
+            CampaignTally.attemptMade(CampaignTally.move("pending", "completed")),
+            42,
+            150
+          )
+        )
+        const totals = Option.getOrThrow(yield* store.find(org.id, campaign.id)).totals
+        expect(totals).toEqual({
+          counts: { pending: 3, in_progress: 0, completed: 1, failed: 0, skipped: 0 },
+          attempts: 1,
+          duration_seconds: 42,
+          cost: 150
+        })
+      })
+    )
+
+    it.effect("claim due contacts once across simultaneous transactions, never one that waits", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const transactions = yield* Transactions
+        const { org, campaign, contacts } = yield* campaignWith(6)
+        yield* store.updateContact(org.id, contacts[0]!.id, { next_attempt_at: at(3600) })
+        const claim = (owner: string) =>
+          transactions.run(
+            Effect.gen(function* () {
+              const due = yield* store.claimDue(org.id, campaign.id, at(10), 3)
+              yield* Effect.forEach(due, (c) =>
+                store.updateContact(org.id, c.id, {
+                  status: "in_progress",
+                  lease_owner: owner,
+                  lease_expires_at: at(30)
+                })
+              )
+              // hold the claim a moment, so that the other transaction runs meanwhile
+              yield* Effect.yieldNow()
+              return due.map((c) => c.id)
+            })
+          )
+        const [a, b] = yield* Effect.all([claim("a"), claim("b")], { concurrency: 2 })
+        expect(a.length + b.length).toBe(5)
+        expect(new Set([...a, ...b]).size).toBe(5)
+        expect([...a, ...b]).not.toContain(contacts[0]!.id)
+        expect(yield* store.claimDue(org.id, campaign.id, at(10), 10)).toEqual([])
+        const later = yield* store.claimDue(org.id, campaign.id, at(3600), 10)
+        expect(later.map((c) => c.id)).toEqual([contacts[0]!.id])
+      })
+    )
+
+    it.effect("renew the leases of one owner, and find the ones that ran out", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const { org, contacts } = yield* campaignWith(2)
+        const owner = `dialer-${yield* Fixtures.unique()}`
+        const other = `dialer-${yield* Fixtures.unique()}`
+        // far in the past, so that no other test's leases expire before these
+        const past = new Date("2001-01-01T00:00:00Z")
+        const lease = (id: (typeof contacts)[number]["id"], who: string) =>
+          store.updateContact(org.id, id, { status: "in_progress", lease_owner: who, lease_expires_at: past })
+        yield* lease(contacts[0]!.id, owner)
+        yield* lease(contacts[1]!.id, other)
+        expect(yield* store.renewLeases(owner, at(60))).toBe(1)
+        const expired = yield* store.expiredLeases(new Date("2001-01-01T00:00:01Z"), 1000)
+        const ours = expired.filter((c) => c.organization_id === org.id).map((c) => c.id)
+        expect(ours).toEqual([contacts[1]!.id])
+      })
+    )
+
+    it.effect("report each contact with its last run, and forget a deleted run", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const runs = yield* RunStore
+        const { org, agent, campaign, contacts } = yield* campaignWith(2)
+        const run = yield* runs.insert(
+          {
+            ...Fixtures.newRun(org.id, agent.id),
+            campaign_id: campaign.id,
+            status: "completed",
+            gathered_context: { answer: "yes" },
+            duration_seconds: 12,
+            disposition: "interested"
+          },
+          at(1)
+        )
+        yield* store.updateContact(org.id, contacts[1]!.id, {
+          status: "completed",
+          attempts: 1,
+          last_run_id: run.workflow_run_id
+        })
+        const found = yield* store.findContactByRunForUpdate(org.id, run.workflow_run_id)
+        expect(Option.getOrThrow(found).id).toBe(contacts[1]!.id)
+        const report = yield* store.report(org.id, campaign.id, {}, page(1), 2)
+        expect(report.total_count).toBe(2)
+        expect(report.items[0]!.run).toBeNull()
+        expect(report.items[1]!.run).toEqual({
+          status: "completed",
+          disposition: "interested",
+          duration_seconds: 12,
+          gathered_context: { answer: "yes" }
+        })
+        const completed = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1), 1)
+        expect(completed.items.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
+        const after = yield* store.reportAfter(org.id, campaign.id, contacts[0]!.id, 10)
+        expect(after.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
+
+        yield* runs.remove(org.id, run.workflow_run_id)
+        yield* store.forgetRun(org.id, run.workflow_run_id)
+        const erased = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1), 1)
+        expect(erased.items[0]!.run).toBeNull()
+        expect(erased.items[0]!.contact.last_run_id).toBeNull()
+      })
+    )
+
+    it.effect("skip the pending contacts, remove one, and scope everything to its organization", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const { org, campaign, contacts } = yield* campaignWith(3)
+        const stranger: OrganizationId = (yield* Fixtures.organization()).id
+        expect(Option.isNone(yield* store.removeContact(stranger, campaign.id, contacts[0]!.id))).toBe(true)
+        expect(Option.isNone(yield* store.findContact(stranger, campaign.id, contacts[0]!.id))).toBe(true)
+        expect(yield* store.skipPending(stranger, campaign.id, "canceled")).toBe(0)
+        const removed = yield* store.removeContact(org.id, campaign.id, contacts[0]!.id)
+        expect(Option.getOrThrow(removed).phone_number).toBe(contacts[0]!.phone_number)
+        expect(Option.isNone(yield* store.findContact(org.id, campaign.id, contacts[0]!.id))).toBe(true)
+        yield* store.updateContact(org.id, contacts[1]!.id, { status: "in_progress" })
+        expect(yield* store.skipPending(org.id, campaign.id, "canceled")).toBe(1)
+        const skipped = Option.getOrThrow(yield* store.findContact(org.id, campaign.id, contacts[2]!.id))
+        expect(skipped).toMatchObject({ status: "skipped", outcome: "canceled" })
+      })
+    )
+
+    it.effect("list running campaigns of every organization", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const { org, campaign } = yield* campaignWith(0)
+        const { campaign: idle } = yield* campaignWith(0)
+        yield* store.update(org.id, campaign.id, {
+          status: "running",
+          started_at: new Date("2001-01-01T00:00:00Z")
+        })
+        const running = yield* store.running(1000)
+        expect(running.map((c) => c.id)).toContain(campaign.id)
+        expect(running.map((c) => c.id)).not.toContain(idle.id)
+        yield* store.update(org.id, campaign.id, { status: "completed" })
+      })
+    )
+  })

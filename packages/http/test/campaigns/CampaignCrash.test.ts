@@ -1,0 +1,175 @@
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { TestDatabase } from "@voice-agent-platform/pg/testing"
+import { removeDataDirectories, type Running, send, start, stop } from "../support/ServerProcesses.js"
+import { dialableNumbers } from "./DialableNumbers.js"
+
+/**
+ * The acceptance test of the dialer: a 1,000-contact campaign over two server processes on one PostgreSQL
+ * database, one of them killed with SIGKILL twice mid-run and restarted. Every contact ends final, the
+ * report's counts equal the runs in storage, no contact has more runs than its policy allows, the Do not
+ * call contacts have none, and the peak of simultaneous calls (sampled by the test) never exceeds
+ * `max_concurrency`.
+ */
+
+const adminToken = "operator-token-campaign-crash-0123456789"
+const apiKey = `vap_${"K".repeat(40)}`
+const maxConcurrency = 12
+const maxAttempts = 2
+
+const reachable = await TestDatabase.serverReachable()
+if (!reachable) TestDatabase.warnUnreachable("the campaign SIGKILL test on PostgreSQL")
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Every page of a list, from whichever server answers. */
+const everything = async (port: number, path: string): Promise<Array<any>> => {
+  const items: Array<any> = []
+  const join = path.includes("?") ? "&" : "?"
+  for (let page = 1; ; page++) {
+    const answer = await send(port, "GET", `${path}${join}limit=100&page=${page}`, { apiKey })
+    expect(answer.status).toBe(200)
+    items.push(...answer.json.items)
+    if (page >= answer.json.total_pages) return items
+  }
+}
+
+describe.skipIf(!reachable)("a campaign over two servers, one killed twice", () => {
+  afterAll(removeDataDirectories)
+
+  it("finishes with every contact final, runs as the report counts, never above max_concurrency", async () => {
+    const database = await TestDatabase.createDatabase()
+    const env = {
+      DATABASE_URL: TestDatabase.databaseUrl(database),
+      ENCRYPTION_KEY: "an-encryption-key-for-the-campaign-crash-0123",
+      ADMIN_TOKEN: adminToken,
+      BOOTSTRAP_API_KEY: apiKey,
+      SIM_CALL_SECONDS: "0.4"
+    }
+    const servers: Array<Running> = []
+    let sampling = true
+    try {
+      servers.push(await start(env))
+      servers.push(await start(env))
+      const [a] = servers
+      const organizationId = Number(/organization (\d+)/.exec(a!.output())?.[1])
+      expect(
+        (
+          await send(
+            a!.port,
+            "PATCH",
+            `/admin/v1/organizations/${organizationId}`,
+            { bearer: adminToken },
+            {
+              outbound_channels: 40
+            }
+          )
+        ).status
+      ).toBe(200)
+      const agent = await send(
+        a!.port,
+        "POST",
+        "/api/v1/agents/from-script",
+        { apiKey },
+        {
+          agent: { greeting: "Hello {{initial_context.name}}" }
+        }
+      )
+      expect(agent.status).toBe(200)
+      const numbers = dialableNumbers(1000, 20)
+      const listed = numbers.slice(0, 5)
+      for (const phone_number of listed) {
+        expect(
+          (await send(a!.port, "POST", "/api/v1/do-not-call", { apiKey }, { phone_number })).status
+        ).toBe(200)
+      }
+      const created = await send(
+        a!.port,
+        "POST",
+        "/api/v1/campaigns",
+        { apiKey },
+        {
+          name: "Crash",
+          agent_id: agent.json.public_id,
+          max_concurrency: maxConcurrency,
+          retry: { max_attempts: maxAttempts, retry_delay_seconds: 0 },
+          contacts: numbers.map((phone_number, i) => ({ phone_number, initial_context: { name: `C${i}` } }))
+        }
+      )
+      expect(created.status).toBe(200)
+      expect(created.json.contacts).toMatchObject({ added: 1000, duplicates: 0, rejected: [] })
+      const campaignPath = `/api/v1/campaigns/${created.json.campaign_id}`
+      expect((await send(a!.port, "POST", `${campaignPath}/start`, { apiKey })).json.status).toBe("running")
+
+      // the peak of simultaneous calls, sampled from the surviving server the whole time
+      let peak = 0
+      let samples = 0
+      const sampler = (async () => {
+        while (sampling) {
+          const read = await send(servers[1]!.port, "GET", campaignPath, { apiKey }).catch(() => undefined)
+          if (read?.status === 200) {
+            peak = Math.max(peak, read.json.counts.in_progress)
+            samples++
+          }
+          await sleep(20)
+        }
+      })()
+      const finished = async () => (await send(servers[1]!.port, "GET", campaignPath, { apiKey })).json
+      const untilFinal = async (atLeast: number) => {
+        for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+          const campaign = await finished()
+          if (campaign.counts.completed + campaign.counts.failed + campaign.counts.skipped >= atLeast) return
+          await sleep(100)
+        }
+        throw new Error(`fewer than ${atLeast} contacts final in time`)
+      }
+      for (const progress of [200, 500]) {
+        await untilFinal(progress)
+        servers[0]!.child.kill("SIGKILL")
+        await servers[0]!.exited
+        servers[0] = await start(servers[0]!.env)
+      }
+      for (const deadline = Date.now() + 240_000; Date.now() < deadline;) {
+        if ((await finished()).status === "completed") break
+        await sleep(250)
+      }
+      sampling = false
+      await sampler
+
+      const campaign = await finished()
+      expect(campaign.status).toBe("completed")
+      expect(samples).toBeGreaterThan(100)
+      expect(peak).toBeGreaterThan(1)
+      expect(peak).toBeLessThanOrEqual(maxConcurrency)
+
+      const report = await send(servers[0]!.port, "GET", `${campaignPath}/report?limit=1`, { apiKey })
+      const summary = report.json.summary
+      expect(summary).toMatchObject({ total: 1000, pending: 0, in_progress: 0 })
+      expect(summary.completed + summary.failed + summary.skipped).toBe(1000)
+      expect(summary.skipped).toBe(listed.length)
+      // the crashes cut calls short: those attempts failed and were tried again
+      expect(summary.attempts).toBeGreaterThan(995)
+
+      const items = await everything(servers[0]!.port, `${campaignPath}/report`)
+      expect(items).toHaveLength(1000)
+      const runs = await everything(servers[0]!.port, `/api/v1/agents/${agent.json.public_id}/conversations`)
+      expect(runs).toHaveLength(summary.attempts)
+      expect(runs.every((run) => ["completed", "failed"].includes(run.status))).toBe(true)
+      const runsPerNumber = new Map<string, number>()
+      for (const run of runs) {
+        const number = run.initial_context.phone_number
+        runsPerNumber.set(number, (runsPerNumber.get(number) ?? 0) + 1)
+      }
+      for (const item of items) {
+        expect(["completed", "failed", "skipped"]).toContain(item.status)
+        expect(runsPerNumber.get(item.phone_number) ?? 0).toBe(item.attempts)
+        expect(item.attempts).toBeLessThanOrEqual(maxAttempts)
+      }
+      for (const number of listed) expect(runsPerNumber.has(number)).toBe(false)
+      expect(items.filter((item) => item.last_error === "do_not_call")).toHaveLength(listed.length)
+    } finally {
+      sampling = false
+      await Promise.all(servers.map(stop))
+      await TestDatabase.dropDatabase(database)
+    }
+  }, 420_000)
+})
