@@ -24,3 +24,13 @@ export const callableNumber = (minutes = 20, now = new Date()): string => {
     throw new Error(`no candidate number is inside calling hours at ${now.toISOString()}`)
   return found
 }
+
+/** A number a call may not be placed to now (outside 08:00-21:00 in its time zone): a 409 for sure. */
+export const uncallableNumber = (now = new Date()): string => {
+  const found = candidates.find(
+    (number) => !CallingHours.isAllowedAt(TimeZoneCandidates.forNumber(number), now)
+  )
+  if (found === undefined)
+    throw new Error(`every candidate number is inside calling hours at ${now.toISOString()}`)
+  return found
+}
