@@ -35,11 +35,24 @@ const variablesRead = (text: string): ReadonlyArray<string> => {
     /\bConfig\.\w+\(\s*["']([A-Z][A-Z0-9_]*)["']/g,
     ...(/\bConfig\.\w+\(/.test(text) ? [/\(\s*["']([A-Z][A-Z0-9]*_[A-Z0-9_]+)["']\s*,/g] : [])
   ]
-  return [...new Set(patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!)))]
+  // a name made from a template (`OAUTH_${provider}_CLIENT_ID`) is listed with a placeholder: OAUTH_<>_CLIENT_ID
+  const templated = [...text.matchAll(/\bConfig\.\w+\(\s*`([A-Z][A-Z0-9_]*)\$\{[^}]*\}([A-Z0-9_]*)`/g)].map(
+    (match) => `${match[1]}<>${match[2]}`
+  )
+  return [
+    ...new Set([
+      ...patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!)),
+      ...templated
+    ])
+  ]
 }
 
-/** The variables the page lists: the first column of its tables. */
-const listed = new Set([...page.matchAll(/^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|/gm)].map((match) => match[1]!))
+/** The variables the page lists: the first column of its tables (a placeholder such as `<PROVIDER>` as `<>`). */
+const listed = new Set(
+  [...page.matchAll(/^\|\s*`([A-Z][A-Z0-9_]*(?:<[A-Z]+>[A-Z0-9_]*)?)`\s*\|/gm)].map((match) =>
+    match[1]!.replace(/<[A-Z]+>/, "<>")
+  )
+)
 
 describe("docs/configuration.md", () => {
   it("finds what the code reads", () => {
@@ -47,6 +60,9 @@ describe("docs/configuration.md", () => {
       variablesRead(`Config.integer("PORT"); process.env.FUZZ_SEED; quota("QUOTA_DOCUMENTS", 1)`)
     ).toEqual(["FUZZ_SEED", "PORT", "QUOTA_DOCUMENTS"])
     expect(variablesRead(`Schema.Literal("GET"); encode("UTF8")`)).toEqual([])
+    expect(
+      variablesRead("Config.option(Config.nonEmptyString(`OAUTH_${p.toUpperCase()}_CLIENT_ID`))")
+    ).toEqual(["OAUTH_<>_CLIENT_ID"])
     // an error code in a file that makes no Config is not a variable
     expect(variablesRead(`expect(code("HPE_HEADER_OVERFLOW", 1))`)).toEqual([])
   })
