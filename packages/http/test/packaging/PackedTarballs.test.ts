@@ -110,6 +110,9 @@ describe("the packed packages", () => {
     for (const file of ["serve.mjs", "place-call.mjs"]) copyFileSync(join(consumer, file), join(app, file))
     expect(readdirSync(join(app, "node_modules"))).not.toContain("typescript")
     expect(readdirSync(join(app, "node_modules"))).not.toContain("tsx")
+    // the operator's tool is installed as a bin
+    const help = await run(join(app, "node_modules/.bin/vap"), ["--help"], app, 30)
+    expect(help.stdout).toContain("Usage: vap <command>")
 
     const port = await freePort()
     const apiKey = `vap_${"P".repeat(40)}`
