@@ -33,10 +33,14 @@ const freePort = () =>
 
 const startServer = async (env: Record<string, string>) => {
   const main = fileURLToPath(new URL("../packages/http/src/server/main.ts", import.meta.url))
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@voice-agent-platform/source", "--import", "tsx", main],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
   let output = ""
   child.stdout!.on("data", (c) => (output += c))
   child.stderr!.on("data", (c) => (output += c))

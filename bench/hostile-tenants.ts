@@ -366,7 +366,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 try {
   const port = await freePort()
-  server = spawn(process.execPath, ["--import", "tsx", main], {
+  server = spawn(process.execPath, ["--conditions=@voice-agent-platform/source", "--import", "tsx", main], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -68,7 +68,7 @@ try {
   const main = fileURLToPath(new URL("../packages/http/src/server/main.ts", import.meta.url))
   children.push(
     await startProcess(
-      ["--import", "tsx", main],
+      ["--conditions=@voice-agent-platform/source", "--import", "tsx", main],
       {
         PORT: String(apiPort),
         HOST: "127.0.0.1",

@@ -99,7 +99,13 @@ try {
   // TOOL_BENCH_CPU_PROF=<directory>: the server writes a CPU profile there when it stops (node --cpu-prof).
   const profile = process.env.TOOL_BENCH_CPU_PROF
   await startProcess(
-    [...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]), "--import", "tsx", main],
+    [
+      ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]),
+      "--conditions=@voice-agent-platform/source",
+      "--import",
+      "tsx",
+      main
+    ],
     {
       PORT: String(apiPort),
       HOST: "127.0.0.1",

@@ -3,7 +3,7 @@ import { Money, Run, Runs, ToolCallLog, Transcript } from "@voice-agent-platform
 import { Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
-import { AgentIdParam, IntId } from "../shared/Ids.js"
+import { AgentIdParam, documentedAsInteger, IntId } from "../shared/Ids.js"
 import { JsonObject, strict } from "../shared/Json.js"
 import { PageOf, PageParams } from "../shared/Pagination.js"
 import { InstantParam, Timestamp } from "../shared/Timestamp.js"
@@ -103,10 +103,15 @@ export const ListRunsQuery = Schema.Struct({
 
 /** How long a download link lives: 60..86400 seconds, default 3600. */
 export const LinkQuery = Schema.Struct({
-  expires_in: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(60, 86_400)), {
-    default: () => 3600,
-    exact: true
-  }).annotations({ description: "Link lifetime in seconds, 60..86400 (default 3600)" })
+  expires_in: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(60, 86_400)).annotations(
+      documentedAsInteger({ minimum: 60, maximum: 86_400, default: 3600 })
+    ),
+    {
+      default: () => 3600,
+      exact: true
+    }
+  ).annotations({ description: "Link lifetime in seconds, 60..86400 (default 3600)" })
 })
 
 const agentPath = Schema.Struct({ agent_id: AgentIdParam })

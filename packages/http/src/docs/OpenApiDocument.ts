@@ -24,6 +24,17 @@ const removeMarkerIds = (node: unknown): void => {
 }
 
 /**
+ * Names the server (paths are relative to the origin that serves the document; an empty `servers` list is
+ * an error for OpenAPI linters and generated clients) and the license, when the generator left them out.
+ */
+const documentServerAndLicense = (spec: Record<string, any>): void => {
+  if (!Array.isArray(spec.servers) || spec.servers.length === 0) {
+    spec.servers = [{ url: "/", description: "The server that serves this document" }]
+  }
+  spec.info = { license: { name: "Apache-2.0", identifier: "Apache-2.0" }, ...spec.info }
+}
+
+/**
  * Adjusts the generated document to what the server really does: a request that fails validation is
  * answered 422 (FastAPI's shape), never the framework's default 400; operations without any input
  * document no 422.
@@ -40,5 +51,6 @@ export const fix = (spec: Record<string, any>): Record<string, any> => {
     }
   }
   removeMarkerIds(spec)
+  documentServerAndLicense(spec)
   return spec
 }

@@ -10,8 +10,21 @@ export const CanonicalInt = Schema.String.pipe(
   Schema.int()
 )
 
+/**
+ * How a whole number in a path or query is documented: what it is, `integer` with its bounds (as FastAPI
+ * documents it), not the string with a pattern and a filter name that its decoding goes through.
+ */
+export const documentedAsInteger = (bounds: {
+  readonly minimum: number
+  readonly maximum?: number
+  readonly default?: number
+}) => ({ jsonSchema: { type: "integer", ...bounds } })
+
 /** A positive integer id in a path segment. */
-export const IntId = CanonicalInt.pipe(Schema.positive(), Schema.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER))
+export const IntId = CanonicalInt.pipe(
+  Schema.positive(),
+  Schema.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER)
+).annotations(documentedAsInteger({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }))
 
 /** The `{agent_id}` path segment: public id or number. */
 export const AgentIdParam = Schema.String.annotations({

@@ -1,21 +1,29 @@
 import { Page } from "@voice-agent-platform/core"
 import { Schema } from "effect"
-import { CanonicalInt } from "./Ids.js"
-
-const intParam = CanonicalInt
+import { CanonicalInt, documentedAsInteger } from "./Ids.js"
 
 /** `page` (>= 1, default 1) and `limit` (1..100, default 50): the query of every list. */
 export const PageParams = {
-  page: Schema.optionalWith(intParam.pipe(Schema.greaterThanOrEqualTo(1)), {
-    default: () => 1,
-    exact: true
-  }).annotations({
+  page: Schema.optionalWith(
+    CanonicalInt.pipe(Schema.greaterThanOrEqualTo(1)).annotations(
+      documentedAsInteger({ minimum: 1, default: 1 })
+    ),
+    {
+      default: () => 1,
+      exact: true
+    }
+  ).annotations({
     description: "Page number, from 1"
   }),
-  limit: Schema.optionalWith(intParam.pipe(Schema.between(1, Page.maxLimit)), {
-    default: () => Page.defaultLimit,
-    exact: true
-  }).annotations({ description: `Items per page, 1..${Page.maxLimit}` })
+  limit: Schema.optionalWith(
+    CanonicalInt.pipe(Schema.between(1, Page.maxLimit)).annotations(
+      documentedAsInteger({ minimum: 1, maximum: Page.maxLimit, default: Page.defaultLimit })
+    ),
+    {
+      default: () => Page.defaultLimit,
+      exact: true
+    }
+  ).annotations({ description: `Items per page, 1..${Page.maxLimit}` })
 }
 
 /** The query of a list with no other filter. */

@@ -55,11 +55,15 @@ export const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
 
 /** Spawns the bundled server the way `npm start` does, in a process group of its own, without waiting. */
 export const spawnServer = (env: Record<string, string>): ChildProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true
-  })
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@voice-agent-platform/source", "--import", "tsx", main],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true
+    }
+  )
   // The test process may end on any path: the server's group goes with it.
   const killOnExit = () => signalGroup(child, "SIGKILL")
   process.once("exit", killOnExit)

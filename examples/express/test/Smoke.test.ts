@@ -1,0 +1,14 @@
+import { describe, it } from "vitest"
+import { startExample } from "./ExampleProcess.js"
+import { adminToken, checkHost } from "./HostChecks.js"
+
+describe("the Express example", () => {
+  it("serves its own routes and body parser next to the API under /voice", async () => {
+    const example = await startExample({ ADMIN_TOKEN: adminToken })
+    try {
+      await checkHost(example.url)
+    } finally {
+      await example.stop()
+    }
+  }, 90_000)
+})
