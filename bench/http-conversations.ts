@@ -6,7 +6,8 @@
 // group pinned to core 0 (`taskset`, when there is one), the load from this process pinned to core 1.
 // Prints req/s, p50, p99, start to first answer, and the ratios. Run: `npm run bench:http`
 // (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the
-// PostgreSQL server, default 127.0.0.1:5432, where a database of its own is made and dropped).
+// PostgreSQL server, default 127.0.0.1:5432, where a database of its own is made and dropped;
+// BENCH_PROFILE=<directory>: the engines write `--cpu-prof` profiles there, see bench/profile-summary.ts).
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { isDeepStrictEqual } from "node:util"
@@ -119,7 +120,11 @@ const launch = async (args: ReadonlyArray<string>, env: Record<string, string>, 
 }
 
 const tsx = (file: string) => ["--import", "tsx", fileURLToPath(new URL(file, import.meta.url))]
-const engine = tsx("../packages/http/src/server/main.ts")
+const profile = process.env.BENCH_PROFILE
+const engine = [
+  ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]),
+  ...tsx("../packages/http/src/server/main.ts")
+]
 
 /** An agent with 60 chat runs, made through the API; answers the page's path. */
 const seed = async (port: number) => {
