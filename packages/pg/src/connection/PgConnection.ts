@@ -10,7 +10,7 @@ const int8 = 20
  * Ids, counts and money are `bigint` columns, which `pg` hands back as strings. They are read as numbers
  * instead, and a value past 2^53 (which no id or balance here reaches) is refused rather than rounded.
  */
-const parseInt8 = (text: string): number => {
+export const parseInt8 = (text: string): number => {
   const value = Number(text)
   if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} is not a safe integer`)
   return value
