@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite"
 import type { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs/promises"
+import type { Lookups } from "../lookups/LookupCache.js"
 import * as DataDirectoryLock from "./DataDirectoryLock.js"
 import * as PgliteClient from "./PgliteClient.js"
 
@@ -13,7 +14,7 @@ export interface EmbeddedPostgresOptions {
 /**
  * An embedded PostgreSQL (PGlite: PostgreSQL compiled to WebAssembly) inside this process, reached through
  * the same SQL as a PostgreSQL server, by an `@effect/sql` client over PGlite's own query API
- * (`PgliteClient`): no socket in between.
+ * (`PgliteClient`): no socket in between. It also provides the lookup cache (`Lookups`).
  *
  * PGlite is a single backend: transactions run one after another, as they would on one server
  * connection, and no statement of one transaction can interleave with another's. The database is closed
@@ -21,7 +22,7 @@ export interface EmbeddedPostgresOptions {
  */
 export const layer = (
   options: EmbeddedPostgresOptions = {}
-): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError | DataDirectoryLock.EmbeddedDatabaseInUse> =>
+): Layer.Layer<SqlClient.SqlClient | Lookups, SqlError.SqlError | DataDirectoryLock.EmbeddedDatabaseInUse> =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       if (options.dataDirectory !== undefined) yield* DataDirectoryLock.hold(options.dataDirectory)

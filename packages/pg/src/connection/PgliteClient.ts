@@ -4,6 +4,7 @@ import { SqlClient, SqlError } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Stream } from "effect"
+import { channel, LookupCache, Lookups } from "../lookups/LookupCache.js"
 import { parseInt8 } from "./PgConnection.js"
 
 /** PostgreSQL's type number for `int8`, read as the PostgreSQL server's client reads it (a safe number). */
@@ -88,6 +89,26 @@ export const make = (db: PGlite): Effect.Effect<SqlClient.SqlClient, never, Reac
     })
   })
 
-/** The client as a layer over a database that the caller opens and closes. */
-export const layer = (db: PGlite): Layer.Layer<SqlClient.SqlClient> =>
-  Layer.effect(SqlClient.SqlClient, make(db)).pipe(Layer.provide(Reactivity.layer))
+/**
+ * The client as a layer over a database that the caller opens and closes, with the lookup cache
+ * (`Lookups`), fed by the database's own notifications: PGlite delivers them in this process before the
+ * statement that committed the change returns.
+ */
+export const layer = (db: PGlite): Layer.Layer<SqlClient.SqlClient | Lookups> =>
+  Layer.merge(
+    Layer.effect(SqlClient.SqlClient, make(db)).pipe(Layer.provide(Reactivity.layer)),
+    Layer.scoped(
+      Lookups,
+      Effect.gen(function* () {
+        const cache = new LookupCache()
+        const unlisten = yield* Effect.promise(() =>
+          db.listen(channel, (payload) => cache.invalidate(payload))
+        )
+        yield* Effect.addFinalizer(() => Effect.promise(() => unlisten()).pipe(Effect.ignore))
+        cache.setLive(true)
+        // Every writer is in this process (the data directory is locked), and PGlite hands notifications
+        // over before the committing statement returns: nothing can be in flight, no fence is needed.
+        return { cache, fence: Effect.succeed(true) }
+      })
+    )
+  )

@@ -6,6 +6,7 @@ import initial from "./0001_initial/index.js"
 import runCounts from "./0002_run_counts.js"
 import boundedWork from "./0003_bounded_work.js"
 import tenancy from "./0004_tenancy.js"
+import lookupNotifications from "./0007_lookup_notifications.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -15,7 +16,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0001_initial": initial,
   "0002_run_counts": runCounts,
   "0003_bounded_work": boundedWork,
-  "0004_tenancy": tenancy
+  "0004_tenancy": tenancy,
+  "0007_lookup_notifications": lookupNotifications
 }
 
 /** The table that records which versions ran. */

@@ -33,7 +33,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         { migration_id: 1, name: "initial" },
         { migration_id: 2, name: "run_counts" },
         { migration_id: 3, name: "bounded_work" },
-        { migration_id: 4, name: "tenancy" }
+        { migration_id: 4, name: "tenancy" },
+        { migration_id: 7, name: "lookup_notifications" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))
