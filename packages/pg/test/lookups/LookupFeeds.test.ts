@@ -15,7 +15,7 @@ import {
  * every committed change to a key or an organization, and once the feed's fence has passed, the cache has
  * heard of every change committed before it.
  */
-const feeds = (name: string, database: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+const feeds = (name: string, database: Layer.Layer<SqlClient.SqlClient | Lookups, unknown>) =>
   describe(`lookup feed: ${name}`, () => {
     const layer = Layer.merge(Migrations.layer, database).pipe(Layer.provideMerge(database))
 
