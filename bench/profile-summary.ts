@@ -38,7 +38,8 @@ for (const [id, time] of self) {
   const { callFrame } = byId.get(id)!
   const place = where(callFrame.url, callFrame.functionName)
   add(places, place, time)
-  add(functions, `${callFrame.functionName || "(anonymous)"} ${place}:${callFrame.lineNumber + 1}`, time)
+  const file = /node_modules\/(.*)$/.exec(callFrame.url)?.[1] ?? place
+  add(functions, `${callFrame.functionName || "(anonymous)"} ${file}:${callFrame.lineNumber + 1}`, time)
 }
 const show = (title: string, map: Map<string, number>) => {
   console.log(`\n${title}`)
@@ -60,4 +61,12 @@ for (const [id, time] of self) {
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled`)
 show("inclusive time by place (a sample counts for every place on its stack)", inclusive)
 show("self time by place", places)
+// Self time by file of the packages that do the work (effect's runtime and schemas, the drivers).
+const files = new Map<string, number>()
+for (const [id, time] of self) {
+  const { callFrame } = byId.get(id)!
+  const file = /node_modules\/(.*)$/.exec(callFrame.url)?.[1]
+  if (file !== undefined) add(files, file.replace(/^.*node_modules\//, ""), time)
+}
+show("self time by package file", files)
 show("self time by function", functions)
