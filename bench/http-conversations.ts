@@ -7,6 +7,7 @@
 // Prints req/s, p50, p99, start to first answer, and the ratios. Run: `npm run bench:http`
 // (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the
 // PostgreSQL server, default 127.0.0.1:5432, where a database of its own is made and dropped;
+// BENCH_DATABASES=postgres or embedded: only that pair (default both);
 // BENCH_PROFILE=<directory>: the engines write `--cpu-prof` profiles there, see bench/profile-summary.ts).
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -21,6 +22,7 @@ import { load, type LoadResult } from "./LoadGenerator.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6)
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32)
+const databases = (process.env.BENCH_DATABASES ?? "postgres,embedded").split(",")
 const apiKey = `vap_${"B".repeat(40)}`
 const encryptionKey = "the-benchmark-encryption-key-0123456789"
 const headers = { "x-api-key": apiKey }
@@ -164,77 +166,86 @@ const database = await TestDatabase.createDatabase()
 const databaseUrl = TestDatabase.databaseUrl(database)
 const rows: Array<Row> = []
 const fmt = (s: number) => `${s.toFixed(2)} s`
+let page: { readonly status: number; readonly text: string } | undefined
+let path = ""
 try {
   // PostgreSQL: the engine on a new database, then the hand-written server on the same data.
-  const pgEngine = await launch(
-    engine,
-    {
-      DATA_DIR: join(dataDirectory, "pg-files"),
-      DATABASE_URL: databaseUrl,
-      ENCRYPTION_KEY: encryptionKey,
-      BOOTSTRAP_API_KEY: apiKey
-    },
-    "/health"
-  )
-  const pgPath = await seed(pgEngine.port)
-  const pgPage = await call(pgEngine.port, "GET", pgPath)
-  if (pgPage.status !== 200) throw new Error(`the list answered ${pgPage.status}: ${pgPage.text}`)
-  const pgEngineResult = await measure(pgEngine.port, pgPath)
-  await stop(pgEngine.child)
-  const pgEngineAgain = await launch(
-    engine,
-    { DATA_DIR: join(dataDirectory, "pg-files"), DATABASE_URL: databaseUrl, ENCRYPTION_KEY: encryptionKey },
-    pgPath
-  )
-  await stop(pgEngineAgain.child)
-  const handPg = await launch(tsx("./handwritten-pg-server.ts"), { DATABASE_URL: databaseUrl }, pgPath)
-  await samePage(handPg.port, pgPath, pgPage.text, "the hand-written pg server")
-  rows.push({
-    name: "hand-written node:http + pg",
-    result: await measure(handPg.port, pgPath),
-    start: fmt(handPg.startSeconds)
-  })
-  await stop(handPg.child)
-  rows.push({
-    name: "engine on PostgreSQL",
-    result: pgEngineResult,
-    start: `${fmt(pgEngineAgain.startSeconds)} (${fmt(pgEngine.startSeconds)} new database)`
-  })
+  if (databases.includes("postgres")) {
+    const pgEngine = await launch(
+      engine,
+      {
+        DATA_DIR: join(dataDirectory, "pg-files"),
+        DATABASE_URL: databaseUrl,
+        ENCRYPTION_KEY: encryptionKey,
+        BOOTSTRAP_API_KEY: apiKey
+      },
+      "/health"
+    )
+    const pgPath = await seed(pgEngine.port)
+    const pgPage = await call(pgEngine.port, "GET", pgPath)
+    if (pgPage.status !== 200) throw new Error(`the list answered ${pgPage.status}: ${pgPage.text}`)
+    const pgEngineResult = await measure(pgEngine.port, pgPath)
+    await stop(pgEngine.child)
+    const pgEngineAgain = await launch(
+      engine,
+      { DATA_DIR: join(dataDirectory, "pg-files"), DATABASE_URL: databaseUrl, ENCRYPTION_KEY: encryptionKey },
+      pgPath
+    )
+    await stop(pgEngineAgain.child)
+    const handPg = await launch(tsx("./handwritten-pg-server.ts"), { DATABASE_URL: databaseUrl }, pgPath)
+    await samePage(handPg.port, pgPath, pgPage.text, "the hand-written pg server")
+    rows.push({
+      name: "hand-written node:http + pg",
+      result: await measure(handPg.port, pgPath),
+      start: fmt(handPg.startSeconds)
+    })
+    await stop(handPg.child)
+    rows.push({
+      name: "engine on PostgreSQL",
+      result: pgEngineResult,
+      start: `${fmt(pgEngineAgain.startSeconds)} (${fmt(pgEngine.startSeconds)} new database)`
+    })
+    page = pgPage
+    path = pgPath
+  }
 
   // The embedded database: the engine on a new data directory, again on the existing one, then the
   // hand-written PGlite server on that directory (and once on an empty one: initdb).
-  const embeddedEnv = { DATA_DIR: join(dataDirectory, "embedded"), BOOTSTRAP_API_KEY: apiKey }
-  const embedded = await launch(engine, embeddedEnv, "/health")
-  const path = await seed(embedded.port)
-  const page = await call(embedded.port, "GET", path)
-  if (page.status !== 200) throw new Error(`the list answered ${page.status}: ${page.text}`)
-  const embeddedResult = await measure(embedded.port, path)
-  await stop(embedded.child)
-  const embeddedAgain = await launch(engine, { DATA_DIR: embeddedEnv.DATA_DIR }, path)
-  await stop(embeddedAgain.child)
-  const handLiteNew = await launch(
-    tsx("./handwritten-pglite-server.ts"),
-    { DATA_DIR: join(dataDirectory, "pglite-new") },
-    path
-  )
-  await stop(handLiteNew.child)
-  const handLite = await launch(
-    tsx("./handwritten-pglite-server.ts"),
-    { DATA_DIR: join(embeddedEnv.DATA_DIR, "postgres") },
-    path
-  )
-  await samePage(handLite.port, path, page.text, "the hand-written PGlite server")
-  rows.push({
-    name: "hand-written node:http + PGlite",
-    result: await measure(handLite.port, path),
-    start: `${fmt(handLite.startSeconds)} (${fmt(handLiteNew.startSeconds)} new directory)`
-  })
-  await stop(handLite.child)
-  rows.push({
-    name: "engine on the embedded database",
-    result: embeddedResult,
-    start: `${fmt(embeddedAgain.startSeconds)} (${fmt(embedded.startSeconds)} new directory)`
-  })
+  if (databases.includes("embedded")) {
+    const embeddedEnv = { DATA_DIR: join(dataDirectory, "embedded"), BOOTSTRAP_API_KEY: apiKey }
+    const embedded = await launch(engine, embeddedEnv, "/health")
+    path = await seed(embedded.port)
+    page = await call(embedded.port, "GET", path)
+    if (page.status !== 200) throw new Error(`the list answered ${page.status}: ${page.text}`)
+    const embeddedResult = await measure(embedded.port, path)
+    await stop(embedded.child)
+    const embeddedAgain = await launch(engine, { DATA_DIR: embeddedEnv.DATA_DIR }, path)
+    await stop(embeddedAgain.child)
+    const handLiteNew = await launch(
+      tsx("./handwritten-pglite-server.ts"),
+      { DATA_DIR: join(dataDirectory, "pglite-new") },
+      path
+    )
+    await stop(handLiteNew.child)
+    const handLite = await launch(
+      tsx("./handwritten-pglite-server.ts"),
+      { DATA_DIR: join(embeddedEnv.DATA_DIR, "postgres") },
+      path
+    )
+    await samePage(handLite.port, path, page!.text, "the hand-written PGlite server")
+    rows.push({
+      name: "hand-written node:http + PGlite",
+      result: await measure(handLite.port, path),
+      start: `${fmt(handLite.startSeconds)} (${fmt(handLiteNew.startSeconds)} new directory)`
+    })
+    await stop(handLite.child)
+    rows.push({
+      name: "engine on the embedded database",
+      result: embeddedResult,
+      start: `${fmt(embeddedAgain.startSeconds)} (${fmt(embedded.startSeconds)} new directory)`
+    })
+  }
+  if (page === undefined) throw new Error(`BENCH_DATABASES names no database: ${databases.join(",")}`)
 
   // Bare node:http answering the very same bytes.
   const bareSource = `const body = Buffer.from(process.env.BODY); require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": body.length }); res.end(body) }).listen(Number(process.env.PORT), "127.0.0.1")`
@@ -251,15 +262,22 @@ try {
       `${name.padEnd(32)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2).padStart(7)} ms  p99 ${result.p99Ms.toFixed(2).padStart(7)} ms  ${String(result.errors).padStart(3)} errors  start to first answer ${start}`
     )
   }
-  const [bareRow, handPgRow, enginePgRow, handLiteRow, engineLiteRow] = rows.map((row) => row.result)
-  const ratio = (name: string, a: LoadResult, b: LoadResult) =>
-    console.log(
-      `${name.padEnd(44)} throughput ${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x, p99 ${(a.p99Ms / b.p99Ms).toFixed(2)}x`
-    )
-  ratio("engine on PostgreSQL / hand-written pg", enginePgRow!, handPgRow!)
-  ratio("engine embedded / hand-written PGlite", engineLiteRow!, handLiteRow!)
-  ratio("engine on PostgreSQL / bare", enginePgRow!, bareRow!)
-  ratio("engine embedded / bare", engineLiteRow!, bareRow!)
+  const result = (name: string) => rows.find((row) => row.name === name)?.result
+  const ratio = (name: string, a: string, b: string) => {
+    const [x, y] = [result(a), result(b)]
+    if (x !== undefined && y !== undefined)
+      console.log(
+        `${name.padEnd(44)} throughput ${(x.requestsPerSecond / y.requestsPerSecond).toFixed(2)}x, p99 ${(x.p99Ms / y.p99Ms).toFixed(2)}x`
+      )
+  }
+  ratio("engine on PostgreSQL / hand-written pg", "engine on PostgreSQL", "hand-written node:http + pg")
+  ratio(
+    "engine embedded / hand-written PGlite",
+    "engine on the embedded database",
+    "hand-written node:http + PGlite"
+  )
+  ratio("engine on PostgreSQL / bare", "engine on PostgreSQL", "bare node:http (page bytes)")
+  ratio("engine embedded / bare", "engine on the embedded database", "bare node:http (page bytes)")
 } finally {
   for (const child of children) await stop(child)
   await TestDatabase.dropDatabase(database).catch(() => undefined)
