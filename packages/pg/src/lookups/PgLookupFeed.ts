@@ -46,11 +46,13 @@ const fences = (client: pg.Client) => {
  * connection fails, ends or misses a heartbeat; then the cache is off (every lookup goes to the database)
  * until the next session is listening.
  */
-const session = (
-  config: pg.ClientConfig,
-  cache: LookupCache,
-  current: { fence: (() => Promise<boolean>) | null }
-) =>
+/** The listening session's fence and a way to end it, while there is one. */
+interface Current {
+  fence: (() => Promise<boolean>) | null
+  end: (() => void) | null
+}
+
+const session = (config: pg.ClientConfig, cache: LookupCache, current: Current) =>
   Effect.acquireUseRelease(
     Effect.tryPromise(async () => {
       const client = new pg.Client(config)
@@ -72,6 +74,7 @@ const session = (
         Effect.sync(() => {
           cache.setLive(true)
           current.fence = fences(client)
+          current.end = () => void client.end().catch(() => undefined)
         }),
         Effect.raceFirst(
           // The connection ends or fails: the session is over.
@@ -95,6 +98,7 @@ const session = (
     (client) =>
       Effect.sync(() => {
         current.fence = null
+        current.end = null
         cache.setLive(false)
       }).pipe(
         Effect.zipRight(
@@ -115,10 +119,12 @@ export const layer = (config: pg.ClientConfig): Layer.Layer<Lookups> =>
     Lookups,
     Effect.gen(function* () {
       const cache = new LookupCache()
-      const current: { fence: (() => Promise<boolean>) | null } = { fence: null }
+      const current: Current = { fence: null, end: null }
       yield* Effect.forkScoped(
         Effect.forever(Effect.zipRight(session(config, cache, current), Effect.sleep(reconnectAfter)))
       )
+      // A fence that fails or takes longer than the deadline ends the session at once: every lookup after
+      // it goes to the database instead of waiting for a connection that does not answer.
       const fence = Effect.suspend(() => {
         const fenceNow = current.fence
         if (fenceNow === null || !cache.isLive) return Effect.succeed(false)
@@ -127,7 +133,16 @@ export const layer = (config: pg.ClientConfig): Layer.Layer<Lookups> =>
             duration: heartbeat.deadline,
             onTimeout: () => false,
             onSuccess: (passed) => passed
-          })
+          }),
+          Effect.tap((passed) =>
+            Effect.sync(() => {
+              if (!passed && current.fence === fenceNow) {
+                current.fence = null
+                cache.setLive(false)
+                current.end?.()
+              }
+            })
+          )
         )
       })
       return { cache, fence }

@@ -15,7 +15,11 @@ import {
  * every committed change to a key or an organization, and once the feed's fence has passed, the cache has
  * heard of every change committed before it.
  */
-const feeds = (name: string, database: Layer.Layer<SqlClient.SqlClient | Lookups, unknown>) =>
+const feeds = (
+  name: string,
+  database: Layer.Layer<SqlClient.SqlClient | Lookups, unknown>,
+  listener: "connection" | "in process"
+) =>
   describe(`lookup feed: ${name}`, () => {
     const layer = Layer.merge(Migrations.layer, database).pipe(Layer.provideMerge(database))
 
@@ -82,8 +86,30 @@ const feeds = (name: string, database: Layer.Layer<SqlClient.SqlClient | Lookups
         expect([cache.get("key:mine"), cache.get("key:other")]).toEqual([undefined, "other"])
       }).pipe(Effect.provide(layer))
     )
+
+    it.live.skipIf(listener !== "connection")(
+      "keeps nothing while its listening connection is lost, and listens again by itself",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const { cache, fence } = yield* liveFeed
+          cache.fill("key:kept", "1", "kept", cache.generation)
+          expect(cache.get("key:kept")).toBe("kept")
+          yield* sql`
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name LIKE '%(lookups)' AND datname = current_database()`
+          yield* Effect.filterOrFail(
+            fence,
+            (passed) => !passed,
+            () => "still passing"
+          ).pipe(Effect.retry(Schedule.spaced("20 millis").pipe(Schedule.upTo("5 seconds"))))
+          expect(cache.get("key:kept")).toBeUndefined()
+          yield* liveFeed
+          expect(cache.get("key:kept")).toBeUndefined()
+        }).pipe(Effect.provide(layer))
+    )
   })
 
-feeds("PGlite", layerEmbedded)
-if (await serverReachable()) feeds("PostgreSQL", layerFreshDatabase)
+feeds("PGlite", layerEmbedded, "in process")
+if (await serverReachable()) feeds("PostgreSQL", layerFreshDatabase, "connection")
 else warnUnreachable("the lookup feed on PostgreSQL")
