@@ -1,7 +1,17 @@
-// Benchmark: the authenticated `GET /api/v1/agents/{agent_id}/conversations` page (50 runs, the embedded
-// database in a fresh data directory) through the bundled server, against a bare node:http server answering the same JSON bytes,
-// measured in the same run. Prints requests/s, p50 and p99, and the ratio. Run: `npm run bench:http`.
-import { type ChildProcess, spawn } from "node:child_process"
+// Benchmark: the authenticated first page (50 runs) of `GET /api/v1/agents/{agent_id}/conversations`, in
+// ONE run, on five servers: bare node:http answering the engine's page bytes; a hand-written node:http +
+// `pg` server (bench/handwritten-pg-server.ts, the four obvious statements); the engine on PostgreSQL
+// (`DATABASE_URL`); a hand-written node:http + PGlite server in process (bench/handwritten-pglite-server.ts);
+// the engine on the embedded database (`npm start`'s default). Every server runs in its own process
+// group pinned to core 0 (`taskset`, when there is one), the load from this process pinned to core 1.
+// Prints req/s, p50, p99, start to first answer, and the ratios. Run: `npm run bench:http`
+// (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the
+// PostgreSQL server, default 127.0.0.1:5432, where a database of its own is made and dropped;
+// BENCH_DATABASES=postgres or embedded: only that pair (default both);
+// BENCH_PROFILE=<directory>: the engines write `--cpu-prof` profiles there, see bench/profile-summary.ts).
+import { TestDatabase } from "@voice-agent-platform/pg/testing"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { isDeepStrictEqual } from "node:util"
 import { mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
@@ -10,9 +20,21 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { load, type LoadResult } from "./LoadGenerator.js"
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+const seconds = Number(process.env.BENCH_SECONDS ?? 6)
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32)
+const databases = (process.env.BENCH_DATABASES ?? "postgres,embedded").split(",")
 const apiKey = `vap_${"B".repeat(40)}`
+const encryptionKey = "the-benchmark-encryption-key-0123456789"
+const headers = { "x-api-key": apiKey }
+
+const pinnable = (() => {
+  try {
+    execFileSync("taskset", ["-cp", "1", String(process.pid)], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+})()
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -22,94 +44,247 @@ const freePort = () =>
     })
   })
 
-const startProcess = async (args: ReadonlyArray<string>, env: Record<string, string>, ready: string) => {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout!.on("data", (c) => (output += c))
-  child.stderr!.on("data", (c) => (output += c))
-  const deadline = Date.now() + 60_000
-  while (!output.includes(ready)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`did not start:\n${output}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return child
-}
-
 const call = (port: number, method: string, path: string, body?: unknown) =>
   new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        method,
-        path,
-        headers: { "x-api-key": apiKey, "content-type": "application/json" }
-      },
+      { host: "127.0.0.1", port, method, path, headers: { ...headers, "content-type": "application/json" } },
       (res) => {
         let text = ""
         res.on("data", (c) => (text += c))
         res.on("end", () => resolve({ status: res.statusCode ?? 0, text }))
       }
     )
+    req.setTimeout(30_000, () => req.destroy(new Error("no answer in 30 s")))
     req.on("error", reject)
     req.end(body === undefined ? undefined : JSON.stringify(body))
   })
 
-const line = (name: string, r: LoadResult) =>
-  `${name.padEnd(28)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2).padStart(7)} ms   p99 ${r.p99Ms.toFixed(2).padStart(7)} ms   (${r.requests} ok, ${r.errors} errors)`
+interface Started {
+  readonly child: ChildProcess
+  readonly port: number
+  /** Seconds from launch to the first HTTP answer (whatever its status) to `probe`. */
+  readonly startSeconds: number
+  readonly output: () => string
+}
 
-const dataDirectory = mkdtempSync(join(tmpdir(), "vap-bench-"))
-const children: Array<ChildProcess> = []
-try {
-  const apiPort = await freePort()
-  const main = fileURLToPath(new URL("../packages/http/src/server/main.ts", import.meta.url))
-  children.push(
-    await startProcess(
-      ["--conditions=@voice-agent-platform/source", "--import", "tsx", main],
-      {
-        PORT: String(apiPort),
-        HOST: "127.0.0.1",
-        BOOTSTRAP_API_KEY: apiKey,
-        DATA_DIR: dataDirectory
-      },
-      "listening on"
+const children = new Set<ChildProcess>()
+
+/** Stops a server's whole process group and waits for it to end (bounded). */
+const stop = async (child: ChildProcess) => {
+  if (child.exitCode === null && child.signalCode === null) {
+    const ended = new Promise((r) => child.once("exit", r))
+    try {
+      process.kill(-child.pid!, "SIGTERM")
+    } catch {}
+    await Promise.race([ended, new Promise((r) => setTimeout(r, 5000))])
+    try {
+      process.kill(-child.pid!, "SIGKILL")
+    } catch {}
+  }
+  children.delete(child)
+}
+
+/** Launches `node <args>` on core 0 in its own process group; measures until it answers `probe`. */
+const launch = async (args: ReadonlyArray<string>, env: Record<string, string>, probe: string) => {
+  const port = await freePort()
+  const command = pinnable ? "taskset" : process.execPath
+  const argv = pinnable ? ["-c", "0", process.execPath, ...args] : [...args]
+  const launched = performance.now()
+  const child = spawn(command, argv, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true
+  })
+  children.add(child)
+  let output = ""
+  child.stdout!.on("data", (c) => (output += c))
+  child.stderr!.on("data", (c) => (output += c))
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop(child)
+      throw new Error(`did not answer:\n${output}`)
+    }
+    const answered = await call(port, "GET", probe).then(
+      () => true,
+      () => false
     )
-  )
+    if (answered) break
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  const started: Started = {
+    child,
+    port,
+    startSeconds: (performance.now() - launched) / 1000,
+    output: () => output
+  }
+  return started
+}
+
+const tsx = (file: string) => [
+  "--conditions=@voice-agent-platform/source",
+  "--import",
+  "tsx",
+  fileURLToPath(new URL(file, import.meta.url))
+]
+const profile = process.env.BENCH_PROFILE
+const engine = [
+  ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]),
+  ...tsx("../packages/http/src/server/main.ts")
+]
+
+/** An agent with 60 chat runs, made through the API; answers the page's path. */
+const seed = async (port: number) => {
   const agent = JSON.parse(
-    (await call(apiPort, "POST", "/api/v1/agents/from-script", { agent: { greeting: "Hello" } })).text
+    (await call(port, "POST", "/api/v1/agents/from-script", { agent: { greeting: "Hello" } })).text
   )
   for (let i = 0; i < 60; i++) {
-    await call(apiPort, "POST", `/api/v1/agents/${agent.public_id}/conversations`, {
+    await call(port, "POST", `/api/v1/agents/${agent.public_id}/conversations`, {
       mode: "chat",
       initial_context: { customer: `Customer ${i}`, phone_number: "+48500000100" }
     })
   }
-  const path = `/api/v1/agents/${agent.public_id}/conversations?page=1&limit=50`
-  const page = await call(apiPort, "GET", path)
-  if (page.status !== 200) throw new Error(`the list answered ${page.status}: ${page.text}`)
+  return `/api/v1/agents/${agent.public_id}/conversations?page=1&limit=50`
+}
 
-  const barePort = await freePort()
-  const bare = `const body = Buffer.from(process.env.BODY); require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": body.length }); res.end(body) }).listen(${barePort}, "127.0.0.1", () => console.log("bare ready"))`
-  children.push(await startProcess(["-e", bare], { BODY: page.text }, "bare ready"))
+/** Warms the server up for a second, then measures it. */
+const measure = async (port: number, path: string) => {
+  await load({ port, path, headers, concurrency, seconds: 1 })
+  return load({ port, path, headers, concurrency, seconds })
+}
+
+/** The server's page must be the engine's page, else the comparison means nothing. */
+const samePage = async (port: number, path: string, expected: string, who: string) => {
+  const page = await call(port, "GET", path)
+  if (page.status !== 200 || !isDeepStrictEqual(JSON.parse(page.text), JSON.parse(expected)))
+    throw new Error(`${who} answered a different page (${page.status}): ${page.text.slice(0, 300)}`)
+}
+
+interface Row {
+  readonly name: string
+  readonly result: LoadResult
+  readonly start: string
+}
+
+const dataDirectory = mkdtempSync(join(tmpdir(), "vap-bench-"))
+const database = await TestDatabase.createDatabase()
+const databaseUrl = TestDatabase.databaseUrl(database)
+const rows: Array<Row> = []
+const fmt = (s: number) => `${s.toFixed(2)} s`
+let page: { readonly status: number; readonly text: string } | undefined
+let path = ""
+try {
+  // PostgreSQL: the engine on a new database, then the hand-written server on the same data.
+  if (databases.includes("postgres")) {
+    const pgEngine = await launch(
+      engine,
+      {
+        DATA_DIR: join(dataDirectory, "pg-files"),
+        DATABASE_URL: databaseUrl,
+        ENCRYPTION_KEY: encryptionKey,
+        BOOTSTRAP_API_KEY: apiKey
+      },
+      "/health"
+    )
+    const pgPath = await seed(pgEngine.port)
+    const pgPage = await call(pgEngine.port, "GET", pgPath)
+    if (pgPage.status !== 200) throw new Error(`the list answered ${pgPage.status}: ${pgPage.text}`)
+    const pgEngineResult = await measure(pgEngine.port, pgPath)
+    await stop(pgEngine.child)
+    const pgEngineAgain = await launch(
+      engine,
+      { DATA_DIR: join(dataDirectory, "pg-files"), DATABASE_URL: databaseUrl, ENCRYPTION_KEY: encryptionKey },
+      pgPath
+    )
+    await stop(pgEngineAgain.child)
+    const handPg = await launch(tsx("./handwritten-pg-server.ts"), { DATABASE_URL: databaseUrl }, pgPath)
+    await samePage(handPg.port, pgPath, pgPage.text, "the hand-written pg server")
+    rows.push({
+      name: "hand-written node:http + pg",
+      result: await measure(handPg.port, pgPath),
+      start: fmt(handPg.startSeconds)
+    })
+    await stop(handPg.child)
+    rows.push({
+      name: "engine on PostgreSQL",
+      result: pgEngineResult,
+      start: `${fmt(pgEngineAgain.startSeconds)} (${fmt(pgEngine.startSeconds)} new database)`
+    })
+    page = pgPage
+    path = pgPath
+  }
+
+  // The embedded database: the engine on a new data directory, again on the existing one, then the
+  // hand-written PGlite server on that directory (and once on an empty one: initdb).
+  if (databases.includes("embedded")) {
+    const embeddedEnv = { DATA_DIR: join(dataDirectory, "embedded"), BOOTSTRAP_API_KEY: apiKey }
+    const embedded = await launch(engine, embeddedEnv, "/health")
+    path = await seed(embedded.port)
+    page = await call(embedded.port, "GET", path)
+    if (page.status !== 200) throw new Error(`the list answered ${page.status}: ${page.text}`)
+    const embeddedResult = await measure(embedded.port, path)
+    await stop(embedded.child)
+    const embeddedAgain = await launch(engine, { DATA_DIR: embeddedEnv.DATA_DIR }, path)
+    await stop(embeddedAgain.child)
+    const handLiteNew = await launch(
+      tsx("./handwritten-pglite-server.ts"),
+      { DATA_DIR: join(dataDirectory, "pglite-new") },
+      path
+    )
+    await stop(handLiteNew.child)
+    const handLite = await launch(
+      tsx("./handwritten-pglite-server.ts"),
+      { DATA_DIR: join(embeddedEnv.DATA_DIR, "postgres") },
+      path
+    )
+    await samePage(handLite.port, path, page!.text, "the hand-written PGlite server")
+    rows.push({
+      name: "hand-written node:http + PGlite",
+      result: await measure(handLite.port, path),
+      start: `${fmt(handLite.startSeconds)} (${fmt(handLiteNew.startSeconds)} new directory)`
+    })
+    await stop(handLite.child)
+    rows.push({
+      name: "engine on the embedded database",
+      result: embeddedResult,
+      start: `${fmt(embeddedAgain.startSeconds)} (${fmt(embedded.startSeconds)} new directory)`
+    })
+  }
+  if (page === undefined) throw new Error(`BENCH_DATABASES names no database: ${databases.join(",")}`)
+
+  // Bare node:http answering the very same bytes.
+  const bareSource = `const body = Buffer.from(process.env.BODY); require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": body.length }); res.end(body) }).listen(Number(process.env.PORT), "127.0.0.1")`
+  const bare = await launch(["-e", bareSource], { BODY: page.text }, path)
+  rows.unshift({ name: "bare node:http (page bytes)", result: await measure(bare.port, path), start: "—" })
+  await stop(bare.child)
 
   console.log(
-    `GET ${path.replace(agent.public_id, "{agent_id}")}: ${page.text.length} bytes, ${concurrency} connections, ${seconds} s each`
+    `GET /api/v1/agents/{agent_id}/conversations?page=1&limit=50: ${page.text.length} bytes, ${concurrency} connections, ${seconds} s each` +
+      (pinnable ? ", servers on core 0, load on core 1" : " (taskset missing: not pinned)")
   )
-  // Warm both up, then measure.
-  await load({ port: barePort, path, concurrency, seconds: 1 })
-  await load({ port: apiPort, path, headers: { "x-api-key": apiKey }, concurrency, seconds: 1 })
-  const baseline = await load({ port: barePort, path, concurrency, seconds })
-  const api = await load({ port: apiPort, path, headers: { "x-api-key": apiKey }, concurrency, seconds })
-  console.log(line("bare node:http (baseline)", baseline))
-  console.log(line("engine (embedded PostgreSQL)", api))
-  console.log(
-    `ratio engine / baseline: throughput ${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x, p99 ${(api.p99Ms / baseline.p99Ms).toFixed(2)}x`
+  for (const { name, result, start } of rows) {
+    console.log(
+      `${name.padEnd(32)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2).padStart(7)} ms  p99 ${result.p99Ms.toFixed(2).padStart(7)} ms  ${String(result.errors).padStart(3)} errors  start to first answer ${start}`
+    )
+  }
+  const result = (name: string) => rows.find((row) => row.name === name)?.result
+  const ratio = (name: string, a: string, b: string) => {
+    const [x, y] = [result(a), result(b)]
+    if (x !== undefined && y !== undefined)
+      console.log(
+        `${name.padEnd(44)} throughput ${(x.requestsPerSecond / y.requestsPerSecond).toFixed(2)}x, p99 ${(x.p99Ms / y.p99Ms).toFixed(2)}x`
+      )
+  }
+  ratio("engine on PostgreSQL / hand-written pg", "engine on PostgreSQL", "hand-written node:http + pg")
+  ratio(
+    "engine embedded / hand-written PGlite",
+    "engine on the embedded database",
+    "hand-written node:http + PGlite"
   )
+  ratio("engine on PostgreSQL / bare", "engine on PostgreSQL", "bare node:http (page bytes)")
+  ratio("engine embedded / bare", "engine on the embedded database", "bare node:http (page bytes)")
 } finally {
-  for (const child of children) child.kill("SIGTERM")
-  await new Promise((resolve) => setTimeout(resolve, 1000))
+  for (const child of children) await stop(child)
+  await TestDatabase.dropDatabase(database).catch(() => undefined)
   rmSync(dataDirectory, { recursive: true, force: true })
 }

@@ -206,4 +206,74 @@ describe.skipIf(!reachable)("two servers over one PostgreSQL database", () => {
       expect(quote.json.balance_pln).toBe(1000)
     }
   }, 60_000)
+
+  // Each server keeps keys and agents in memory (LookupCache); a change on one must show on the other at once.
+  it("refuses a key revoked on one server at once on the other, though both had just accepted it", async () => {
+    const { organization_id } = await organization()
+    for (let round = 0; round < 5; round++) {
+      const issued = await send(
+        a(),
+        "POST",
+        `/admin/v1/organizations/${organization_id}/api-keys`,
+        { bearer: adminToken },
+        {}
+      )
+      expect(issued.status).toBe(200)
+      const { api_key, api_key_id } = issued.json as { api_key: string; api_key_id: number }
+      // accepted twice by each: whatever either keeps, it keeps now
+      for (const port of [...both(), ...both()])
+        expect((await send(port, "GET", "/api/v1/agents", { apiKey: api_key })).status).toBe(200)
+      const [revokedOn, other] = round % 2 === 0 ? [a(), b()] : [b(), a()]
+      const revoked = await send(revokedOn, "DELETE", `/admin/v1/api-keys/${api_key_id}`, {
+        bearer: adminToken
+      })
+      expect(revoked.status).toBe(204)
+      for (const port of [other, revokedOn]) {
+        const refused = await send(port, "GET", "/api/v1/agents", { apiKey: api_key })
+        expect(refused.status, `round ${round}, port ${port}: ${refused.body}`).toBe(401)
+      }
+    }
+  })
+
+  it("shows an agent changed on one server at once on both", async () => {
+    const { api_key } = await organization()
+    const agent = await agentOf(api_key)
+    for (let round = 0; round < 5; round++) {
+      for (const port of [...both(), ...both()])
+        expect(
+          (await send(port, "GET", `/api/v1/agents/${agent.public_id}`, { apiKey: api_key })).status
+        ).toBe(200)
+      const name = `Renamed ${round}`
+      const changedOn = round % 2 === 0 ? a() : b()
+      const patched = await send(
+        changedOn,
+        "PATCH",
+        `/api/v1/agents/${agent.public_id}`,
+        { apiKey: api_key },
+        { name }
+      )
+      expect(patched.status).toBe(200)
+      for (const port of both()) {
+        const read = await send(port, "GET", `/api/v1/agents/${agent.id}`, { apiKey: api_key })
+        expect((read.json as { name: string }).name).toBe(name)
+      }
+    }
+    // archived on one: the other no longer lets it take conversations
+    const archived = await send(
+      a(),
+      "PATCH",
+      `/api/v1/agents/${agent.public_id}`,
+      { apiKey: api_key },
+      { status: "archived" }
+    )
+    expect(archived.status).toBe(200)
+    const refused = await send(
+      b(),
+      "POST",
+      `/api/v1/agents/${agent.public_id}/conversations`,
+      { apiKey: api_key },
+      { mode: "chat" }
+    )
+    expect(refused.status).toBe(409)
+  })
 })

@@ -3,6 +3,7 @@ import { Effect, Layer, Redacted } from "effect"
 import pg from "pg"
 import * as crypto from "node:crypto"
 import * as EmbeddedPostgres from "../src/connection/EmbeddedPostgres.js"
+import type { Lookups } from "../src/lookups/LookupCache.js"
 import * as PgConnection from "../src/connection/PgConnection.js"
 import * as SecretBox from "../src/secrets/SecretBox.js"
 
@@ -62,7 +63,7 @@ export const dropDatabase = (name: string): Promise<void> =>
   admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)
 
 /** A fresh database for the layer's lifetime, dropped when its scope ends. */
-export const layerFreshDatabase: Layer.Layer<SqlClient.SqlClient, unknown> = Layer.unwrapScoped(
+export const layerFreshDatabase: Layer.Layer<SqlClient.SqlClient | Lookups, unknown> = Layer.unwrapScoped(
   Effect.map(
     Effect.acquireRelease(Effect.promise(createDatabase), (name) => Effect.promise(() => dropDatabase(name))),
     (name) => PgConnection.layer({ url: Redacted.make(databaseUrl(name)) })
@@ -70,7 +71,7 @@ export const layerFreshDatabase: Layer.Layer<SqlClient.SqlClient, unknown> = Lay
 )
 
 /** An embedded database in memory, for the length of the layer. */
-export const layerEmbedded: Layer.Layer<SqlClient.SqlClient, unknown> = EmbeddedPostgres.layer()
+export const layerEmbedded: Layer.Layer<SqlClient.SqlClient | Lookups, unknown> = EmbeddedPostgres.layer()
 
 /** A secret box with a random key, as a test needs no particular one. */
 export const layerSecretBox = SecretBox.layer(Redacted.make(crypto.randomBytes(32).toString("base64")))

@@ -6,6 +6,7 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { downloadUrl } from "../files/DownloadUrls.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "../shared/Pagination.js"
+import { runPageResponse } from "./RunPageJson.js"
 import { runResponse, runSummaryResponse, transcriptResponse } from "./RunResponses.js"
 
 /** Handlers of the conversations group. */
@@ -26,9 +27,11 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
         Effect.gen(function* () {
           const organization = yield* CurrentOrganization
           const { limit, page, ...filter } = urlParams
-          return render(
-            yield* runs.list(organization.id, path.agent_id, filter, { page, limit }),
-            runSummaryResponse
+          return runPageResponse(
+            render(
+              yield* runs.list(organization.id, path.agent_id, filter, { page, limit }),
+              runSummaryResponse
+            )
           )
         }).pipe(Effect.mapError(CoreErrors.toHttp))
       )

@@ -1,13 +1,10 @@
 import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import type { SqlClient, SqlError } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs/promises"
-import * as os from "node:os"
-import * as path from "node:path"
+import type { Lookups } from "../lookups/LookupCache.js"
 import * as DataDirectoryLock from "./DataDirectoryLock.js"
-import { types } from "./PgConnection.js"
+import * as PgliteClient from "./PgliteClient.js"
 
 export interface EmbeddedPostgresOptions {
   /** Where the database keeps its files; none keeps it in memory (gone when the process ends). */
@@ -16,19 +13,16 @@ export interface EmbeddedPostgresOptions {
 
 /**
  * An embedded PostgreSQL (PGlite: PostgreSQL compiled to WebAssembly) inside this process, reached through
- * the same client and the same SQL as a PostgreSQL server.
+ * the same SQL as a PostgreSQL server, by an `@effect/sql` client over PGlite's own query API
+ * (`PgliteClient`): no socket in between. It also provides the lookup cache (`Lookups`).
  *
- * PGlite is a single backend, so it is served over a Unix socket (in a private temporary directory) to a
- * pool of exactly one connection: transactions run one after another, as they would on one server
+ * PGlite is a single backend: transactions run one after another, as they would on one server
  * connection, and no statement of one transaction can interleave with another's. The database is closed
  * cleanly (a checkpoint) when the layer's scope ends.
  */
 export const layer = (
   options: EmbeddedPostgresOptions = {}
-): Layer.Layer<
-  PgClient.PgClient | SqlClient.SqlClient,
-  SqlError.SqlError | DataDirectoryLock.EmbeddedDatabaseInUse
-> =>
+): Layer.Layer<SqlClient.SqlClient | Lookups, SqlError.SqlError | DataDirectoryLock.EmbeddedDatabaseInUse> =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       if (options.dataDirectory !== undefined) yield* DataDirectoryLock.hold(options.dataDirectory)
@@ -39,31 +33,6 @@ export const layer = (
         }),
         (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
       )
-      const socketDirectory = yield* Effect.acquireRelease(
-        Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "vap-pglite-"))),
-        (directory) => Effect.promise(() => fs.rm(directory, { recursive: true, force: true }))
-      )
-      const port = 5432
-      yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const server = new PGLiteSocketServer({
-            db: database,
-            path: path.join(socketDirectory, `.s.PGSQL.${port}`),
-            maxConnections: 1
-          })
-          await server.start()
-          return server
-        }),
-        (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
-      )
-      return PgClient.layer({
-        host: socketDirectory,
-        port,
-        database: "postgres",
-        username: "postgres",
-        maxConnections: 1,
-        applicationName: "voice-agent-platform",
-        types
-      })
+      return PgliteClient.layer(database)
     })
   )

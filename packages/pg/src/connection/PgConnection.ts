@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql"
 import { Config, Data, Duration, Effect, Layer, Redacted } from "effect"
 import pg from "pg"
+import * as PgLookupFeed from "../lookups/PgLookupFeed.js"
 
 /** PostgreSQL's type number for `int8` (`bigint`). */
 const int8 = 20
@@ -10,7 +11,7 @@ const int8 = 20
  * Ids, counts and money are `bigint` columns, which `pg` hands back as strings. They are read as numbers
  * instead, and a value past 2^53 (which no id or balance here reaches) is refused rather than rounded.
  */
-const parseInt8 = (text: string): number => {
+export const parseInt8 = (text: string): number => {
   const value = Number(text)
   if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} is not a safe integer`)
   return value
@@ -91,7 +92,8 @@ const seconds = (duration: Duration.Duration): string => `${Duration.toMillis(du
  * A connection pool to a PostgreSQL server, with the engine's type parsers and its timeouts: connecting
  * (and waiting for a pooled connection) is bounded by `connectTimeout`, each session runs with
  * `statement_timeout` and `idle_in_transaction_session_timeout` set. The layer fails with
- * `DatabaseUnreachable` when the first connection cannot be made within `connectTimeout`.
+ * `DatabaseUnreachable` when the first connection cannot be made within `connectTimeout`. It also
+ * provides the lookup cache (`Lookups`), fed by one more connection listening for changes (`PgLookupFeed`).
  */
 export const layer = (options: PgConnectionOptions) => {
   const connectTimeout = Duration.decode(options.connectTimeout ?? defaultTimeouts.connectTimeout)
@@ -133,13 +135,21 @@ export const layer = (options: PgConnectionOptions) => {
           })
       })
     )
-  return PgClient.layerFromPool({
+  const client = PgClient.layerFromPool({
     acquire: Effect.tap(openPool, firstConnection),
     applicationName,
     types
   }).pipe(
     Layer.mapError((error) => new DatabaseUnreachable({ url: shown(options.url), reason: reasonOf(error) }))
   )
+  // API keys and agents are kept in memory while a connection of their own listens for their changes.
+  const lookups = PgLookupFeed.layer({
+    connectionString: Redacted.value(options.url),
+    application_name: `${applicationName} (lookups)`,
+    connectionTimeoutMillis: Math.max(1, Math.ceil(Duration.toMillis(connectTimeout))),
+    keepAlive: true
+  })
+  return Layer.merge(client, lookups)
 }
 
 /** A duration in whole seconds or milliseconds from the environment, at least zero. */

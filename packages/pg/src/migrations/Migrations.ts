@@ -8,6 +8,7 @@ import boundedWork from "./0003_bounded_work.js"
 import tenancy from "./0004_tenancy.js"
 import tools from "./0005_tools.js"
 import campaigns from "./0006_campaigns.js"
+import lookupNotifications from "./0007_lookup_notifications.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -19,7 +20,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_bounded_work": boundedWork,
   "0004_tenancy": tenancy,
   "0005_tools": tools,
-  "0006_campaigns": campaigns
+  "0006_campaigns": campaigns,
+  "0007_lookup_notifications": lookupNotifications
 }
 
 /** The table that records which versions ran. */

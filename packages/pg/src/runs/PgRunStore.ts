@@ -23,6 +23,9 @@ const RunRow = Schema.Struct({
 })
 
 const Count = Schema.Struct({ total: Schema.Number })
+
+/** Pages starting within this many runs of the newest are read in one statement (see `list`). */
+export const onePassOffsets = 1000
 const OrganizationRow = Schema.Struct({ organization_id: OrganizationId })
 
 /** The run fields held in jsonb columns. */
@@ -67,6 +70,8 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(RunRow)
+    const decodeRun = Schema.decodeUnknownSync(RunRow)
+    const decodeTotal = Schema.decodeUnknownSync(Count)
     const all = Rows.all(RunRow)
     /** How many runs the agent has, as the database keeps it (`run_counts`, version 2 of the schema). */
     const agentTotal = (organizationId: OrganizationId, agentId: AgentId) =>
@@ -124,6 +129,28 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
         const count = unfiltered
           ? agentTotal(organizationId, agentId)
           : Rows.single(Count)(sql`SELECT count(*)::int8 AS total FROM runs WHERE ${where}`)
+        // A page near the start of an unfiltered list (the usual one: the first) is one statement, the
+        // kept count and the page together; deeper pages first learn the total, to pick the nearer end.
+        if (unfiltered && offset <= onePassOffsets) {
+          return sql<Record<string, unknown>>`
+              SELECT c.total, r.* FROM (
+                SELECT coalesce(
+                  (SELECT total FROM run_counts
+                    WHERE organization_id = ${organizationId} AND workflow_id = ${agentId}),
+                  0
+                )::int8 AS total
+              ) c
+              LEFT JOIN LATERAL (${pageRows("DESC", limit, offset)}) r ON true
+              ORDER BY r.created_at DESC, r.workflow_run_id DESC`.pipe(
+            Effect.orDie,
+            // Decoding failures are defects, as everywhere in `Rows`.
+            Effect.map((rows) => {
+              const { total } = decodeTotal(rows[0])
+              const runs = rows.filter((row) => row.workflow_run_id !== null).map((row) => decodeRun(row))
+              return Page.make(runs, total, page)
+            })
+          )
+        }
         return count.pipe(
           Effect.flatMap(({ total }) => {
             if (offset >= total) return Effect.succeed(Page.make([], total, page))

@@ -1,7 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import type { Stores } from "@voice-agent-platform/core/storage/Stores.js"
 import { Layer } from "effect"
-import * as PgAgentStore from "../agents/PgAgentStore.js"
 import * as PgCampaignStore from "../campaigns/PgCampaignStore.js"
 import * as PgDocumentStore from "../knowledge-base/PgDocumentStore.js"
 import * as PgPhoneNumberStore from "../phone-numbers/PgPhoneNumberStore.js"
@@ -18,6 +17,7 @@ import * as PgToolStore from "../tools/PgToolStore.js"
 import * as PgWebhookStore from "../webhooks/PgWebhookStore.js"
 import * as Migrations from "../migrations/Migrations.js"
 import * as PgOrganizationStore from "../organizations/PgOrganizationStore.js"
+import * as CachedLookups from "../lookups/CachedLookups.js"
 import type { SecretBox } from "../secrets/SecretBox.js"
 import * as SealedColumns from "../secrets/SealedColumns.js"
 import * as ServerSecrets from "../secrets/ServerSecrets.js"
@@ -30,9 +30,9 @@ import * as PgTransactions from "./PgTransactions.js"
 export const layerStores: Layer.Layer<Stores, never, SqlClient.SqlClient | SecretBox> = Layer.mergeAll(
   PgTransactions.layer,
   PgOrganizationStore.layerOrganizations,
-  PgOrganizationStore.layerApiKeys,
+  CachedLookups.layerApiKeys,
   // BEGIN in-memory stand-ins (each is replaced by its SQL adapter)
-  PgAgentStore.layer,
+  CachedLookups.layerAgents,
   PgImprovementStore.layer,
   PgRunStore.layer,
   PgChannelStore.layer,

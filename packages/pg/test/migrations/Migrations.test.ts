@@ -35,7 +35,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         { migration_id: 3, name: "bounded_work" },
         { migration_id: 4, name: "tenancy" },
         { migration_id: 5, name: "tools" },
-        { migration_id: 6, name: "campaigns" }
+        { migration_id: 6, name: "campaigns" },
+        { migration_id: 7, name: "lookup_notifications" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))
