@@ -180,13 +180,14 @@ export const make = Effect.gen(function* () {
         recorded_at: now
       })
       yield* fragments.clear(organizationId, runId)
-      // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction.
+      yield* emit(ended, "call.ended")
+      // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction,
+      // last, so that the campaign's row (its kept counts) is held only until the commit.
       yield* CampaignAttempts.runEnded(ended, now).pipe(
         Effect.provideService(CampaignStore, campaigns),
         Effect.provideService(WebhookStore, webhookStore),
         Effect.provideService(SecureRandom, random)
       )
-      yield* emit(ended, "call.ended")
       return applied(ended)
     })
 

@@ -268,4 +268,71 @@ describe("CampaignDialer", () => {
       expect(yield* runsOf(organization.id, agent.id)).toEqual([])
     }).pipe(Effect.provide(recorded))
   )
+  it.effect(
+    "dials nothing new while paused; a cancel skips the pending and the retries of calls in progress",
+    () =>
+      Effect.gen(function* () {
+        yield* setNow(warsawNoon)
+        const { organization, agent } = yield* organizationWithAgent()
+        const campaigns = yield* Campaigns
+        const events = yield* CallEvents
+        const { campaign } = yield* campaigns.create(organization.id, {
+          name: "Pause",
+          agent: agent.public_id,
+          max_concurrency: 1,
+          retry: { max_attempts: 3, retry_delay_seconds: 0 },
+          contacts: rows(["+48500100001", "+48500100002", "+48500100003"])
+        })
+        yield* campaigns.act(organization.id, campaign.id, "start")
+        const dialer = yield* CampaignDialer.make("pause-dialer")
+        yield* dialer.round
+        const [first] = yield* runsOf(organization.id, agent.id)
+        yield* campaigns.act(organization.id, campaign.id, "pause")
+        // the call in progress finishes; nothing new is dialed while paused
+        yield* events.report(organization.id, first!.workflow_run_id, {
+          type: "ended",
+          status: "completed",
+          duration_seconds: 5
+        })
+        yield* dialer.round
+        expect(yield* runsOf(organization.id, agent.id)).toHaveLength(1)
+        expect((yield* campaignOf(organization.id, campaign.id)).totals.counts).toMatchObject({
+          completed: 1,
+          pending: 2
+        })
+        yield* campaigns.act(organization.id, campaign.id, "resume")
+        yield* dialer.round
+        const second = (yield* runsOf(organization.id, agent.id)).find(
+          (r) => r.workflow_run_id !== first!.workflow_run_id
+        )
+        expect(second).toBeDefined()
+        // canceled while the second call rings: the last pending contact is skipped at once, and the busy
+        // second call, which its policy would retry, is skipped too
+        const canceled = yield* campaigns.act(organization.id, campaign.id, "cancel")
+        expect(canceled.totals.counts).toMatchObject({ pending: 0, in_progress: 1, skipped: 1 })
+        yield* events.report(organization.id, second!.workflow_run_id, {
+          type: "ended",
+          status: "busy",
+          duration_seconds: 0
+        })
+        const after = yield* campaignOf(organization.id, campaign.id)
+        expect(after.status).toBe("canceled")
+        expect(after.totals.counts).toEqual({
+          pending: 0,
+          in_progress: 0,
+          completed: 1,
+          failed: 0,
+          skipped: 2
+        })
+        const report = yield* campaigns.report(
+          organization.id,
+          campaign.id,
+          { status: "skipped" },
+          { page: 1, limit: 10 }
+        )
+        expect(report.page.items.map((r) => r.contact.outcome)).toEqual(["canceled", "canceled"])
+        yield* dialer.round
+        expect(yield* runsOf(organization.id, agent.id)).toHaveLength(2)
+      }).pipe(Effect.provide(recorded))
+  )
 })
