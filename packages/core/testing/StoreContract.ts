@@ -23,6 +23,7 @@ import { RunStore } from "../src/runs/RunStore.js"
 import type { Stores } from "../src/storage/Stores.js"
 import { Transactions } from "../src/storage/Transactions.js"
 import { CredentialStore } from "../src/tools/CredentialStore.js"
+import * as ToolCallLog from "../src/tools/ToolCallLog.js"
 import { ToolDefinition } from "../src/tools/ToolDefinition.js"
 import { ToolStore } from "../src/tools/ToolStore.js"
 import { triggerIdFrom } from "../src/triggers/Trigger.js"
@@ -436,6 +437,34 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             yield* runs.remove(org.id, run.workflow_run_id)
             expect(Option.isNone(yield* runs.findAnyOrganization(run.workflow_run_id))).toBe(true)
           })
+      )
+
+      it.effect("keeps the log of a tool call whose response had an emoji straddling the 4 KiB cut", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          // `{"big":"` is 8 characters: the emoji's first half would be character 4096 of the kept text
+          const toolCall = ToolCallLog.record(
+            { tool_uuid: "7d3f1c1e-0000-4000-8000-000000000002", type: "http_api" },
+            {},
+            {
+              ok: true,
+              status_code: 200,
+              duration_ms: 3,
+              response: { big: `${"x".repeat(4087)}😀 more` },
+              message: null,
+              error: null
+            },
+            []
+          )
+          const logs = [
+            { timestamp: at(1), level: "info" as const, message: "Tool answered", tool_call: toolCall }
+          ]
+          yield* runs.update(org.id, run.workflow_run_id, { logs })
+          expect(Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id)).logs).toEqual(logs)
+        })
       )
     })
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as CodePoints from "../text/CodePoints.js"
 import { isSecretHeader, secretMask } from "./Tool.js"
 import * as ToolOutcome from "./ToolOutcome.js"
 import type { ToolResult } from "./ToolResult.js"
@@ -64,7 +65,8 @@ export const record = (
     error_type: result.error?.type ?? null,
     status_code: result.status_code,
     duration_ms: Math.max(0, Math.round(result.duration_ms)),
-    response: text === null ? null : text.slice(0, maxLoggedResponseChars),
+    // cut on a character boundary: half an emoji is not valid JSON text to PostgreSQL
+    response: text === null ? null : CodePoints.cut(text, maxLoggedResponseChars),
     response_truncated: text !== null && text.length > maxLoggedResponseChars
   }
 }

@@ -3,6 +3,9 @@ import { FastCheck } from "effect"
 import * as ToolCallLog from "../../src/tools/ToolCallLog.js"
 import type { ToolResult } from "../../src/tools/ToolResult.js"
 
+// half of a surrogate pair: text PostgreSQL refuses in JSON
+const loneSurrogate = /\p{Cs}/u
+
 const tool = { tool_uuid: "t-1", type: "http_api" }
 const result = (response: unknown, ok = true): ToolResult => ({
   ok,
@@ -46,6 +49,29 @@ describe("ToolCallLog.record", () => {
     })
     expect(ToolCallLog.message("Lookup", entry)).toBe("Tool Lookup (http_api) failed in 13 ms: http_status")
   })
+
+  it("cuts the response on a character boundary: an emoji straddling the 4 KiB limit is left out whole", () => {
+    // `{"big":"` is 8 characters, so the emoji's first half is character 4096 (index 4095)
+    const entry = ToolCallLog.record(tool, {}, result({ big: `${"x".repeat(4087)}😀 and more` }), [])
+    expect(entry.response).toBe(`{"big":"${"x".repeat(4087)}`)
+    expect(entry.response_truncated).toBe(true)
+    expect(entry.response).not.toMatch(loneSurrogate)
+  })
+
+  it.prop(
+    "whatever the answer, the kept response is valid UTF-16 (no half of a surrogate pair) within 4 KiB",
+    [FastCheck.jsonValue(), FastCheck.nat({ max: 5000 })],
+    ([response, padding]) => {
+      const entry = ToolCallLog.record(
+        tool,
+        {},
+        result({ pad: "x".repeat(padding), e: "😀".repeat(8), response }),
+        []
+      )
+      expect((entry.response ?? "").length).toBeLessThanOrEqual(ToolCallLog.maxLoggedResponseChars)
+      expect(entry.response ?? "").not.toMatch(loneSurrogate)
+    }
+  )
 
   it.prop(
     // secrets of letters and digits, starting with letters: no JSON number, literal or punctuation spells one
