@@ -154,16 +154,18 @@ export const make = Effect.gen(function* () {
           limit: ToolCallLog.maxToolCallsPerRun
         })
       }
-      const result = yield* executor.execute(tool, {
+      const { result, secrets } = yield* executor.execute(tool, {
         arguments: args,
         initialContext: run.initial_context,
         transferNumbers: transferNumbersOf(agent, definition)
       })
+      // the secrets this call used (a credential rotated meanwhile does not change them)
       const entry = ToolCallLog.record(
         { tool_uuid: tool.tool_uuid, type: tool.definition.type },
         args,
         result,
-        yield* executor.secretsOf(tool)
+        secrets.texts,
+        secrets.argumentNames
       )
       const now = new Date(yield* Clock.currentTimeMillis)
       // Appended under the run's lock, so concurrent calls and call events all keep their lines; a run

@@ -26,31 +26,44 @@ export const ToolCallRecord = Schema.Struct({
 }).annotations({ identifier: "ToolCallRecord" })
 export type ToolCallRecord = typeof ToolCallRecord.Type
 
-/** Arguments as a log may show them: secret-looking names masked, the tool's secrets scrubbed. */
+/**
+ * Arguments as a log may show them: those of secret-looking names or read by a secret header's template
+ * masked, the call's secrets scrubbed from the rest.
+ */
 export const shownArguments = (
   args: Readonly<Record<string, unknown>>,
-  secrets: ReadonlyArray<string>
+  secrets: ReadonlyArray<string>,
+  secretArgumentNames: ReadonlyArray<string> = []
 ): Record<string, unknown> =>
   ToolOutcome.scrub(
     Object.fromEntries(
-      Object.entries(args).map(([name, value]) => [name, isSecretHeader(name) ? secretMask : value])
+      Object.entries(args).map(([name, value]) => [
+        name,
+        isSecretArgument(name, secretArgumentNames) ? secretMask : value
+      ])
     ),
     secrets
   ) as Record<string, unknown>
 
+const isSecretArgument = (name: string, secretArgumentNames: ReadonlyArray<string>) =>
+  isSecretHeader(name) || secretArgumentNames.includes(name)
+
 /**
- * The record of a call: the result with the tool's secrets and the values of secret-looking arguments
- * scrubbed, its response cut for the log.
+ * The record of a call: the result with the call's secrets and the values of secret arguments (of a
+ * secret-looking name, or read by a secret header) scrubbed, its response cut for the log.
  */
 export const record = (
   tool: { readonly tool_uuid: string; readonly type: string },
   args: Readonly<Record<string, unknown>>,
   result: ToolResult,
-  secrets: ReadonlyArray<string>
+  secrets: ReadonlyArray<string>,
+  secretArgumentNames: ReadonlyArray<string> = []
 ): ToolCallRecord => {
-  // What an argument of a secret-looking name carried is a secret too, wherever the answer echoes it.
+  // What a secret argument carried is a secret too, wherever the answer echoes it.
   const argumentSecrets = Object.entries(args).flatMap(([name, value]) =>
-    isSecretHeader(name) && typeof value === "string" && value.length > 0 ? [value] : []
+    isSecretArgument(name, secretArgumentNames) && typeof value === "string" && value.length > 0
+      ? [value]
+      : []
   )
   secrets = [...secrets, ...argumentSecrets]
   const text =
@@ -60,7 +73,7 @@ export const record = (
   return {
     tool_uuid: tool.tool_uuid,
     tool_type: tool.type,
-    arguments: shownArguments(args, secrets),
+    arguments: shownArguments(args, secrets, secretArgumentNames),
     outcome: result.ok ? "ok" : "error",
     error_type: result.error?.type ?? null,
     status_code: result.status_code,

@@ -39,6 +39,18 @@ describe("ToolCallLog.record", () => {
     expect(entry.response).toContain("password=****&key=****")
   })
 
+  it("masks an argument a secret header reads, whatever its name, and scrubs its value from the response", () => {
+    const entry = ToolCallLog.record(
+      tool,
+      { key: "k-777888999", order: "A-1" },
+      result({ echo: "k-777888999" }),
+      [],
+      ["key"]
+    )
+    expect(entry.arguments).toEqual({ key: "****", order: "A-1" })
+    expect(entry.response).toBe('{"echo":"****"}')
+  })
+
   it("keeps a failure's type and a missing response as null", () => {
     const entry = ToolCallLog.record(tool, {}, result(null, false), [])
     expect(entry).toMatchObject({
