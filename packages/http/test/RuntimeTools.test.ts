@@ -72,6 +72,27 @@ describe.each([
     }).pipe(Effect.provide(server))
   )
 
+  it.scopedLive("a run placed with an agent's first version keeps its transfer numbers through a PATCH", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const agent = created(
+        yield* send(client, json("POST", "/api/v1/agents/from-script", { agent: { greeting: "Hi" } }))
+      )
+      const run = created(
+        yield* send(client, json("POST", `/api/v1/agents/${agent.public_id}/conversations`, { mode: "chat" }))
+      )
+      for (const patch of [
+        { transfer_numbers: ["+48 500 000 222"] },
+        { workflow_configurations: { transfer_numbers: ["+48500000333"] } }
+      ]) {
+        created(yield* send(client, json("PATCH", `/api/v1/agents/${agent.public_id}`, patch)))
+        const read = yield* runtime(client).get(`/runtime/v1/runs/${run.workflow_run_id}/agent`)
+        expect(read.body).toMatchObject({ version: 1, transfer_numbers: [] })
+      }
+    }).pipe(Effect.provide(server))
+  )
+
   it.scopedLive(
     "runs the version's tools, logs each call without secrets, and erases the log with the run",
     () =>
