@@ -413,6 +413,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
               tool_uuid: "7d3f1c1e-0000-4000-8000-000000000001",
               tool_type: "http_api",
               arguments: { order: "A-1", nested: { count: 2 } },
+              arguments_truncated: false,
               outcome: "error" as const,
               error_type: "http_status",
               status_code: 500,
@@ -448,7 +449,8 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           // `{"big":"` is 8 characters: the emoji's first half would be character 4096 of the kept text
           const toolCall = ToolCallLog.record(
             { tool_uuid: "7d3f1c1e-0000-4000-8000-000000000002", type: "http_api" },
-            {},
+            // `{"note":"` is 9 characters: kept, the note is cut at 4085, where the emoji's first half is
+            { note: `${"y".repeat(4084)}😀 and more` },
             {
               ok: true,
               status_code: 200,

@@ -51,6 +51,49 @@ describe("ToolCallLog.record", () => {
     expect(entry.response).toBe('{"echo":"****"}')
   })
 
+  it("keeps arguments up to 4 KiB of JSON: a long string is cut on a character boundary, later ones left out", () => {
+    const entry = ToolCallLog.record(
+      tool,
+      { order: "A-1", note: `${"n".repeat(5000)}`, count: 3 },
+      result(null),
+      []
+    )
+    expect(entry.arguments_truncated).toBe(true)
+    expect(JSON.stringify(entry.arguments)).toHaveLength(ToolCallLog.maxLoggedArgumentsChars)
+    expect(entry.arguments).toEqual({
+      order: "A-1",
+      note: "n".repeat(4096 - '{"order":"A-1","note":""}'.length)
+    })
+    // `{"note":"` is 9 characters: the emoji's first half would be the 4086th
+    const emoji = ToolCallLog.record(tool, { note: `${"y".repeat(4084)}😀 and more` }, result(null), [])
+    expect(emoji.arguments).toEqual({ note: "y".repeat(4084) })
+    expect(ToolCallLog.record(tool, { order: "A-1" }, result(null), []).arguments_truncated).toBe(false)
+  })
+
+  it.prop(
+    "whatever the arguments, at most 4 KiB of valid JSON text is kept, each kept value whole or a string's start",
+    [
+      FastCheck.dictionary(FastCheck.stringMatching(/^[a-z]{1,12}$/), FastCheck.jsonValue(), { maxKeys: 40 }),
+      FastCheck.string({ unit: "binary", maxLength: 3000 })
+    ],
+    ([args, text]) => {
+      const given = { ...args, text, again: text }
+      const { arguments: kept, truncated } = ToolCallLog.boundedArguments(given)
+      const json = JSON.stringify(kept)
+      expect(json.length).toBeLessThanOrEqual(ToolCallLog.maxLoggedArgumentsChars)
+      expect(truncated).toBe(JSON.stringify(given).length > ToolCallLog.maxLoggedArgumentsChars)
+      for (const [name, value] of Object.entries(kept)) {
+        const original = (given as Record<string, unknown>)[name]
+        if (typeof value === "string" && value !== original) {
+          expect((original as string).startsWith(value)).toBe(true)
+          expect(value).not.toMatch(/[\uD800-\uDBFF]$/)
+        } else {
+          expect(value).toEqual(original)
+        }
+      }
+    }
+  )
+
   it("keeps a failure's type and a missing response as null", () => {
     const entry = ToolCallLog.record(tool, {}, result(null, false), [])
     expect(entry).toMatchObject({
