@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import * as DefinitionChanges from "../agents/DefinitionChanges.js"
-import type { Run } from "../runs/Run.js"
+import type { Run, RunLogEntry } from "../runs/Run.js"
 import { isFinal } from "../runs/Run.js"
 import type { RunNotFound } from "../runs/RunErrors.js"
 import type { RunId } from "../runs/RunId.js"
@@ -148,22 +148,31 @@ export const make = Effect.gen(function* () {
       )
       const now = new Date(yield* Clock.currentTimeMillis)
       // Appended under the run's lock, so concurrent calls and call events all keep their lines; a run
-      // deleted meanwhile keeps nothing.
+      // deleted meanwhile keeps nothing. The bounds are checked again there: a call that ends after its
+      // run did, or after concurrent calls filled the run's bound, leaves a short line without its record.
       yield* transactions.run(
         Effect.gen(function* () {
           const current = yield* runs.findForUpdate(run.organization_id, runId)
           if (Option.isNone(current)) return
-          yield* runs.update(run.organization_id, runId, {
-            logs: [
-              ...current.value.logs,
-              {
-                timestamp: now,
-                level: entry.outcome === "ok" ? "info" : "warning",
-                message: ToolCallLog.message(tool.name, entry),
-                tool_call: entry
-              }
-            ]
-          })
+          const late = isFinal(current.value.status)
+            ? "the run had ended"
+            : toolCallsIn(current.value) >= ToolCallLog.maxToolCallsPerRun
+              ? `the run's logs already held ${ToolCallLog.maxToolCallsPerRun} tool calls`
+              : null
+          const line: RunLogEntry =
+            late === null
+              ? {
+                  timestamp: now,
+                  level: entry.outcome === "ok" ? "info" : "warning",
+                  message: ToolCallLog.message(tool.name, entry),
+                  tool_call: entry
+                }
+              : {
+                  timestamp: now,
+                  level: "warning",
+                  message: `${ToolCallLog.message(tool.name, entry)}; ${late}, so its record is not kept`
+                }
+          yield* runs.update(run.organization_id, runId, { logs: [...current.value.logs, line] })
         })
       )
       return result
