@@ -23,6 +23,7 @@ import { RunStore } from "../src/runs/RunStore.js"
 import type { Stores } from "../src/storage/Stores.js"
 import { Transactions } from "../src/storage/Transactions.js"
 import { CredentialStore } from "../src/tools/CredentialStore.js"
+import * as ToolCallLog from "../src/tools/ToolCallLog.js"
 import { ToolDefinition } from "../src/tools/ToolDefinition.js"
 import { ToolStore } from "../src/tools/ToolStore.js"
 import { triggerIdFrom } from "../src/triggers/Trigger.js"
@@ -415,6 +416,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
               tool_uuid: "7d3f1c1e-0000-4000-8000-000000000001",
               tool_type: "http_api",
               arguments: { order: "A-1", nested: { count: 2 } },
+              arguments_truncated: false,
               outcome: "error" as const,
               error_type: "http_status",
               status_code: 500,
@@ -439,6 +441,35 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
             yield* runs.remove(org.id, run.workflow_run_id)
             expect(Option.isNone(yield* runs.findAnyOrganization(run.workflow_run_id))).toBe(true)
           })
+      )
+
+      it.effect("keeps the log of a tool call whose response had an emoji straddling the 4 KiB cut", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          // `{"big":"` is 8 characters: the emoji's first half would be character 4096 of the kept text
+          const toolCall = ToolCallLog.record(
+            { tool_uuid: "7d3f1c1e-0000-4000-8000-000000000002", type: "http_api" },
+            // `{"note":"` is 9 characters: kept, the note is cut at 4085, where the emoji's first half is
+            { note: `${"y".repeat(4084)}😀 and more` },
+            {
+              ok: true,
+              status_code: 200,
+              duration_ms: 3,
+              response: { big: `${"x".repeat(4087)}😀 more` },
+              message: null,
+              error: null
+            },
+            []
+          )
+          const logs = [
+            { timestamp: at(1), level: "info" as const, message: "Tool answered", tool_call: toolCall }
+          ]
+          yield* runs.update(org.id, run.workflow_run_id, { logs })
+          expect(Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id)).logs).toEqual(logs)
+        })
       )
     })
 

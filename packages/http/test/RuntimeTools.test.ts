@@ -1,79 +1,10 @@
-import type { HttpClient } from "@effect/platform"
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { RunId, RunStore } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { answerJson, receiver } from "./support/Receiver.js"
-import {
-  json,
-  organization,
-  rawClient,
-  runtimeToken,
-  send,
-  TestServer,
-  TestServerOverSql
-} from "./support/TestServer.js"
-
-type Body = Record<string, any>
-
-const secret = "sk-live-0123456789abcdef"
-
-const created = (response: { status: number; text: string; body: unknown }) => {
-  expect(response.status, response.text).toBe(200)
-  return response.body as Body
-}
-
-/**
- * Requests as the voice runtime sends them: with its own token (the organization's key the client also
- * carries is not what lets it in: without the token it is 401).
- */
-const runtime = (client: HttpClient.HttpClient) => ({
-  get: (url: string) =>
-    send(client, HttpClientRequest.get(url).pipe(HttpClientRequest.bearerToken(runtimeToken))),
-  post: (url: string, body: unknown) =>
-    send(client, json("POST", url, body).pipe(HttpClientRequest.bearerToken(runtimeToken)))
-})
-
-/** An organization with an agent carrying the given tools and numbers, and a chat run placed with it. */
-const agentWithRun = (
-  client: HttpClient.HttpClient,
-  tools: ReadonlyArray<string>,
-  numbers: ReadonlyArray<string>
-) =>
-  Effect.gen(function* () {
-    const agent = created(
-      yield* send(
-        client,
-        json("POST", "/api/v1/agents/from-script", { agent: { greeting: "Hi {{initial_context.name}}" } })
-      )
-    )
-    created(
-      yield* send(
-        client,
-        json("PATCH", `/api/v1/agents/${agent.public_id}`, {
-          system_prompt: "You help {{initial_context.name}}.",
-          tools,
-          transfer_numbers: numbers
-        })
-      )
-    )
-    const run = created(
-      yield* send(
-        client,
-        json("POST", `/api/v1/agents/${agent.public_id}/conversations`, {
-          mode: "chat",
-          initial_context: { name: "Ada", shop: "north" }
-        })
-      )
-    )
-    return { agent, runId: run.workflow_run_id as number }
-  })
-
-const tool = (client: HttpClient.HttpClient, name: string, definition: unknown) =>
-  Effect.map(
-    send(client, json("POST", "/api/v1/tools", { name, definition })),
-    (response) => created(response).tool_uuid as string
-  )
+import { agentWithRun, type Body, created, runtime, secret, tool } from "./support/RuntimeToolFixtures.js"
+import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 describe.each([
   ["in-memory", TestServer],
@@ -138,6 +69,27 @@ describe.each([
       // without the runtime's token there is nothing to read
       expect((yield* send(client, HttpClientRequest.get(`/runtime/v1/runs/${runId}/agent`))).status).toBe(401)
       expect((yield* runtime(client).get(`/runtime/v1/runs/999999999999/agent`)).status).toBe(404)
+    }).pipe(Effect.provide(server))
+  )
+
+  it.scopedLive("a run placed with an agent's first version keeps its transfer numbers through a PATCH", () =>
+    Effect.gen(function* () {
+      const { apiKey } = yield* organization()
+      const client = yield* rawClient(apiKey)
+      const agent = created(
+        yield* send(client, json("POST", "/api/v1/agents/from-script", { agent: { greeting: "Hi" } }))
+      )
+      const run = created(
+        yield* send(client, json("POST", `/api/v1/agents/${agent.public_id}/conversations`, { mode: "chat" }))
+      )
+      for (const patch of [
+        { transfer_numbers: ["+48 500 000 222"] },
+        { workflow_configurations: { transfer_numbers: ["+48500000333"] } }
+      ]) {
+        created(yield* send(client, json("PATCH", `/api/v1/agents/${agent.public_id}`, patch)))
+        const read = yield* runtime(client).get(`/runtime/v1/runs/${run.workflow_run_id}/agent`)
+        expect(read.body).toMatchObject({ version: 1, transfer_numbers: [] })
+      }
     }).pipe(Effect.provide(server))
   )
 

@@ -50,8 +50,9 @@ export const WorkflowDefinition = Schema.Struct({
   tools: Schema.Array(AgentToolRef),
   /**
    * The numbers a transfer tool of this version may use when the model names one (E.164). Set by every
-   * version made since they became part of the definition; an older version has none, and its agent's
-   * `workflow_configurations.transfer_numbers` stand in.
+   * version made since they became part of the definition, and by schema version 5 on each agent's
+   * then-current version; only an older, non-current version lacks them (its agent's
+   * `workflow_configurations.transfer_numbers` stand in).
    */
   transfer_numbers: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
 })

@@ -191,7 +191,9 @@ export const compose = (request: CallScriptRequest): ComposedAgent => {
       tools:
         request.enable_booking && request.scheduler_connection_id !== undefined
           ? [{ type: "booking", scheduler_connection_id: request.scheduler_connection_id }]
-          : []
+          : [],
+      // every version carries its transfer numbers, so a run keeps those of the version it was placed with
+      transfer_numbers: defaultWorkflowConfigurations.transfer_numbers
     },
     workflow_configurations: { ...defaultWorkflowConfigurations, voice: request.agent_voice ?? null },
     template_context_variables: {},

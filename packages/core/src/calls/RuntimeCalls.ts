@@ -1,13 +1,14 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { GatheredField } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import type { Run } from "../runs/Run.js"
-import { RunNotFound } from "../runs/RunErrors.js"
+import type { RunNotFound } from "../runs/RunErrors.js"
 import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import * as CallEvents from "./CallEvents.js"
+import * as RunVersion from "./RunVersion.js"
 
 /** What an out-of-process voice runtime needs to run one call. */
 export interface RuntimeCall {
@@ -51,38 +52,20 @@ export const make = Effect.gen(function* () {
   const events = yield* CallEvents.CallEvents
   const transactions = yield* Transactions
 
-  const locate = (runId: RunId) =>
-    Effect.flatMap(
-      runs.findAnyOrganization(runId),
-      Option.match({
-        onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: runId })),
-        onSome: Effect.succeed
-      })
-    )
+  const locate = (runId: RunId) => RunVersion.locate(runs, runId)
 
   return RuntimeCalls.of({
     find: (runId) =>
       Effect.gen(function* () {
         const run = yield* locate(runId)
-        const agent = yield* agents.find(run.organization_id, { _tag: "Number", id: run.workflow_id })
-        const definition = Option.isSome(agent)
-          ? yield* agents.findDefinition(
-              run.organization_id,
-              // the version the run was placed with (runs stored before versions were kept: the current one)
-              run.agent_definition_id ?? agent.value.current_definition_id
-            )
-          : Option.none()
-        // A run outlives nothing it was made from in normal use; a missing agent is a broken store.
-        if (Option.isNone(agent) || Option.isNone(definition)) {
-          return yield* Effect.dieMessage(`run ${runId} has no agent definition`)
-        }
-        const workflow = definition.value.workflow_definition
+        const { agent, definition } = yield* RunVersion.versionOf(agents, run)
+        const workflow = definition.workflow_definition
         return {
           run,
           first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
           system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
           gathered_fields: workflow.gathered_fields,
-          max_call_duration_seconds: agent.value.workflow_configurations.max_call_duration_seconds,
+          max_call_duration_seconds: agent.workflow_configurations.max_call_duration_seconds,
           language: workflow.language
         }
       }),

@@ -2,9 +2,9 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import * as DefinitionChanges from "../agents/DefinitionChanges.js"
-import type { Run } from "../runs/Run.js"
+import type { Run, RunLogEntry } from "../runs/Run.js"
 import { isFinal } from "../runs/Run.js"
-import { RunNotFound } from "../runs/RunErrors.js"
+import type { RunNotFound } from "../runs/RunErrors.js"
 import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
@@ -16,6 +16,7 @@ import { ToolArchivedNotRun, ToolNotFound } from "../tools/ToolErrors.js"
 import { ToolExecutor, type RunRefusal } from "../tools/ToolExecutor.js"
 import type { ToolResult } from "../tools/ToolResult.js"
 import { ToolStore } from "../tools/ToolStore.js"
+import * as RunVersion from "./RunVersion.js"
 
 /** A run that has ended makes no more tool calls (409). */
 export class RunEndedNoToolCalls extends Schema.TaggedError<RunEndedNoToolCalls>()("RunEndedNoToolCalls", {
@@ -84,37 +85,14 @@ export const make = Effect.gen(function* () {
   const transactions = yield* Transactions
   const executor = yield* ToolExecutor
 
-  const locate = (runId: RunId) =>
-    Effect.flatMap(
-      runs.findAnyOrganization(runId),
-      Option.match({
-        onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: runId })),
-        onSome: Effect.succeed
-      })
-    )
-
-  /** The version the run was placed with (its agent's current one for runs stored before versions were kept). */
-  const versionOf = (run: Run) =>
-    Effect.gen(function* () {
-      const agent = yield* agents.find(run.organization_id, { _tag: "Number", id: run.workflow_id })
-      if (Option.isNone(agent)) return yield* Effect.dieMessage(`run ${run.workflow_run_id} has no agent`)
-      const definition = yield* agents.findDefinition(
-        run.organization_id,
-        run.agent_definition_id ?? agent.value.current_definition_id
-      )
-      if (Option.isNone(definition)) {
-        return yield* Effect.dieMessage(`run ${run.workflow_run_id} has no agent definition`)
-      }
-      return { agent: agent.value, definition: definition.value }
-    })
-
-  const transferNumbersOf = (agent: Agent, definition: AgentDefinition) =>
-    definition.workflow_definition.transfer_numbers ?? agent.workflow_configurations.transfer_numbers
+  const locate = (runId: RunId) => RunVersion.locate(runs, runId)
+  const versionOf = (run: Run) => RunVersion.versionOf(agents, run)
 
   const agentOf = (runId: RunId) =>
     Effect.gen(function* () {
       const run = yield* locate(runId)
-      const { agent, definition } = yield* versionOf(run)
+      const version = yield* versionOf(run)
+      const { agent, definition } = version
       const workflow = definition.workflow_definition
       const found = yield* Effect.forEach(DefinitionChanges.toolUuidsOf(workflow), (toolUuid) =>
         tools.find(run.organization_id, toolUuid)
@@ -129,14 +107,15 @@ export const make = Effect.gen(function* () {
         tools: found.flatMap((tool) =>
           Option.isSome(tool) && tool.value.status === "active" ? [withoutSecrets(tool.value)] : []
         ),
-        transfer_numbers: transferNumbersOf(agent, definition)
+        transfer_numbers: RunVersion.transferNumbersOf(version)
       }
     })
 
   const call = (runId: RunId, toolUuid: string, args: Readonly<Record<string, unknown>>) =>
     Effect.gen(function* () {
       const run = yield* locate(runId)
-      const { agent, definition } = yield* versionOf(run)
+      const version = yield* versionOf(run)
+      const definition = version.definition
       // Only a tool of the version the run was placed with: any other (another agent's, another
       // organization's) is not found, exactly like a missing one.
       const stored = DefinitionChanges.toolUuidsOf(definition.workflow_definition).includes(toolUuid)
@@ -154,35 +133,46 @@ export const make = Effect.gen(function* () {
           limit: ToolCallLog.maxToolCallsPerRun
         })
       }
-      const result = yield* executor.execute(tool, {
+      const { result, secrets } = yield* executor.execute(tool, {
         arguments: args,
         initialContext: run.initial_context,
-        transferNumbers: transferNumbersOf(agent, definition)
+        transferNumbers: RunVersion.transferNumbersOf(version)
       })
+      // the secrets this call used (a credential rotated meanwhile does not change them)
       const entry = ToolCallLog.record(
         { tool_uuid: tool.tool_uuid, type: tool.definition.type },
         args,
         result,
-        yield* executor.secretsOf(tool)
+        secrets.texts,
+        secrets.argumentNames
       )
       const now = new Date(yield* Clock.currentTimeMillis)
       // Appended under the run's lock, so concurrent calls and call events all keep their lines; a run
-      // deleted meanwhile keeps nothing.
+      // deleted meanwhile keeps nothing. The bounds are checked again there: a call that ends after its
+      // run did, or after concurrent calls filled the run's bound, leaves a short line without its record.
       yield* transactions.run(
         Effect.gen(function* () {
           const current = yield* runs.findForUpdate(run.organization_id, runId)
           if (Option.isNone(current)) return
-          yield* runs.update(run.organization_id, runId, {
-            logs: [
-              ...current.value.logs,
-              {
-                timestamp: now,
-                level: entry.outcome === "ok" ? "info" : "warning",
-                message: ToolCallLog.message(tool.name, entry),
-                tool_call: entry
-              }
-            ]
-          })
+          const late = isFinal(current.value.status)
+            ? "the run had ended"
+            : toolCallsIn(current.value) >= ToolCallLog.maxToolCallsPerRun
+              ? `the run's logs already held ${ToolCallLog.maxToolCallsPerRun} tool calls`
+              : null
+          const line: RunLogEntry =
+            late === null
+              ? {
+                  timestamp: now,
+                  level: entry.outcome === "ok" ? "info" : "warning",
+                  message: ToolCallLog.message(tool.name, entry),
+                  tool_call: entry
+                }
+              : {
+                  timestamp: now,
+                  level: "warning",
+                  message: `${ToolCallLog.message(tool.name, entry)}; ${late}, so its record is not kept`
+                }
+          yield* runs.update(run.organization_id, runId, { logs: [...current.value.logs, line] })
         })
       )
       return result

@@ -247,26 +247,21 @@ export const script = (input: SimulatedCallInput): ReadonlyArray<ScriptedStep> =
         lines.map((line) => (line.role === "user" ? line.text : "")),
         input.tools ?? []
       )
-      const toolCallsAfter = (i: number): ReadonlyArray<ScriptedStep> =>
-        (i === 0 ? [] : (calls[i - 1] ?? [])).map((tool) =>
-          at(lineAt(i), {
+      const toolCallsAt = (atMs: number, tools: ReadonlyArray<SimulatedTool>): ReadonlyArray<ScriptedStep> =>
+        tools.map((tool) =>
+          at(atMs, {
             type: "tool_call",
             tool_uuid: tool.tool_uuid,
             arguments: argumentsFor(tool.parameters, input.initial_context, input.phone_number, input.now)
           })
         )
+      const toolCallsAfter = (i: number) => toolCallsAt(lineAt(i), i === 0 ? [] : (calls[i - 1] ?? []))
       return [
         at(0, { type: "ringing" }),
         at(ringMs, { type: "answered" }),
         ...lines.flatMap((line, i) => [at(lineAt(i), { type: "fragment", ...line }), ...toolCallsAfter(i)]),
         // a tool asked for by the last line is called after it
-        ...(calls[lines.length - 1] ?? []).map((tool) =>
-          at(endMs, {
-            type: "tool_call" as const,
-            tool_uuid: tool.tool_uuid,
-            arguments: argumentsFor(tool.parameters, input.initial_context, input.phone_number, input.now)
-          })
-        ),
+        ...toolCallsAt(endMs, calls[lines.length - 1] ?? []),
         ...(input.gathered_fields.length === 0 ? [] : [at(endMs, { type: "gathered", values: gathered })]),
         at(endMs, {
           type: "sms",

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, FiberSet, Layer, Option } from "effect"
+import { Cause, Clock, Duration, Effect, FiberSet, Layer, Option } from "effect"
 import * as IntegrationProvider from "../tools/IntegrationProvider.js"
 import * as ToolExecutor from "../tools/ToolExecutor.js"
 import * as Tools from "../tools/Tools.js"
@@ -49,15 +49,27 @@ export const make = Effect.gen(function* () {
         )
     })
 
-    /** A tool call through the runtime's path; a refusal is logged on the run, the call goes on. */
+    /**
+     * A tool call through the runtime's path; a refusal is logged on the run, and so is a defect (told to
+     * the operator's log in full, to the run's only as a failure): a tool never ends the call.
+     */
     const callTool = (toolUuid: string, args: Readonly<Record<string, unknown>>) =>
       Option.match(runtimeTools, {
         onNone: () => Effect.void,
         onSome: (service) =>
           service.call(runId, toolUuid, args).pipe(
             Effect.asVoid,
-            Effect.catchAll((refusal) =>
-              report({ type: "log", level: "warning", message: `Tool call refused: ${refusal.message}` })
+            Effect.catchAllCause((cause) =>
+              Option.match(Cause.failureOption(cause), {
+                onSome: (refusal) =>
+                  report({ type: "log", level: "warning", message: `Tool call refused: ${refusal.message}` }),
+                onNone: () =>
+                  Effect.logError(`simulated call ${runId}: tool ${toolUuid} failed`, cause).pipe(
+                    Effect.zipRight(
+                      report({ type: "log", level: "error", message: "Tool call failed: an internal error" })
+                    )
+                  )
+              })
             )
           )
       })

@@ -1,3 +1,5 @@
+import { isHighSurrogate } from "../text/CodePoints.js"
+
 /** How long chunks are and how much consecutive chunks share, in UTF-16 code units (`string.length`). */
 export interface ChunkOptions {
   readonly size: number
@@ -18,7 +20,6 @@ export interface Chunk {
 /** Whitespace as `\s` sees it; printable ASCII skips the regex, since this runs for every character. */
 const isSpace = (c: string | undefined): boolean =>
   c !== undefined && !(c > " " && c < "\u007f") && /\s/.test(c)
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 const sentenceEnd = /[.!?…;:]["'”’)\]]*$/
 
 type BreakKind = "paragraph" | "line" | "sentence" | "word"

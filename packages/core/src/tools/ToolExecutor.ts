@@ -5,6 +5,7 @@ import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import { OutboundHttp } from "../outbound/OutboundHttp.js"
 import * as CredentialHeader from "./CredentialHeader.js"
+import type { Credential } from "./Credential.js"
 import { CredentialStore } from "./CredentialStore.js"
 import { IntegrationProvider, type IntegrationProviderMissing } from "./IntegrationProvider.js"
 import { isSecretHeader, type Tool } from "./Tool.js"
@@ -32,6 +33,32 @@ export interface TestCall {
   readonly agent_id?: string | undefined
 }
 
+/**
+ * What one call carried that a log of it must not show: the credential's secret and header value as
+ * read for this call, each secret header's filled value and what filled its placeholders, an
+ * integration's key; and the arguments a secret header reads (shown masked).
+ */
+export interface CallSecrets {
+  readonly texts: ReadonlyArray<string>
+  readonly argumentNames: ReadonlyArray<string>
+}
+
+/** A call's result and the secrets it carried. */
+export interface ExecutedCall {
+  readonly result: ToolResult
+  readonly secrets: CallSecrets
+}
+
+const noSecrets: CallSecrets = { texts: [], argumentNames: [] }
+
+/** The secrets known before a request is built: the credential's, and secret headers' literal values. */
+const configuredSecrets = (config: HttpApiConfig, credential: Credential | null): ReadonlyArray<string> => [
+  ...(credential === null ? [] : CredentialHeader.secretTexts(credential)),
+  ...Object.entries(config.headers ?? {}).flatMap(([name, value]) =>
+    isSecretHeader(name) && value.length > 0 ? [value] : []
+  )
+]
+
 /** Failures that are not a call's outcome but a refusal to run it. */
 export type RunRefusal = IntegrationProviderMissing | CredentialNotFound
 
@@ -44,13 +71,11 @@ export type RunRefusal = IntegrationProviderMissing | CredentialNotFound
 export class ToolExecutor extends Context.Tag("@voice-agent-platform/core/ToolExecutor")<
   ToolExecutor,
   {
-    /** Runs the tool for this call (the tool's organization is the one whose credentials are used). */
-    readonly execute: (tool: Tool, call: ToolCall) => Effect.Effect<ToolResult, RunRefusal>
     /**
-     * The secret texts a call of the tool carries (its credential's secret and header value, its secret
-     * header values, an integration's key): what a log of the call must not show.
+     * Runs the tool for this call (the tool's organization is the one whose credentials are used): its
+     * result, and the secrets this very call carried, for a log of it.
      */
-    readonly secretsOf: (tool: Tool) => Effect.Effect<ReadonlyArray<string>>
+    readonly execute: (tool: Tool, call: ToolCall) => Effect.Effect<ExecutedCall, RunRefusal>
     /** `POST /tools/{uuid}/test`: the organization's active tool, run once with the given arguments. */
     readonly test: (
       organizationId: OrganizationId,
@@ -81,7 +106,10 @@ export const layer = Layer.effect(
       Effect.gen(function* () {
         const checked = ToolArguments.check(config.parameters, call.arguments)
         if (Either.isLeft(checked)) {
-          return failed({ type: "invalid_arguments", detail: checked.left }, config.error_message)
+          return {
+            result: failed({ type: "invalid_arguments", detail: checked.left }, config.error_message),
+            secrets: { texts: [], argumentNames: ToolRequest.secretArgumentNames(config) }
+          }
         }
         const credentialUuid = config.credential_uuid ?? null
         const credential =
@@ -92,12 +120,8 @@ export const layer = Layer.effect(
                   ? Effect.succeed(found.value)
                   : Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid }))
               )
-        const secrets = [
-          ...(credential === null ? [] : CredentialHeader.secretTexts(credential)),
-          ...Object.entries(config.headers ?? {}).flatMap(([name, value]) =>
-            isSecretHeader(name) && value.length > 0 ? [value] : []
-          )
-        ]
+        const known = configuredSecrets(config, credential)
+        const argumentNames = ToolRequest.secretArgumentNames(config)
         const built = ToolRequest.build(
           config,
           checked.right,
@@ -105,15 +129,20 @@ export const layer = Layer.effect(
           credential === null ? null : CredentialHeader.headerOf(credential)
         )
         if (Either.isLeft(built)) {
-          return failed(
-            { type: "invalid_arguments", detail: String(ToolOutcome.scrub(built.left, secrets)) },
-            config.error_message
-          )
+          return {
+            result: failed(
+              { type: "invalid_arguments", detail: String(ToolOutcome.scrub(built.left, known)) },
+              config.error_message
+            ),
+            secrets: { texts: known, argumentNames }
+          }
         }
+        const { secrets: sent, ...request } = built.right
+        const secrets = [...known, ...sent]
         const timeoutMs = ToolDeadline.timeoutMsOf(config)
         const answer = yield* Effect.either(
           outbound.send({
-            ...built.right,
+            ...request,
             timeout: timeoutMs,
             maxResponseBytes: ToolOutcome.maxResponseBytes
           })
@@ -123,11 +152,14 @@ export const layer = Layer.effect(
           onRight: (response) => ToolOutcome.fromResponse(config, response, secrets)
         })
         return {
-          ok: outcome.error === null,
-          status_code: outcome.status_code,
-          response: outcome.response,
-          message: outcome.error === null ? null : (config.error_message ?? null),
-          error: outcome.error
+          result: {
+            ok: outcome.error === null,
+            status_code: outcome.status_code,
+            response: outcome.response,
+            message: outcome.error === null ? null : (config.error_message ?? null),
+            error: outcome.error
+          },
+          secrets: { texts: secrets, argumentNames }
         }
       })
 
@@ -175,66 +207,58 @@ export const layer = Layer.effect(
       return { ok: true, status_code: null, response: { action: "end_call", message }, message, error: null }
     }
 
-    const execute = (tool: Tool, call: ToolCall): Effect.Effect<ToolResult, RunRefusal> =>
+    const execute = (tool: Tool, call: ToolCall): Effect.Effect<ExecutedCall, RunRefusal> =>
       Effect.gen(function* () {
         const started = yield* Clock.currentTimeMillis
         const definition = tool.definition
-        let result: Omit<ToolResult, "duration_ms">
+        let executed: { readonly result: Omit<ToolResult, "duration_ms">; readonly secrets: CallSecrets }
         switch (definition.type) {
           case "http_api":
-            result = yield* httpApi(tool.organization_id, definition.config, call)
+            executed = yield* httpApi(tool.organization_id, definition.config, call)
             break
           case "transfer":
-            result = transfer(definition.config, call)
+            executed = { result: transfer(definition.config, call), secrets: noSecrets }
             break
           case "end_call":
-            result = endCall(definition.config, call)
+            executed = { result: endCall(definition.config, call), secrets: noSecrets }
             break
           case "integration": {
             const config = definition.config
+            const secrets = {
+              texts: config.api_key == null || config.api_key === "" ? [] : [config.api_key],
+              argumentNames: []
+            }
             const checked = ToolArguments.check(config.parameters, call.arguments)
             if (Either.isLeft(checked)) {
-              result = failed({ type: "invalid_arguments", detail: checked.left }, null)
+              executed = {
+                result: failed({ type: "invalid_arguments", detail: checked.left }, null),
+                secrets
+              }
               break
             }
             const answer = yield* integrations.run(tool.organization_id, config, checked.right)
-            const secrets = config.api_key == null || config.api_key === "" ? [] : [config.api_key]
-            result = {
-              ok: answer.error === null,
-              status_code: null,
-              response: ToolOutcome.scrub(answer.response, secrets),
-              message: null,
-              error: answer.error
+            executed = {
+              result: {
+                ok: answer.error === null,
+                status_code: null,
+                response: ToolOutcome.scrub(answer.response, secrets.texts),
+                message: null,
+                error: answer.error
+              },
+              secrets
             }
             break
           }
         }
         const finished = yield* Clock.currentTimeMillis
-        return { ...result, duration_ms: Math.max(0, finished - started) }
+        return {
+          result: { ...executed.result, duration_ms: Math.max(0, finished - started) },
+          secrets: executed.secrets
+        }
       })
-
-    const secretsOf = (tool: Tool): Effect.Effect<ReadonlyArray<string>> => {
-      const definition = tool.definition
-      if (definition.type === "integration") {
-        const key = definition.config.api_key
-        return Effect.succeed(key == null || key === "" ? [] : [key])
-      }
-      if (definition.type !== "http_api") return Effect.succeed([])
-      const config = definition.config
-      const headers = Object.entries(config.headers ?? {}).flatMap(([name, value]) =>
-        isSecretHeader(name) && value.length > 0 ? [value] : []
-      )
-      const credentialUuid = config.credential_uuid ?? null
-      if (credentialUuid === null) return Effect.succeed(headers)
-      return Effect.map(credentials.find(tool.organization_id, credentialUuid), (found) => [
-        ...headers,
-        ...(Option.isSome(found) ? CredentialHeader.secretTexts(found.value) : [])
-      ])
-    }
 
     return {
       execute,
-      secretsOf,
       test: (organizationId, toolUuid, call) =>
         Effect.gen(function* () {
           const tool = yield* tools.get(organizationId, toolUuid)
@@ -244,11 +268,12 @@ export const layer = Layer.effect(
               ? []
               : (yield* agents.resolve(organizationId, call.agent_id)).workflow_configurations
                   .transfer_numbers
-          return yield* execute(tool, {
+          const executed = yield* execute(tool, {
             arguments: call.arguments ?? {},
             initialContext: call.initial_context ?? {},
             transferNumbers
           })
+          return executed.result
         })
     }
   })

@@ -38,3 +38,21 @@ export const argumentNames = (template: string): ReadonlySet<string> => {
   }
   return names
 }
+
+/**
+ * What each placeholder of a template is filled with (arguments and `initial_context.` keys alike, before
+ * any encoding): when the template is a secret header's, each of these is a secret on its own, since a
+ * receiver may echo the bare token of `Bearer {{token}}`.
+ */
+export const filledValues = (
+  template: string,
+  args: CheckedArguments,
+  initialContext: Readonly<Record<string, unknown>>
+): ReadonlyArray<string> => {
+  const values: Array<string> = []
+  fill(template, args, initialContext, (value) => {
+    values.push(value)
+    return value
+  })
+  return values
+}

@@ -2,6 +2,7 @@ import { Either } from "effect"
 import type { OutboundMethod } from "../outbound/OutboundHttp.js"
 import type { CheckedArguments } from "./ToolArguments.js"
 import type { HttpApiConfig } from "./ToolDefinition.js"
+import { isSecretHeader } from "./Tool.js"
 import * as ToolPlaceholders from "./ToolPlaceholders.js"
 
 /** An HTTP API tool's request, built from its definition, the arguments and the initial context. */
@@ -10,6 +11,11 @@ export interface BuiltRequest {
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
   readonly body?: string
+  /**
+   * What the request carries that no log or answer may show: each secret header's filled value and what
+   * filled each of its placeholders, and the credential's header value. Not sent as such.
+   */
+  readonly secrets: ReadonlyArray<string>
 }
 
 /** Whether a method carries its arguments in the query (GET, DELETE) rather than in a JSON body. */
@@ -18,6 +24,20 @@ export const sendsQuery = (method: OutboundMethod): boolean => method === "GET" 
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 // What node:http accepts in a header value: no CR, LF or other control character.
 const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/
+
+const nonEmpty = (texts: ReadonlyArray<string>) => [...new Set(texts)].filter((text) => text.length > 0)
+
+/**
+ * The arguments a secret header's template reads (`X-Api-Key: {{key}}`): a log shows them masked, as it
+ * does arguments of secret-looking names.
+ */
+export const secretArgumentNames = (config: HttpApiConfig): ReadonlyArray<string> => [
+  ...new Set(
+    Object.entries(config.headers ?? {}).flatMap(([name, template]) =>
+      isSecretHeader(name) ? [...ToolPlaceholders.argumentNames(template)] : []
+    )
+  )
+]
 
 /**
  * Builds the request: placeholders filled (URL-encoded in the URL); the arguments no URL placeholder
@@ -44,6 +64,7 @@ export const build = (
   const inUrl = ToolPlaceholders.argumentNames(config.url)
   const rest = Object.entries(args).filter(([name]) => !inUrl.has(name))
   const headers: Record<string, string> = {}
+  const secrets: Array<string> = []
   for (const [name, template] of Object.entries(config.headers ?? {})) {
     if (!headerName.test(name))
       return Either.left(`header ${JSON.stringify(name)} is not a valid header name`)
@@ -51,6 +72,9 @@ export const build = (
     if (!headerValue.test(value))
       return Either.left(`header ${name} would contain a line break or control character`)
     headers[name.toLowerCase()] = value
+    if (isSecretHeader(name)) {
+      secrets.push(value, ...ToolPlaceholders.filledValues(template, args, initialContext))
+    }
   }
   if (credentialHeader !== null) {
     // A stored secret may hold any character; the sentence never repeats it.
@@ -59,16 +83,18 @@ export const build = (
         "the credential's secret contains a line break or control character and cannot be sent"
       )
     headers[credentialHeader[0].toLowerCase()] = credentialHeader[1]
+    secrets.push(credentialHeader[1])
   }
   if (sendsQuery(config.method)) {
     for (const [name, value] of rest) url.searchParams.append(name, String(value))
-    return Either.right({ method: config.method, url: url.href, headers })
+    return Either.right({ method: config.method, url: url.href, headers, secrets: nonEmpty(secrets) })
   }
   headers["content-type"] = "application/json"
   return Either.right({
     method: config.method,
     url: url.href,
     headers,
-    body: JSON.stringify(Object.fromEntries(rest))
+    body: JSON.stringify(Object.fromEntries(rest)),
+    secrets: nonEmpty(secrets)
   })
 }

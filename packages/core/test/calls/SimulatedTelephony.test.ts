@@ -4,6 +4,7 @@ import { Agents } from "../../src/agents/Agents.js"
 import { CallScriptRequest } from "../../src/agents/CallScript.js"
 import { CallPlacement } from "../../src/calls/CallPlacement.js"
 import { ChannelStore } from "../../src/calls/ChannelStore.js"
+import * as RuntimeTools from "../../src/calls/RuntimeTools.js"
 import * as SimulatedCall from "../../src/calls/SimulatedCall.js"
 import * as SimulatedTelephony from "../../src/calls/SimulatedTelephony.js"
 import * as SimulationConfig from "../../src/calls/SimulationConfig.js"
@@ -17,6 +18,7 @@ import type { Run, RunStatus } from "../../src/runs/Run.js"
 import type { RunId } from "../../src/runs/RunId.js"
 import { Runs } from "../../src/runs/Runs.js"
 import { RunStore } from "../../src/runs/RunStore.js"
+import type { Tool } from "../../src/tools/Tool.js"
 import * as TranscriptFile from "../../src/transcripts/TranscriptFile.js"
 import * as TranscriptTurns from "../../src/transcripts/TranscriptTurns.js"
 import { UsageStore } from "../../src/usage/UsageStore.js"
@@ -221,6 +223,50 @@ describe("SimulatedTelephony", () => {
       expect(run.files.transcript).not.toBeNull()
       expect(run.files.recording).toBeNull()
       expect(yield* (yield* ChannelStore).held(organization.id, new Date(warsawNoon))).toEqual([])
+    }).pipe(Effect.provide(InMemory.layer))
+  )
+
+  it.effect("a tool call that dies does not kill the call: it is logged and the call completes", () =>
+    Effect.gen(function* () {
+      const { organization, place } = yield* setup({ outbound_channels: 1 })
+      const placed = yield* place("+48500100200")
+      const [call] = yield* (yield* RecordedCalls).calls
+      const lookup = {
+        tool_uuid: "7d3f1c1e-0000-4000-8000-000000000003",
+        name: "Lookup",
+        definition: {
+          type: "http_api",
+          schema_version: 1,
+          config: {
+            method: "GET",
+            url: "https://a.example",
+            timeout_ms: 5000,
+            trigger_phrases: ["check my order"]
+          }
+        }
+      } as unknown as Tool
+      // a runtime whose tool call is a defect (a broken store, say), not a refusal
+      const dying = Layer.succeed(
+        RuntimeTools.RuntimeTools,
+        RuntimeTools.RuntimeTools.of({
+          agentOf: () => Effect.succeed({ tools: [lookup] } as unknown as RuntimeTools.RunAgentVersion),
+          call: () => Effect.dieMessage("the tool's log could not be written")
+        })
+      )
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const runtime = yield* Layer.build(SimulatedTelephony.layer.pipe(Layer.provide(dying)))
+          yield* Context.get(runtime, Telephony).placeCall(call!)
+          yield* awaitStatus(placed, ["ringing"])
+          yield* TestClock.adjust("30 seconds")
+          yield* awaitStatus(placed, ["completed"])
+        })
+      )
+      const run = yield* find(organization.id, placed.workflow_run_id)
+      expect(run.channel_reservation_id).toBeNull()
+      expect(run.logs).toContainEqual(
+        expect.objectContaining({ level: "error", message: "Tool call failed: an internal error" })
+      )
     }).pipe(Effect.provide(InMemory.layer))
   )
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck, Schema } from "effect"
 import { HttpApiConfig } from "../../src/tools/ToolDefinition.js"
-import { build } from "../../src/tools/ToolRequest.js"
+import { build, secretArgumentNames } from "../../src/tools/ToolRequest.js"
 
 const config = (fields: Record<string, unknown>) =>
   Schema.decodeUnknownSync(HttpApiConfig)({ url: "https://api.test/orders/{{id}}", method: "GET", ...fields })
@@ -10,7 +10,12 @@ describe("ToolRequest.build", () => {
   it("GET and DELETE send the arguments no URL placeholder read as query parameters, with no body", () => {
     for (const method of ["GET", "DELETE"] as const) {
       const built = Either.getOrThrow(build(config({ method }), { id: 7, q: "a b", all: true }, {}, null))
-      expect(built).toEqual({ method, url: "https://api.test/orders/7?q=a+b&all=true", headers: {} })
+      expect(built).toEqual({
+        method,
+        url: "https://api.test/orders/7?q=a+b&all=true",
+        headers: {},
+        secrets: []
+      })
     }
   })
 
@@ -21,7 +26,8 @@ describe("ToolRequest.build", () => {
         method,
         url: "https://api.test/orders/7",
         headers: { "content-type": "application/json" },
-        body: '{"n":2.5}'
+        body: '{"n":2.5}',
+        secrets: []
       })
     }
     expect(
@@ -39,6 +45,24 @@ describe("ToolRequest.build", () => {
       )
     )
     expect(built.headers).toEqual({ "x-customer": "c9-1", authorization: "Bearer s3cret" })
+    // "old" was a secret header's value, and the credential's is what was sent
+    expect(built.secrets).toEqual(["old", "Bearer s3cret"])
+  })
+
+  it("names what was sent in secret headers, and what filled their placeholders, as secrets", () => {
+    const tool = config({
+      headers: {
+        Authorization: "Bearer {{token}}",
+        "X-Api-Key": "{{key}}",
+        "X-Tenant-Secret": "t={{initial_context.tenant}}",
+        "X-Plain": "{{id}}"
+      }
+    })
+    const built = Either.getOrThrow(
+      build(tool, { id: 1, token: "tok-1", key: "k-2" }, { tenant: "ten-3" }, null)
+    )
+    expect([...built.secrets].sort()).toEqual(["Bearer tok-1", "k-2", "t=ten-3", "ten-3", "tok-1"])
+    expect(secretArgumentNames(tool)).toEqual(["token", "key"])
   })
 
   it("refuses a header value with a line break, a bad header name, a dot segment and an unparsable URL", () => {

@@ -1,9 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
-import { Effect, Schema } from "effect"
+import { AgentStore, RunId, RunStore } from "@voice-agent-platform/core"
+import { Effect, Layer, Option, Schema } from "effect"
 import * as Migrations from "../../src/migrations/Migrations.js"
-import { layerFreshDatabase, serverReachable, warnUnreachable } from "../../testing/TestDatabase.js"
+import * as PgStorage from "../../src/storage/PgStorage.js"
+import {
+  layerFreshDatabase,
+  layerSecretBox,
+  serverReachable,
+  warnUnreachable
+} from "../../testing/TestDatabase.js"
 
 const reachable = await serverReachable()
 if (!reachable) warnUnreachable("the migration tests")
@@ -231,5 +238,90 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
       )
       expect(duplicate._tag).toBe("Left")
     }).pipe(Effect.provide(layerFreshDatabase))
+  )
+
+  it.live(
+    "version 5 leaves older runs on their agent's current version, which gets the configuration's transfer numbers",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        // a database that stopped at version 4
+        yield* Migrator.make({})({
+          loader: Migrator.fromRecord(
+            Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0005"))
+          ),
+          table: Migrations.migrationsTable
+        })
+        const [org] = yield* sql<{ id: number }>`
+          INSERT INTO organizations (name, outbound_channels, balance, created_at)
+          VALUES ('Before version 5', 10, 0, now()) RETURNING id`
+        const version1 = JSON.stringify({
+          system_prompt: "You help.",
+          first_message: "Hello",
+          language: "en",
+          nodes: [],
+          edges: [],
+          gathered_fields: [],
+          tools: []
+        })
+        const agentWith = (publicId: string, configuration: unknown) =>
+          sql.withTransaction(
+            Effect.gen(function* () {
+              const [agent] = yield* sql<{ id: number }>`
+                INSERT INTO agents (public_id, organization_id, name, status, current_definition_id,
+                  template_context_variables, call_disposition_codes, workflow_configurations, created_at, updated_at)
+                VALUES (${publicId}, ${org!.id}, 'Old', 'active', 0, '{}', '{}',
+                  ${JSON.stringify(configuration)}::jsonb, now(), now())
+                RETURNING id`
+              const [definition] = yield* sql<{ id: number }>`
+                INSERT INTO agent_definitions (agent_id, organization_id, version, workflow_definition, created_at)
+                VALUES (${agent!.id}, ${org!.id}, 1, ${version1}::jsonb, now()) RETURNING id`
+              yield* sql`UPDATE agents SET current_definition_id = ${definition!.id} WHERE id = ${agent!.id}`
+              return agent!.id
+            })
+          )
+        const withNumbers = yield* agentWith("agent_aaaaaaaaaaaaaaaaaaaa", {
+          max_call_duration_seconds: 600,
+          transfer_numbers: ["+48500000111"],
+          voice: null
+        })
+        const withNone = yield* agentWith("agent_bbbbbbbbbbbbbbbbbbbb", {
+          max_call_duration_seconds: 600,
+          voice: null
+        })
+        const [run] = yield* sql<{ workflow_run_id: number }>`
+          INSERT INTO runs (workflow_id, organization_id, mode, status, initial_context, gathered_context, currency,
+            logs, sms, integration_deliveries, files, created_at)
+          VALUES (${withNumbers}, ${org!.id}, 'chat', 'initialized', '{}', '{}', 'PLN', '[]', '[]', '[]',
+            '{"recording": null, "transcript": null}', now())
+          RETURNING workflow_run_id`
+
+        yield* Migrations.run
+        const numbers = yield* sql<{ agent_id: number; transfer_numbers: unknown }>`
+          SELECT agent_id, workflow_definition -> 'transfer_numbers' AS transfer_numbers
+          FROM agent_definitions WHERE organization_id = ${org!.id} ORDER BY agent_id`
+        expect(new Map(numbers.map((row) => [Number(row.agent_id), row.transfer_numbers]))).toEqual(
+          new Map<number, unknown>([
+            [Number(withNumbers), ["+48500000111"]],
+            [Number(withNone), []]
+          ])
+        )
+        // the stores still read the run, with no version of its own, and the agent's current version
+        yield* Effect.gen(function* () {
+          const runs = yield* RunStore.RunStore
+          const agents = yield* AgentStore.AgentStore
+          const stored = Option.getOrThrow(
+            yield* runs.findAnyOrganization(RunId.RunId.make(Number(run!.workflow_run_id)))
+          )
+          expect(stored.agent_definition_id).toBeNull()
+          const agent = Option.getOrThrow(
+            yield* agents.find(stored.organization_id, { _tag: "Number", id: stored.workflow_id })
+          )
+          const current = Option.getOrThrow(
+            yield* agents.findDefinition(stored.organization_id, agent.current_definition_id)
+          )
+          expect(current.workflow_definition.transfer_numbers).toEqual(["+48500000111"])
+        }).pipe(Effect.provide(PgStorage.layer.pipe(Layer.provide(layerSecretBox))))
+      }).pipe(Effect.provide(layerFreshDatabase))
   )
 })
