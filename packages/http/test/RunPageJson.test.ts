@@ -14,7 +14,10 @@ const instant = FastCheck.date({
   max: new Date("9999-12-31T23:59:59.999Z"),
   noInvalidDate: true
 })
-const context = FastCheck.dictionary(FastCheck.string(), FastCheck.jsonValue(), { maxKeys: 6 })
+// A `__proto__` key never reaches storage: decoding a request with the schema drops it (as encoding an
+// answer would); the direct JSON would keep one if the database ever held it. Left out here.
+const key = FastCheck.string().filter((k) => k !== "__proto__")
+const context = FastCheck.dictionary(key, FastCheck.jsonValue(), { maxKeys: 6 })
 const run = FastCheck.record({
   workflow_run_id: FastCheck.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
   workflow_id: FastCheck.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),

@@ -107,3 +107,21 @@ export const Run = Schema.Struct({
   ended_at: Schema.NullOr(Schema.DateFromSelf)
 })
 export type Run = typeof Run.Type
+
+/**
+ * A run as lists show it: what a page of runs needs, without its logs, SMS, deliveries, files and
+ * billing, so that a store can read a page without them.
+ */
+export const RunSummary = Run.pick(
+  "workflow_run_id",
+  "workflow_id",
+  "organization_id",
+  "mode",
+  "status",
+  "initial_context",
+  "gathered_context",
+  "duration_seconds",
+  "created_at",
+  "ended_at"
+)
+export type RunSummary = typeof RunSummary.Type

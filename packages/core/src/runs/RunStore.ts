@@ -2,7 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { AgentId } from "../agents/AgentIds.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
-import type { Run, RunStatus } from "./Run.js"
+import type { Run, RunStatus, RunSummary } from "./Run.js"
 import type { RunId } from "./RunId.js"
 
 export type NewRun = Omit<Run, "workflow_run_id" | "created_at">
@@ -55,13 +55,13 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
      * global run id; everything an organization asks for goes through `find`.
      */
     readonly findAnyOrganization: (id: RunId) => Effect.Effect<Option.Option<Run>>
-    /** Runs of one agent, newest first. */
+    /** Runs of one agent, newest first, as lists show them (a store may leave the other fields unread). */
     readonly list: (
       organizationId: OrganizationId,
       agentId: AgentId,
       filter: RunFilter,
       page: PageRequest
-    ) => Effect.Effect<Page<Run>>
+    ) => Effect.Effect<Page<RunSummary>>
     readonly update: (
       organizationId: OrganizationId,
       id: RunId,

@@ -13,7 +13,7 @@ import * as Transcripts from "../transcripts/Transcripts.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
-import type { Run, RunStatus } from "./Run.js"
+import type { Run, RunStatus, RunSummary } from "./Run.js"
 import { isLive } from "./Run.js"
 import { RunFileNotAvailable, RunNotFound } from "./RunErrors.js"
 import type { RunId } from "./RunId.js"
@@ -74,7 +74,7 @@ export class Runs extends Context.Tag("@voice-agent-platform/core/Runs")<
       agent: AgentRef | string,
       filter: RunFilter,
       page: PageRequest
-    ) => Effect.Effect<Page<Run>, AgentNotFound>
+    ) => Effect.Effect<Page<RunSummary>, AgentNotFound>
     readonly get: (
       organizationId: OrganizationId,
       agent: AgentRef | string,

@@ -6,7 +6,7 @@ import { downloadUrl } from "../files/DownloadUrls.js"
 import type { RunResponse, RunSummaryResponse, TranscriptResponse } from "./ConversationsApi.js"
 
 /** A run as the list shows it. */
-export const runSummaryResponse = (run: Run.Run): typeof RunSummaryResponse.Type => ({
+export const runSummaryResponse = (run: Run.RunSummary): typeof RunSummaryResponse.Type => ({
   workflow_run_id: run.workflow_run_id,
   workflow_id: run.workflow_id,
   mode: run.mode,

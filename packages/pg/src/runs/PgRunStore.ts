@@ -2,7 +2,13 @@ import { SqlClient } from "@effect/sql"
 import { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import type { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
-import { IntegrationDelivery, Run, RunLogEntry, SmsMessage } from "@voice-agent-platform/core/runs/Run.js"
+import {
+  IntegrationDelivery,
+  Run,
+  RunLogEntry,
+  RunSummary,
+  SmsMessage
+} from "@voice-agent-platform/core/runs/Run.js"
 import type { RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Layer, Schema } from "effect"
@@ -23,6 +29,11 @@ const RunRow = Schema.Struct({
 })
 
 const Count = Schema.Struct({ total: Schema.Number })
+
+/** The columns a page of the runs list reads (`RunSummary`): not the logs, SMS, deliveries and files. */
+const summaryColumns = Object.keys(RunSummary.fields)
+  .map((column) => `r.${column}`)
+  .join(", ")
 
 /** Pages starting within this many runs of the newest are read in one statement (see `list`). */
 export const onePassOffsets = 1000
@@ -70,7 +81,8 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(RunRow)
-    const decodeRun = Schema.decodeUnknownSync(RunRow)
+    const summaries = Rows.all(RunSummary)
+    const decodeSummary = Schema.decodeUnknownSync(RunSummary)
     const decodeTotal = Schema.decodeUnknownSync(Count)
     const all = Rows.all(RunRow)
     /** How many runs the agent has, as the database keeps it (`run_counts`, version 2 of the schema). */
@@ -115,7 +127,7 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
         // the page's own rows are read. A page nearer the end of the list than its start is found by
         // walking the index from the oldest end, so the last pages cost as little as the first.
         const pageRows = (direction: "ASC" | "DESC", take: number, skip: number) => sql`
-          SELECT r.* FROM (
+          SELECT ${sql.literal(summaryColumns)} FROM (
             SELECT workflow_run_id, created_at FROM runs WHERE ${where}
             ORDER BY created_at ${sql.literal(direction)}, workflow_run_id ${sql.literal(direction)}
             LIMIT ${take} OFFSET ${skip}
@@ -146,7 +158,7 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
             // Decoding failures are defects, as everywhere in `Rows`.
             Effect.map((rows) => {
               const { total } = decodeTotal(rows[0])
-              const runs = rows.filter((row) => row.workflow_run_id !== null).map((row) => decodeRun(row))
+              const runs = rows.filter((row) => row.workflow_run_id !== null).map((row) => decodeSummary(row))
               return Page.make(runs, total, page)
             })
           )
@@ -157,8 +169,8 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
             const end = Math.min(offset + limit, total)
             const items =
               total - offset < end
-                ? all(pageRows("ASC", end - offset, total - end))
-                : all(pageRows("DESC", limit, offset))
+                ? summaries(pageRows("ASC", end - offset, total - end))
+                : summaries(pageRows("DESC", limit, offset))
             return Effect.map(items, (rows) => Page.make(rows, total, page))
           })
         )
