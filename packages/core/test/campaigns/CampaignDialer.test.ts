@@ -29,14 +29,16 @@ const warsawNight = "2026-02-10T21:30:00.000Z"
 const rows = (numbers: ReadonlyArray<string>): ReadonlyArray<ImportRow> =>
   numbers.map((phone_number, i) => ({ row: i + 1, phone_number, initial_context: { n: i } }))
 
-/** Every run of the agent, read a page at a time. */
+/** Every run of the agent, whole (the list shows a summary), read a page at a time. */
 const runsOf = (organizationId: OrganizationId, agentId: Run["workflow_id"]) =>
   Effect.gen(function* () {
     const store = yield* RunStore
     const all: Array<Run> = []
     for (let page = 1; ; page++) {
       const found = yield* store.list(organizationId, agentId, {}, { page, limit: 100 })
-      all.push(...found.items)
+      for (const summary of found.items) {
+        all.push(Option.getOrThrow(yield* store.find(organizationId, summary.workflow_run_id)))
+      }
       if (page >= found.total_pages) return all
     }
   })
