@@ -5,10 +5,10 @@
  * handler (`WebHandler.make`) or a Node handler (`NodeHandler.make`), or compose `AppLayer.layer` with
  * your own HTTP server. `Client.make` is a typed client made from the same definition.
  */
-export { Api } from "./Api.js"
-export * as ApiErrors from "./errors/ApiErrors.js"
+export { Api } from "@voice-agent-platform/contract/Api.js"
+export * as ApiErrors from "@voice-agent-platform/contract/errors/ApiErrors.js"
 export * as AppLayer from "./AppLayer.js"
-export * as Client from "./embedding/Client.js"
+export * as Client from "@voice-agent-platform/contract/client/Client.js"
 export * as EmbeddingOptions from "./embedding/EmbeddingOptions.js"
 export * as PublicBaseUrl from "./files/PublicBaseUrl.js"
 export * as NodeHandler from "./embedding/NodeHandler.js"

@@ -1,9 +1,13 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
-import { maxJsonBytes, maxJsonDepth, nestingDepth } from "../src/middleware/BodyLimits.js"
-import * as StorableText from "../src/middleware/StorableText.js"
-import { hasUnstorableText } from "../src/middleware/StorableText.js"
+import {
+  maxJsonBytes,
+  maxJsonDepth,
+  nestingDepth
+} from "@voice-agent-platform/contract/middleware/BodyLimits.js"
+import * as StorableText from "@voice-agent-platform/contract/middleware/StorableText.js"
+import { hasUnstorableText } from "@voice-agent-platform/contract/middleware/StorableText.js"
 import { json, organization, rawClient, send, TestServer } from "./support/TestServer.js"
 
 const nested = (levels: number): unknown => {

@@ -18,7 +18,7 @@ import {
 } from "@voice-agent-platform/core"
 import type { Organization } from "@voice-agent-platform/core"
 import { Effect, Fiber, Option, Schema, TestClock } from "effect"
-import { Conflict } from "../src/errors/ApiErrors.js"
+import { Conflict } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as Idempotent from "../src/idempotency/Idempotent.js"
 import { CurrentOrganization } from "../src/middleware/Authentication.js"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"

@@ -3,7 +3,7 @@ import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
-import * as StorableText from "../src/middleware/StorableText.js"
+import * as StorableText from "@voice-agent-platform/contract/middleware/StorableText.js"
 
 const documents = "/api/v1/knowledge-base/documents"
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Page, Run } from "@voice-agent-platform/core"
 import { FastCheck, Schema } from "effect"
-import { RunSummaryResponse } from "../src/conversations/ConversationsApi.js"
+import { RunSummaryResponse } from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
 import { runPageJson } from "../src/conversations/RunPageJson.js"
-import { PageOf } from "../src/shared/Pagination.js"
+import { PageOf } from "@voice-agent-platform/contract/shared/Pagination.js"
 
 /** What the list's answer was before: the page encoded with its schema, then serialised. */
 const schemaEncoded = (page: Page.Page<typeof RunSummaryResponse.Type>) =>

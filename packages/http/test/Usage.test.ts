@@ -5,7 +5,7 @@ import type { AgentIds, Organization } from "@voice-agent-platform/core"
 import { Money, RunStore, UsageStore } from "@voice-agent-platform/core"
 import { Fixtures } from "@voice-agent-platform/core/testing"
 import { Effect } from "effect"
-import { Api } from "../src/Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import { organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 type Body = Record<string, any>

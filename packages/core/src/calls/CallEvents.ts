@@ -26,12 +26,9 @@ import { CallRates } from "./CallRates.js"
 import { ChannelStore } from "./ChannelStore.js"
 import * as WavFile from "./WavFile.js"
 
-/** How a call can end. */
-export const EndStatus = Schema.Literal("completed", "busy", "no_answer", "failed", "canceled")
-export type EndStatus = typeof EndStatus.Type
+import { EndStatus, maxDurationSeconds } from "./CallEnd.js"
 
-/** The longest duration a call may report: a day. */
-export const maxDurationSeconds = 24 * 60 * 60
+export { EndStatus, maxDurationSeconds } from "./CallEnd.js"
 
 /**
  * What a voice runtime reports about a call, in the order it happens: it rings (`started` is the same as

@@ -15,8 +15,9 @@ import { Quotas } from "../quotas/Quotas.js"
 import { DocumentNotFound, DocumentTooLarge } from "./KnowledgeBaseErrors.js"
 import * as Search from "./Search.js"
 
-/** Uploads are refused above this many bytes (10 MiB). */
-export const defaultMaxFileBytes = 10 * 1024 * 1024
+import { defaultMaxFileBytes } from "./DocumentLimits.js"
+
+export { defaultMaxFileBytes } from "./DocumentLimits.js"
 
 /** The longest file name kept; longer names are shortened, keeping the extension. */
 export const maxFilenameLength = 255

@@ -19,10 +19,10 @@ import { RunFileNotAvailable, RunNotFound } from "./RunErrors.js"
 import type { RunId } from "./RunId.js"
 import type { RunFilter } from "./RunStore.js"
 import { RunStore } from "./RunStore.js"
+import type { ConversationMode } from "./ConversationMode.js"
+import { recordingContentType } from "./Recording.js"
 
-/** The modes of a run that is a record only (no call is placed): a browser session or a chat. */
-export const ConversationMode = Schema.Literal("webrtc", "smallwebrtc", "chat")
-export type ConversationMode = typeof ConversationMode.Type
+export { ConversationMode } from "./ConversationMode.js"
 
 /** A new conversation record. */
 export interface CreateConversation {
@@ -31,8 +31,7 @@ export interface CreateConversation {
   readonly name?: string | null
 }
 
-/** The media type of every recording. */
-export const recordingContentType = "audio/wav"
+export { recordingContentType } from "./Recording.js"
 
 /** Where a run's recording is stored. */
 export const recordingKey = (organizationId: OrganizationId, runId: RunId): string =>

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ApiKey, Money, Organization, Organizations, PhoneNumbers } from "@voice-agent-platform/core"
 import { Effect, Either } from "effect"
-import { Api } from "../Api.js"
-import { NotFound, ValidationError } from "../errors/ApiErrors.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
+import { NotFound, ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
-import type { OrganizationResponse } from "./AdminApi.js"
+import type { OrganizationResponse } from "@voice-agent-platform/contract/admin/AdminApi.js"
 
 const organizationResponse = (organization: Organization.Organization): typeof OrganizationResponse.Type => ({
   organization_id: organization.id,

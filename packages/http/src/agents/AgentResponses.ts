@@ -1,5 +1,8 @@
 import type { Agent, Agents } from "@voice-agent-platform/core"
-import type { AgentDefinitionResponse, AgentResponse } from "./AgentsApi.js"
+import type {
+  AgentDefinitionResponse,
+  AgentResponse
+} from "@voice-agent-platform/contract/agents/AgentsApi.js"
 
 /** An agent view in the API's shape. */
 export const agentResponse = (view: Agents.AgentView): typeof AgentResponse.Type => ({

@@ -1,5 +1,5 @@
 import type { Run } from "@voice-agent-platform/core"
-import type { CallResponse } from "./CallsApi.js"
+import type { CallResponse } from "@voice-agent-platform/contract/calls/CallsApi.js"
 
 /** An accepted call in the API's shape. */
 export const callResponse = (run: Run.Run): typeof CallResponse.Type => ({

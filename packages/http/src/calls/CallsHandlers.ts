@@ -1,11 +1,11 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { CallPlacement, PhoneNumber, RunId, Triggers } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import * as Idempotent from "../idempotency/Idempotent.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import { CallResponse, type PlaceCallRequest } from "./CallsApi.js"
+import { CallResponse, type PlaceCallRequest } from "@voice-agent-platform/contract/calls/CallsApi.js"
 import { callResponse } from "./CallResponses.js"
 
 /** The body as the core takes it: absent and null optional fields mean the same. */

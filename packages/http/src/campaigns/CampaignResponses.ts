@@ -1,6 +1,11 @@
 import type { Campaign, Campaigns } from "@voice-agent-platform/core"
 import { CsvWriter, Money } from "@voice-agent-platform/core"
-import type { CampaignResponse, ImportResponse, ReportItem, ReportSummary } from "./CampaignsApi.js"
+import type {
+  CampaignResponse,
+  ImportResponse,
+  ReportItem,
+  ReportSummary
+} from "@voice-agent-platform/contract/campaigns/CampaignsApi.js"
 
 const total = (counts: Campaign.ContactCounts) =>
   counts.pending + counts.in_progress + counts.completed + counts.failed + counts.skipped

@@ -3,10 +3,10 @@ import { Multipart } from "@effect/platform"
 import { ContactImport } from "@voice-agent-platform/core"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
-import type { ValidationIssue } from "../errors/ApiErrors.js"
-import { ValidationError } from "../errors/ApiErrors.js"
-import * as MediaType from "../edge/MediaType.js"
-import { AddContactsJson } from "./CampaignsApi.js"
+import type { ValidationIssue } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import { ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import * as MediaType from "@voice-agent-platform/contract/edge/MediaType.js"
+import { AddContactsJson } from "@voice-agent-platform/contract/campaigns/CampaignsApi.js"
 
 /** Form parts a contacts upload may have: the file and a little room for stray fields. */
 const maxParts = 5

@@ -1,11 +1,11 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { DownloadLinks, RunId, Runs } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { downloadUrl } from "../files/DownloadUrls.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import { render } from "../shared/Pagination.js"
+import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { runPageResponse } from "./RunPageJson.js"
 import { runResponse, runSummaryResponse, transcriptResponse } from "./RunResponses.js"
 

@@ -1,6 +1,6 @@
 import { HttpServerResponse } from "@effect/platform"
 import type { Page } from "@voice-agent-platform/core"
-import type { RunSummaryResponse } from "./ConversationsApi.js"
+import type { RunSummaryResponse } from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
 
 type RunSummary = typeof RunSummaryResponse.Type
 

@@ -3,7 +3,11 @@ import type { DownloadLinks, Transcripts } from "@voice-agent-platform/core"
 import { Money, Run } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { downloadUrl } from "../files/DownloadUrls.js"
-import type { RunResponse, RunSummaryResponse, TranscriptResponse } from "./ConversationsApi.js"
+import type {
+  RunResponse,
+  RunSummaryResponse,
+  TranscriptResponse
+} from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
 
 /** A run as the list shows it. */
 export const runSummaryResponse = (run: Run.RunSummary): typeof RunSummaryResponse.Type => ({

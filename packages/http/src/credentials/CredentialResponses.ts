@@ -1,5 +1,5 @@
 import type { Credential } from "@voice-agent-platform/core"
-import type { CredentialResponse } from "./CredentialsApi.js"
+import type { CredentialResponse } from "@voice-agent-platform/contract/credentials/CredentialsApi.js"
 
 /** A credential in the API's shape: the secret stays behind. */
 export const credentialResponse = (credential: Credential.Credential): typeof CredentialResponse.Type => ({

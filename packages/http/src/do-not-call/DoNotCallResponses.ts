@@ -1,5 +1,5 @@
 import type { DoNotCallEntry } from "@voice-agent-platform/core"
-import type { DoNotCallEntryResponse } from "./DoNotCallApi.js"
+import type { DoNotCallEntryResponse } from "@voice-agent-platform/contract/do-not-call/DoNotCallApi.js"
 
 /** A listed number in the API's shape. */
 export const doNotCallEntryResponse = (

@@ -3,7 +3,7 @@ import { HttpServerError } from "@effect/platform"
 import { NodeStream } from "@effect/platform-node"
 import { Chunk, Effect, Stream } from "effect"
 import { IncomingMessage } from "node:http"
-import { PayloadTooLarge } from "../errors/ApiErrors.js"
+import { PayloadTooLarge } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 /** The 413 of a body over `maxBytes`. */
 export const tooLarge = (maxBytes: number) =>

@@ -10,12 +10,12 @@ import {
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import type { Option, Scope } from "effect"
 import { Effect, Inspectable, Stream } from "effect"
-import { UnsupportedMediaType } from "../errors/ApiErrors.js"
-import * as BodyLimits from "../middleware/BodyLimits.js"
-import * as BodyPolicy from "./BodyPolicy.js"
+import { UnsupportedMediaType } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import * as BodyLimits from "@voice-agent-platform/contract/middleware/BodyLimits.js"
+import * as BodyPolicy from "@voice-agent-platform/contract/edge/BodyPolicy.js"
 import * as BodyStream from "./BodyStream.js"
 import * as EndpointRouter from "./EndpointRouter.js"
-import * as MediaType from "./MediaType.js"
+import * as MediaType from "@voice-agent-platform/contract/edge/MediaType.js"
 import * as MultipartBody from "./MultipartBody.js"
 
 /** The longest media type quoted back in a 415. */

@@ -5,7 +5,7 @@ import { Cause, Chunk, Effect, Option, Stream } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
 import type { Readable, Writable } from "node:stream"
 import { PassThrough } from "node:stream"
-import { PayloadTooLarge } from "../errors/ApiErrors.js"
+import { PayloadTooLarge } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 const isTooLarge = (cause: Cause.Cause<unknown>) =>
   Chunk.some(Cause.defects(cause), (defect) => defect instanceof PayloadTooLarge)

@@ -31,7 +31,7 @@ import {
   ServiceUnavailable,
   TooManyRequests,
   ValidationError
-} from "./ApiErrors.js"
+} from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 /** Every typed failure of the core that the API can meet. */
 export type CoreError =

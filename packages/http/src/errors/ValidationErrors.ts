@@ -2,10 +2,10 @@ import type { HttpApi, HttpServerRequest } from "@effect/platform"
 import { HttpMethod } from "@effect/platform"
 import type { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
-import * as BodyPolicy from "../edge/BodyPolicy.js"
+import * as BodyPolicy from "@voice-agent-platform/contract/edge/BodyPolicy.js"
 import * as EndpointRouter from "../edge/EndpointRouter.js"
-import type { ValidationIssue } from "./ApiErrors.js"
-import { ValidationError } from "./ApiErrors.js"
+import type { ValidationIssue } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import { ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 /** Where a failing field was: FastAPI's first `loc` element. */
 export type Location = "body" | "query" | "path" | "header"

@@ -1,8 +1,8 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { BlobStore, DownloadLinks } from "@voice-agent-platform/core"
 import { Clock, Effect, Option } from "effect"
-import { Api } from "../Api.js"
-import { NotFound } from "../errors/ApiErrors.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
+import { NotFound } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 
 /** The file's name for a download: the last segment of its key, reduced to characters safe in a header. */

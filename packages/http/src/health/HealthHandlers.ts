@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { OrganizationStore } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
-import { ServiceUnavailable } from "../errors/ApiErrors.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
+import { ServiceUnavailable } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 /** Handlers of the health group. */
 export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>

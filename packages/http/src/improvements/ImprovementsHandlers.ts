@@ -2,11 +2,11 @@ import { HttpApiBuilder } from "@effect/platform"
 import type { Improvement } from "@voice-agent-platform/core"
 import { Improvement as ImprovementModel, Improvements, RunId } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import { render } from "../shared/Pagination.js"
-import type { ImprovementResponse } from "./ImprovementsApi.js"
+import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
+import type { ImprovementResponse } from "@voice-agent-platform/contract/improvements/ImprovementsApi.js"
 
 const improvementResponse = (improvement: Improvement.Improvement): typeof ImprovementResponse.Type => ({
   id: improvement.id,

@@ -1,6 +1,6 @@
 import type { IntegrationConnection } from "@voice-agent-platform/core"
 import { ConfigSecrets } from "@voice-agent-platform/core"
-import type { ConnectionResponse } from "./IntegrationsApi.js"
+import type { ConnectionResponse } from "@voice-agent-platform/contract/integrations/IntegrationsApi.js"
 
 /** A connection in the API's shape: secrets in `config` masked, no auth error as `{}`. */
 export const connectionResponse = (

@@ -1,5 +1,9 @@
 import type { Document, KnowledgeBase } from "@voice-agent-platform/core"
-import type { DocumentChunkResponse, DocumentResponse, SearchResult } from "./KnowledgeBaseApi.js"
+import type {
+  DocumentChunkResponse,
+  DocumentResponse,
+  SearchResult
+} from "@voice-agent-platform/contract/knowledge-base/KnowledgeBaseApi.js"
 
 /** A document in the API's shape: the stored record without its internal storage key. */
 export const documentResponse = (document: Document.Document): typeof DocumentResponse.Type => ({

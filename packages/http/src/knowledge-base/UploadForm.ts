@@ -1,11 +1,15 @@
 import { Multipart } from "@effect/platform"
 import { KnowledgeBaseErrors } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
-import type { ValidationIssue } from "../errors/ApiErrors.js"
-import { PayloadTooLarge, ValidationError } from "../errors/ApiErrors.js"
+import type { ValidationIssue } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import { PayloadTooLarge, ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
-import * as StorableText from "../middleware/StorableText.js"
-import { maxUploadBytes, maxUploadFieldBytes, maxUploadParts } from "./KnowledgeBaseApi.js"
+import * as StorableText from "@voice-agent-platform/contract/middleware/StorableText.js"
+import {
+  maxUploadBytes,
+  maxUploadFieldBytes,
+  maxUploadParts
+} from "@voice-agent-platform/contract/knowledge-base/KnowledgeBaseApi.js"
 
 /** The upload form, read and checked. */
 export interface UploadForm {

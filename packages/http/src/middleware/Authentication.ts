@@ -1,23 +1,13 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { Authentication } from "@voice-agent-platform/contract/middleware/Authentication.js"
 import { ApiKey, ApiKeyStore } from "@voice-agent-platform/core"
-import type { Organization } from "@voice-agent-platform/core"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { Unauthorized } from "../errors/ApiErrors.js"
+import { Unauthorized } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import { Effect, Layer, Option, Redacted } from "effect"
 
-/** The organization that owns the request's API key; every handler acts within it. */
-export class CurrentOrganization extends Context.Tag("@voice-agent-platform/http/CurrentOrganization")<
-  CurrentOrganization,
-  Organization.Organization
->() {}
-
-/** `X-API-Key` on every organization route: resolves the key to its organization, else 401. */
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
-  failure: Unauthorized,
-  provides: CurrentOrganization,
-  security: {
-    apiKey: HttpApiSecurity.apiKey({ in: "header", key: "X-API-Key" })
-  }
-}) {}
+/** The middleware tag and what it provides are part of the contract; this is the server's side. */
+export {
+  Authentication,
+  CurrentOrganization
+} from "@voice-agent-platform/contract/middleware/Authentication.js"
 
 const invalid = new Unauthorized({ detail: "Invalid API key" })
 

@@ -1,6 +1,6 @@
 import { Effect, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { NotFound, Unauthorized } from "../errors/ApiErrors.js"
+import { NotFound, Unauthorized } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 const digest = (value: string) => createHash("sha256").update(value).digest()
 

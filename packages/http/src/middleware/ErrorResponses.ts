@@ -2,11 +2,17 @@ import type { HttpApi, HttpApiGroup, HttpApp } from "@effect/platform"
 import { HttpApiBuilder, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Cause, Effect, Option } from "effect"
-import type { ApiError } from "../errors/ApiErrors.js"
-import { isApiError, NotFound, OutsideCallingHours, statusOf, TooManyRequests } from "../errors/ApiErrors.js"
+import type { ApiError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import {
+  isApiError,
+  NotFound,
+  OutsideCallingHours,
+  statusOf,
+  TooManyRequests
+} from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as ValidationErrors from "../errors/ValidationErrors.js"
 import * as EdgeRequest from "../edge/EdgeRequest.js"
-import * as StorableText from "./StorableText.js"
+import * as StorableText from "@voice-agent-platform/contract/middleware/StorableText.js"
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/
 

@@ -1,6 +1,5 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { NotFound, Unauthorized } from "../errors/ApiErrors.js"
+import { OperatorAuthentication } from "@voice-agent-platform/contract/middleware/OperatorAuthentication.js"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import * as BearerToken from "./BearerToken.js"
 
 /** The operator token (`ADMIN_TOKEN`); none means the operator API is off. */
@@ -9,14 +8,8 @@ export class AdminToken extends Context.Tag("@voice-agent-platform/http/AdminTok
   Option.Option<Redacted.Redacted<string>>
 >() {}
 
-/** `Authorization: Bearer <ADMIN_TOKEN>` on every `/admin/v1` route. */
-export class OperatorAuthentication extends HttpApiMiddleware.Tag<OperatorAuthentication>()(
-  "OperatorAuthentication",
-  {
-    failure: Schema.Union(Unauthorized, NotFound),
-    security: { bearer: HttpApiSecurity.bearer }
-  }
-) {}
+/** The middleware tag is part of the contract; this is the server's side. */
+export { OperatorAuthentication } from "@voice-agent-platform/contract/middleware/OperatorAuthentication.js"
 
 /** Checks the bearer token in constant time (`BearerToken.check`). Without `ADMIN_TOKEN` the operator API does not exist (404). */
 export const layer = Layer.effect(

@@ -1,6 +1,5 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { NotFound, Unauthorized } from "../errors/ApiErrors.js"
+import { RuntimeAuthentication } from "@voice-agent-platform/contract/middleware/RuntimeAuthentication.js"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import * as BearerToken from "./BearerToken.js"
 
 /**
@@ -14,14 +13,8 @@ export class RuntimeToken extends Context.Reference<RuntimeToken>()(
   }
 ) {}
 
-/** `Authorization: Bearer <RUNTIME_TOKEN>` on every `/runtime/v1` route. */
-export class RuntimeAuthentication extends HttpApiMiddleware.Tag<RuntimeAuthentication>()(
-  "RuntimeAuthentication",
-  {
-    failure: Schema.Union(Unauthorized, NotFound),
-    security: { bearer: HttpApiSecurity.bearer }
-  }
-) {}
+/** The middleware tag is part of the contract; this is the server's side. */
+export { RuntimeAuthentication } from "@voice-agent-platform/contract/middleware/RuntimeAuthentication.js"
 
 /** Checks the bearer token in constant time (`BearerToken.check`). Without `RUNTIME_TOKEN` the ingestion routes do not exist (404). */
 export const layer = Layer.effect(

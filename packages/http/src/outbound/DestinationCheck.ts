@@ -1,6 +1,6 @@
 import { Destination, OutboundPolicy, type ToolDefinition } from "@voice-agent-platform/core"
 import { Effect, Either } from "effect"
-import { ValidationError } from "../errors/ApiErrors.js"
+import { ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 /**
  * Refuses a URL whose literal host the outbound policy refuses (a loopback, private, link-local… address

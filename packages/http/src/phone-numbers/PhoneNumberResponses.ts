@@ -6,7 +6,7 @@ import type {
   PhoneNumberResponse,
   PriceQuoteResponse,
   ReleaseQuoteResponse
-} from "./PhoneNumbersApi.js"
+} from "@voice-agent-platform/contract/phone-numbers/PhoneNumbersApi.js"
 
 /** A phone number in the API's shape. */
 export const phoneNumberResponse = (number: PhoneNumber.PhoneNumber): typeof PhoneNumberResponse.Type => ({

@@ -1,12 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { PhoneNumber, PhoneNumbers } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import * as Idempotent from "../idempotency/Idempotent.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import { render } from "../shared/Pagination.js"
-import { PhoneNumberChargeResponse } from "./PhoneNumbersApi.js"
+import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
+import { PhoneNumberChargeResponse } from "@voice-agent-platform/contract/phone-numbers/PhoneNumbersApi.js"
 import {
   chargeResponse,
   numberRequestResponse,

@@ -3,12 +3,12 @@ import { HttpApiBuilder } from "@effect/platform"
 import type { CallEvents } from "@voice-agent-platform/core"
 import { RunId, RuntimeCalls, RuntimeTools } from "@voice-agent-platform/core"
 import { Effect, Stream } from "effect"
-import { Api } from "../Api.js"
-import { ValidationError } from "../errors/ApiErrors.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
+import { ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
-import type { RuntimeEventsRequest } from "./RuntimeApi.js"
+import type { RuntimeEventsRequest } from "@voice-agent-platform/contract/runtime/RuntimeApi.js"
 import * as RuntimeResponses from "./RuntimeResponses.js"
-import { agentResponse } from "./RuntimeToolSchemas.js"
+import { agentResponse } from "@voice-agent-platform/contract/runtime/RuntimeToolSchemas.js"
 
 /**
  * Reads the raw body as a stream. The edge (`EdgeRequest`) has already refused another media type (415)

@@ -1,5 +1,8 @@
 import type { CallEvents, RuntimeCalls } from "@voice-agent-platform/core"
-import type { RuntimeCallResponse, RuntimeEventsResponse } from "./RuntimeApi.js"
+import type {
+  RuntimeCallResponse,
+  RuntimeEventsResponse
+} from "@voice-agent-platform/contract/runtime/RuntimeApi.js"
 
 /** The call as the runtime reads it. */
 export const callResponse = (call: RuntimeCalls.RuntimeCall): typeof RuntimeCallResponse.Type => ({

@@ -1,12 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ToolExecutor, Tools } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { afterAllowedToolUrl } from "../outbound/DestinationCheck.js"
-import { render } from "../shared/Pagination.js"
-import { toolResponse } from "./ToolResponses.js"
+import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
+import { toolResponse } from "@voice-agent-platform/contract/tools/ToolResponses.js"
 
 /** Handlers of the tools group. */
 export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>

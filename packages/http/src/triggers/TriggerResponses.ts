@@ -1,5 +1,5 @@
 import type { Trigger } from "@voice-agent-platform/core"
-import type { TriggerResponse } from "./TriggersApi.js"
+import type { TriggerResponse } from "@voice-agent-platform/contract/triggers/TriggersApi.js"
 
 /** A trigger in the API's shape. */
 export const triggerResponse = (trigger: Trigger.Trigger): typeof TriggerResponse.Type => ({

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Usage } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import { render } from "../shared/Pagination.js"
+import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { reportResponse, runResponse, summaryResponse } from "./UsageResponses.js"
 
 /** Handlers of the usage group; the legacy addresses answer exactly what the new ones do. */

@@ -6,7 +6,7 @@ import type {
   UsageReportResponse,
   UsageRunResponse,
   UsageSummaryResponse
-} from "./UsageApi.js"
+} from "@voice-agent-platform/contract/usage/UsageApi.js"
 
 const currency = "PLN" as const
 

@@ -4,7 +4,7 @@ import type {
   CreatedWebhookEndpointResponse,
   WebhookDeliveryResponse,
   WebhookEndpointResponse
-} from "./WebhooksApi.js"
+} from "@voice-agent-platform/contract/webhooks/WebhooksApi.js"
 
 /** An endpoint in the API's shape, without its secret. */
 export const endpointResponse = (

@@ -1,11 +1,11 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Webhooks } from "@voice-agent-platform/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { afterAllowedUrl } from "../outbound/DestinationCheck.js"
-import { render } from "../shared/Pagination.js"
+import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { createdEndpointResponse, deliveryResponse, endpointResponse } from "./WebhookResponses.js"
 
 /** Handlers of the webhooks group. */

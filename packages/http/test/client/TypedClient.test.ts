@@ -4,7 +4,7 @@ import { Effect, Schema } from "effect"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Client from "../../src/embedding/Client.js"
-import { OutsideCallingHours, TooManyRequests } from "../../src/errors/ApiErrors.js"
+import { OutsideCallingHours, TooManyRequests } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import { callableNumber, uncallableNumber } from "../support/CallableNumber.js"
 import { removeDataDirectories, type Running, send, start, stop } from "../support/ServerProcesses.js"
 

@@ -10,7 +10,7 @@ import { freePort, signalGroup } from "../support/ServerProcesses.js"
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
 const consumer = fileURLToPath(new URL("./consumer/", import.meta.url))
-const packages = ["packages/core", "packages/pg", "packages/http"]
+const packages = ["packages/core", "packages/contract", "packages/pg", "packages/http"]
 
 /** npm as a user runs it: none of the `npm_*` settings of the `npm test` that started this test. */
 const userEnv = (): NodeJS.ProcessEnv =>
@@ -79,6 +79,7 @@ describe("the packed packages", () => {
     )
     const packed = readdirSync(tarballs).sort()
     expect(packed).toEqual([
+      "voice-agent-platform-contract-0.1.0.tgz",
       "voice-agent-platform-core-0.1.0.tgz",
       "voice-agent-platform-http-0.1.0.tgz",
       "voice-agent-platform-pg-0.1.0.tgz"
@@ -107,12 +108,54 @@ describe("the packed packages", () => {
       app,
       300
     )
-    for (const file of ["serve.mjs", "place-call.mjs"]) copyFileSync(join(consumer, file), join(app, file))
+    copyFileSync(join(consumer, "serve.mjs"), join(app, "serve.mjs"))
     expect(readdirSync(join(app, "node_modules"))).not.toContain("typescript")
     expect(readdirSync(join(app, "node_modules"))).not.toContain("tsx")
+    // the server package keeps the client's old path for embedders
+    const oldPath = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const Client = await import("@voice-agent-platform/http/embedding/Client.js"); console.log(typeof Client.make)'
+      ],
+      app,
+      30
+    )
+    expect(oldPath.stdout.trim()).toBe("function")
     // the operator's tool is installed as a bin
     const help = await run(join(app, "node_modules/.bin/vap"), ["--help"], app, 30)
     expect(help.stdout).toContain("Usage: vap <command>")
+
+    // A client of the API: the contract's tarball (and core's, for its schemas) and Effect, nothing else.
+    const clientApp = join(scratch, "client")
+    mkdirSync(clientApp)
+    writeFileSync(
+      join(clientApp, "package.json"),
+      JSON.stringify({ name: "client", private: true, type: "module" })
+    )
+    await run(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        ...packed.filter((file) => /-(contract|core)-/.test(file)).map((file) => join(tarballs, file)),
+        "effect@3.22.4"
+      ],
+      clientApp,
+      300
+    )
+    copyFileSync(join(consumer, "place-call.mjs"), join(clientApp, "place-call.mjs"))
+    const installed = readdirSync(join(clientApp, "node_modules"))
+    expect(installed).not.toContain("pg")
+    expect(readdirSync(join(clientApp, "node_modules/@voice-agent-platform")).sort()).toEqual([
+      "contract",
+      "core"
+    ])
+    expect(readdirSync(join(clientApp, "node_modules/@effect"))).toEqual(["platform"])
 
     const port = await freePort()
     const apiKey = `vap_${"P".repeat(40)}`
@@ -128,7 +171,7 @@ describe("the packed packages", () => {
       const { stdout } = await run(
         process.execPath,
         ["place-call.mjs", `http://127.0.0.1:${port}`, apiKey, number],
-        app,
+        clientApp,
         60
       )
       const result = JSON.parse(stdout) as {

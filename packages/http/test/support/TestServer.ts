@@ -14,7 +14,7 @@ import {
 import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
 import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
-import { Api } from "../../src/Api.js"
+import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as AppLayer from "../../src/AppLayer.js"
 import * as OperatorAuthentication from "../../src/middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../../src/middleware/RuntimeAuthentication.js"

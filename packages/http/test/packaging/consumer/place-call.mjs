@@ -1,7 +1,8 @@
-// A client service that installed the packed tarballs: it places a call through the typed client and
-// prints the finished run's transcript as JSON. Usage: node place-call.mjs <baseUrl> <apiKey> <number>
-import { CallScript } from "@voice-agent-platform/core"
-import * as Client from "@voice-agent-platform/http/embedding/Client.js"
+// A client service that installed the contract's packed tarball (not the server's): it places a call
+// through the typed client and prints the finished run's transcript as JSON.
+// Usage: node place-call.mjs <baseUrl> <apiKey> <number>
+import * as Client from "@voice-agent-platform/contract/client"
+import * as CallScript from "@voice-agent-platform/core/agents/CallScript.js"
 import { Effect, Schedule, Schema } from "effect"
 
 const [baseUrl, apiKey, phoneNumber] = process.argv.slice(2)

@@ -1,0 +1,179 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as Agent from "@voice-agent-platform/core/agents/Agent.js"
+import * as CallScript from "@voice-agent-platform/core/agents/CallScript.js"
+import * as DefinitionChanges from "@voice-agent-platform/core/agents/DefinitionChanges.js"
+import { Schema } from "effect"
+import { Conflict, NotFound } from "../errors/ApiErrors.js"
+import { Authentication } from "../middleware/Authentication.js"
+import { JsonObject, strict } from "../shared/Json.js"
+import { PageOf, PageParams, PageQuery } from "../shared/Pagination.js"
+import { Timestamp } from "../shared/Timestamp.js"
+
+/** An agent as the API shows it. `id` and `workflow_id` are its number; `public_id` its public id. */
+export const AgentResponse = Schema.Struct({
+  id: Schema.Int,
+  workflow_id: Schema.Int,
+  public_id: Schema.String,
+  name: Schema.String,
+  status: Agent.AgentStatus,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  workflow_definition: Agent.WorkflowDefinition,
+  current_definition_id: Schema.Int,
+  template_context_variables: JsonObject,
+  call_disposition_codes: JsonObject,
+  total_runs: Schema.Int,
+  workflow_configurations: Agent.WorkflowConfigurations
+}).annotations({ identifier: "Agent" })
+
+/** One version of an agent's definition. */
+export const AgentDefinitionResponse = Schema.Struct({
+  id: Schema.Int,
+  workflow_id: Schema.Int,
+  version: Schema.Int,
+  workflow_definition: Agent.WorkflowDefinition,
+  created_at: Timestamp
+}).annotations({ identifier: "AgentDefinition" })
+
+/** `PATCH /agents/{agent_id}`: every field optional; configuration fields are merged into the current ones. */
+export const UpdateAgentRequest = strict(
+  Schema.Struct({
+    name: Schema.optionalWith(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(255)), { exact: true }),
+    status: Schema.optionalWith(Agent.AgentStatus, { exact: true }),
+    template_context_variables: Schema.optionalWith(JsonObject, { exact: true }),
+    call_disposition_codes: Schema.optionalWith(JsonObject, { exact: true }),
+    workflow_configurations: Schema.optionalWith(
+      Schema.Struct({
+        max_call_duration_seconds: Schema.optionalWith(
+          Agent.WorkflowConfigurations.fields.max_call_duration_seconds,
+          {
+            exact: true
+          }
+        ),
+        transfer_numbers: Schema.optionalWith(
+          Schema.Array(
+            Schema.String.pipe(
+              Schema.pattern(/^\+[1-9][0-9]{6,14}$/, { message: () => "expected an E.164 number" })
+            )
+          ),
+          { exact: true }
+        ),
+        voice: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100))), { exact: true })
+      }),
+      { exact: true }
+    ),
+    // Definition fields: any of them makes a new definition version.
+    system_prompt: Schema.optionalWith(
+      Schema.String.pipe(
+        Schema.minLength(1),
+        Schema.maxLength(DefinitionChanges.limits.systemPromptChars)
+      ).annotations({ description: "The new system prompt (a new definition version)" }),
+      { exact: true }
+    ),
+    first_message: Schema.optionalWith(
+      Schema.String.pipe(Schema.maxLength(DefinitionChanges.limits.firstMessageChars)).annotations({
+        description: "What the agent says first (a new definition version)"
+      }),
+      { exact: true }
+    ),
+    tools: Schema.optionalWith(
+      Schema.Array(
+        Schema.String.pipe(Schema.minLength(1), Schema.maxLength(DefinitionChanges.limits.toolUuidChars))
+      )
+        .pipe(Schema.maxItems(DefinitionChanges.limits.tools))
+        .annotations({
+          description:
+            "The agent's tools by `tool_uuid`, replacing the current ones (a booking tool stays); each must be an active tool of the organization (unknown 404, archived 409)"
+        }),
+      { exact: true }
+    ),
+    transfer_numbers: Schema.optionalWith(
+      Schema.Array(Schema.String.pipe(Schema.maxLength(64)))
+        .pipe(Schema.maxItems(DefinitionChanges.limits.transferNumbers))
+        .annotations({
+          description:
+            "Numbers a transfer tool may use when the model names one, in international form (stored in E.164; an invalid one is 422); also shown in `workflow_configurations`"
+        }),
+      { exact: true }
+    )
+  }).annotations({ identifier: "UpdateAgentRequest" })
+)
+
+/** `POST /agent-templates/analyze-script`. */
+export const AnalyzeScriptRequest = strict(
+  Schema.Struct({
+    script: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100_000)),
+    language: Schema.optionalWith(CallScript.LanguageCode, { exact: true })
+  }).annotations({ identifier: "AnalyzeScriptRequest" })
+)
+
+const agentPath = Schema.Struct({
+  agent_id: Schema.String.annotations({ description: "The agent's public id (agent_...) or its number" })
+})
+
+/** Agents: created from call scripts, listed, read, changed, and versioned. */
+export class AgentsApi extends HttpApiGroup.make("agents")
+  .add(
+    HttpApiEndpoint.post("analyzeScript", "/agent-templates/analyze-script")
+      .setPayload(AnalyzeScriptRequest)
+      .addSuccess(
+        CallScript.CallScriptRequest.pipe(Schema.typeSchema).annotations({ identifier: "CallScriptPreview" })
+      )
+      .annotate(OpenApi.Summary, "Analyze a call script")
+      .annotate(
+        OpenApi.Description,
+        "Reads a plain-text call script and answers the preview that `POST /agents/from-script` accepts: greeting, steps, objections, required phrases and data fields."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createFromScript", "/agents/from-script")
+      .setPayload(strict(CallScript.CallScriptRequest))
+      .addSuccess(AgentResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Create Agent From Call Script")
+      .annotate(
+        OpenApi.Description,
+        "Creates an agent from a script preview. The greeting becomes the first message, the steps the conversation plan; required phrases and objection replies get their own sections of the prompt. With `enable_booking`, a booking tool is attached on `scheduler_connection_id` (404 when that connection does not exist)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/agents")
+      .setUrlParams(
+        Schema.Struct({ ...PageParams, status: Schema.optionalWith(Agent.AgentStatus, { exact: true }) })
+      )
+      .addSuccess(PageOf(AgentResponse, "AgentPage"))
+      .annotate(OpenApi.Summary, "List agents")
+      .annotate(OpenApi.Description, "The organization's agents, newest first; filter by `status`.")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/agents/:agent_id")
+      .setPath(agentPath)
+      .addSuccess(AgentResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get an agent")
+      .annotate(OpenApi.Description, "One agent by public id or number, with its current definition.")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/agents/:agent_id")
+      .setPath(agentPath)
+      .setPayload(UpdateAgentRequest)
+      .addSuccess(AgentResponse)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Update an agent")
+      .annotate(
+        OpenApi.Description,
+        "Changes the name, status, template variables, disposition codes or configuration. `system_prompt`, `first_message`, `tools` and `transfer_numbers` (also when set in `workflow_configurations`) make a new definition version derived from the current one: `current_definition_id` moves to it and `GET …/definitions` lists it. Calls placed afterwards use it; calls placed before keep theirs."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("definitions", "/agents/:agent_id/definitions")
+      .setPath(agentPath)
+      .setUrlParams(PageQuery)
+      .addSuccess(PageOf(AgentDefinitionResponse, "AgentDefinitionPage"))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List definition versions")
+      .annotate(OpenApi.Description, "Every version of the agent's definition, newest first.")
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1") {}

@@ -1,0 +1,207 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as Money from "@voice-agent-platform/core/money/Money.js"
+import * as Run from "@voice-agent-platform/core/runs/Run.js"
+import * as ConversationMode from "@voice-agent-platform/core/runs/ConversationMode.js"
+import * as Recording from "@voice-agent-platform/core/runs/Recording.js"
+import * as ToolCallLog from "@voice-agent-platform/core/tools/ToolCallLog.js"
+import * as Transcript from "@voice-agent-platform/core/transcripts/Transcript.js"
+import { Schema } from "effect"
+import { Conflict, NotFound } from "../errors/ApiErrors.js"
+import { Authentication } from "../middleware/Authentication.js"
+import { AgentIdParam, documentedAsInteger, IntId } from "../shared/Ids.js"
+import { JsonObject, strict } from "../shared/Json.js"
+import { PageOf, PageParams } from "../shared/Pagination.js"
+import { InstantParam, Timestamp } from "../shared/Timestamp.js"
+
+/** The fields every run shows, in the list and alone. */
+const runSummaryFields = {
+  workflow_run_id: Schema.Int,
+  workflow_id: Schema.Int,
+  mode: Run.RunMode,
+  status: Run.RunStatus,
+  initial_context: JsonObject,
+  gathered_context: JsonObject,
+  duration_seconds: Schema.NullOr(Schema.Int),
+  created_at: Timestamp,
+  ended_at: Schema.NullOr(Timestamp)
+}
+
+/** A run as the list shows it: no links, logs or SMS. */
+export const RunSummaryResponse = Schema.Struct(runSummaryFields).annotations({ identifier: "RunSummary" })
+
+/** A single run: everything the list shows, plus cost, SMS, logs, integration deliveries and file links. */
+export const RunResponse = Schema.Struct({
+  ...runSummaryFields,
+  name: Schema.NullOr(Schema.String),
+  phone_number: Schema.NullOr(Schema.String),
+  cost: Schema.Struct({
+    amount: Schema.NullOr(Schema.Number).annotations({
+      description: "2 decimals; null until the call is billed"
+    }),
+    currency: Money.Currency
+  }),
+  disposition: Schema.NullOr(Schema.String),
+  campaign_id: Schema.NullOr(Schema.Int),
+  sms: Schema.Array(Schema.Struct({ to: Schema.String, text: Schema.String, sent_at: Timestamp })),
+  logs: Schema.Array(
+    Schema.Struct({
+      timestamp: Timestamp,
+      level: Schema.Literal("debug", "info", "warning", "error"),
+      message: Schema.String,
+      tool_call: Schema.optionalWith(ToolCallLog.ToolCallRecord, { exact: true })
+    })
+  ),
+  integration_deliveries: Schema.Array(
+    Schema.Struct({
+      connection_id: Schema.String,
+      status: Schema.Literal("delivered", "failed"),
+      detail: Schema.NullOr(Schema.String),
+      delivered_at: Timestamp
+    })
+  ),
+  files: Schema.Struct({
+    recording: Schema.NullOr(Schema.String),
+    transcript: Schema.NullOr(Schema.String)
+  }).annotations({
+    description:
+      "Signed download links (valid for an hour), or null while the call is live and when there is no such file"
+  })
+}).annotations({ identifier: "Run" })
+
+/** `GET .../transcript`: the turns, and a link to the raw file they were merged from. */
+export const TranscriptResponse = Schema.Struct({
+  workflow_run_id: Schema.Int,
+  turns: Schema.Array(
+    Schema.Struct({ role: Transcript.Role, text: Schema.String, start: Timestamp, end: Timestamp })
+  ),
+  download_url: Schema.String,
+  expires_at: Timestamp
+}).annotations({ identifier: "RunTranscript" })
+
+/** `GET .../recording`: a link to the WAV file. */
+export const RecordingResponse = Schema.Struct({
+  download_url: Schema.String,
+  content_type: Schema.Literal(Recording.recordingContentType),
+  expires_at: Timestamp
+}).annotations({ identifier: "RunRecording" })
+
+/** `POST /agents/{agent_id}/conversations`. */
+export const CreateConversationRequest = strict(
+  Schema.Struct({
+    mode: ConversationMode.ConversationMode,
+    initial_context: Schema.optionalWith(JsonObject, { exact: true }),
+    name: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(255))), { exact: true })
+  }).annotations({ identifier: "CreateConversationRequest" })
+)
+
+/** `GET /agents/{agent_id}/conversations`: a page, and optional filters. */
+export const ListRunsQuery = Schema.Struct({
+  ...PageParams,
+  status: Schema.optionalWith(Run.RunStatus, { exact: true }),
+  created_after: Schema.optionalWith(InstantParam, { exact: true }).annotations({
+    description: "Only runs created at or after this instant (ISO 8601 with a timezone)"
+  }),
+  created_before: Schema.optionalWith(InstantParam, { exact: true }).annotations({
+    description: "Only runs created before this instant (ISO 8601 with a timezone)"
+  })
+})
+
+/** How long a download link lives: 60..86400 seconds, default 3600. */
+export const LinkQuery = Schema.Struct({
+  expires_in: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(60, 86_400)).annotations(
+      documentedAsInteger({ minimum: 60, maximum: 86_400, default: 3600 })
+    ),
+    {
+      default: () => 3600,
+      exact: true
+    }
+  ).annotations({ description: "Link lifetime in seconds, 60..86400 (default 3600)" })
+})
+
+const agentPath = Schema.Struct({ agent_id: AgentIdParam })
+
+const runPath = Schema.Struct({
+  agent_id: AgentIdParam,
+  run_id: IntId.annotations({ description: "The run's `workflow_run_id`" })
+})
+
+const fileUnavailable =
+  "404 when the run is not this agent's, while the call is in progress (the file is saved when it ends), when the run has no such file, and after a retention policy deleted it; `detail` says which."
+
+/** Runs (conversations): records, lists, single runs, transcripts, recordings, deletion. */
+export class ConversationsApi extends HttpApiGroup.make("conversations")
+  .add(
+    HttpApiEndpoint.post("create", "/agents/:agent_id/conversations")
+      .setPath(agentPath)
+      .setPayload(CreateConversationRequest)
+      .addSuccess(RunResponse)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Create a conversation")
+      .annotate(
+        OpenApi.Description,
+        "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. 409 when the agent is archived."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/agents/:agent_id/conversations")
+      .setPath(agentPath)
+      .setUrlParams(ListRunsQuery)
+      .addSuccess(PageOf(RunSummaryResponse, "RunPage"))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List runs")
+      .annotate(
+        OpenApi.Description,
+        "The agent's runs (calls, browser sessions, chats), newest first, each with `initial_context`, `gathered_context` and `duration_seconds`; filter by `status` and by creation time (`created_after` inclusive, `created_before` exclusive). Links, logs and SMS come only with a single run."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/agents/:agent_id/conversations/:run_id")
+      .setPath(runPath)
+      .addSuccess(RunResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a run")
+      .annotate(
+        OpenApi.Description,
+        "One run with gathered data, duration, cost, SMS, logs, integration deliveries and signed download links of its recording and transcript (null while the call is live or when there is none)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("transcript", "/agents/:agent_id/conversations/:run_id/transcript")
+      .setPath(runPath)
+      .setUrlParams(LinkQuery)
+      .addSuccess(TranscriptResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a run's transcript")
+      .annotate(
+        OpenApi.Description,
+        `The turns of the conversation: consecutive fragments of one speaker (\`user\` the caller, \`assistant\` the agent) joined into one turn, \`start\` and \`end\` the timestamps of its first and last fragment. \`download_url\` links the raw file, one fragment per line: \`[<timestamp>] <role>: <text>\`. ${fileUnavailable}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("recording", "/agents/:agent_id/conversations/:run_id/recording")
+      .setPath(runPath)
+      .setUrlParams(LinkQuery)
+      .addSuccess(RecordingResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a run's recording")
+      .annotate(
+        OpenApi.Description,
+        `A signed link to the call's WAV recording, valid for \`expires_in\` seconds (60..86400, default 3600). ${fileUnavailable}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/agents/:agent_id/conversations/:run_id")
+      .setPath(runPath)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Delete a call")
+      .annotate(
+        OpenApi.Description,
+        "Irreversible. The recording and transcript leave storage and the run loses its `initial_context` (with the phone number), `gathered_context`, logs, SMS and integration delivery records; afterwards every run endpoint answers 404 and old download links stop working. Webhook deliveries about the call are deleted, and the answer kept for the `Idempotency-Key` that placed it is erased: repeating that request answers 404 and places nothing. Duration and cost stay in the organization's billing records. 409 while the call is `queued`, `ringing` or `in_progress`."
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1") {}

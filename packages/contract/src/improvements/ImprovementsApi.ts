@@ -1,0 +1,99 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as Improvement from "@voice-agent-platform/core/improvements/Improvement.js"
+import { Schema } from "effect"
+import { Conflict, NotFound } from "../errors/ApiErrors.js"
+import { Authentication } from "../middleware/Authentication.js"
+import { AgentIdParam, IntId } from "../shared/Ids.js"
+import { strict } from "../shared/Json.js"
+import { PageOf, PageParams } from "../shared/Pagination.js"
+import { Timestamp } from "../shared/Timestamp.js"
+
+/** A suggestion for improving an agent's prompt. */
+export const ImprovementResponse = Schema.Struct({
+  id: Schema.Int,
+  workflow_id: Schema.Int,
+  status: Improvement.ImprovementStatus,
+  text: Schema.String,
+  rationale: Schema.NullOr(Schema.String),
+  source_run_id: Schema.NullOr(Schema.Int),
+  created_at: Timestamp,
+  decided_at: Schema.NullOr(Timestamp),
+  applied_definition_id: Schema.NullOr(Schema.Int)
+}).annotations({ identifier: "Improvement" })
+
+/** The answer of accept and dismiss: the decided suggestion and the agent's definition afterwards. */
+export const ImprovementDecisionResponse = Schema.Struct({
+  improvement: ImprovementResponse,
+  current_definition_id: Schema.Int
+}).annotations({ identifier: "ImprovementDecision" })
+
+export const SuggestImprovementRequest = strict(
+  Schema.Struct({
+    text: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(10_000)),
+    rationale: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(10_000))), {
+      exact: true
+    }),
+    source_run_id: Schema.optionalWith(Schema.NullOr(Schema.Int.pipe(Schema.positive())), { exact: true })
+  }).annotations({ identifier: "SuggestImprovementRequest" })
+)
+
+const agentPath = Schema.Struct({ agent_id: AgentIdParam })
+const decisionPath = Schema.Struct({ agent_id: AgentIdParam, improvement_id: IntId })
+
+/** Suggestions for an agent's prompt: nothing changes the agent until a suggestion is accepted. */
+export class ImprovementsApi extends HttpApiGroup.make("improvements")
+  .add(
+    HttpApiEndpoint.get("list", "/agents/:agent_id/improvements")
+      .setPath(agentPath)
+      .setUrlParams(
+        Schema.Struct({
+          ...PageParams,
+          status: Schema.optionalWith(Improvement.ImprovementStatus, { exact: true })
+        })
+      )
+      .addSuccess(PageOf(ImprovementResponse, "ImprovementPage"))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List Agent Improvements")
+      .annotate(
+        OpenApi.Description,
+        "The agent's suggestions, newest first; filter by `status` (pending, accepted, dismissed)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("suggest", "/agents/:agent_id/improvements")
+      .setPath(agentPath)
+      .setPayload(SuggestImprovementRequest)
+      .addSuccess(ImprovementResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Suggest an Agent Improvement")
+      .annotate(
+        OpenApi.Description,
+        "Records a pending suggestion. `source_run_id`, when given, must be a run of this agent. Nothing changes until the suggestion is accepted."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("accept", "/agents/:agent_id/improvements/:improvement_id/accept")
+      .setPath(decisionPath)
+      .addSuccess(ImprovementDecisionResponse)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Accept Agent Improvement")
+      .annotate(
+        OpenApi.Description,
+        "Applies the suggestion by appending its text to the agent's system prompt as a new definition version. This is the only way a suggestion changes the agent. A decided suggestion answers 409; two simultaneous accepts append once."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("dismiss", "/agents/:agent_id/improvements/:improvement_id/dismiss")
+      .setPath(decisionPath)
+      .addSuccess(ImprovementDecisionResponse)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Dismiss Agent Improvement")
+      .annotate(
+        OpenApi.Description,
+        "Dismisses the suggestion without applying it. A decided suggestion answers 409."
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1") {}

@@ -1,0 +1,143 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as Money from "@voice-agent-platform/core/money/Money.js"
+import * as UsageReport from "@voice-agent-platform/core/usage/UsageReport.js"
+import { Schema } from "effect"
+import { Authentication } from "../middleware/Authentication.js"
+import { PageOf, PageParams } from "../shared/Pagination.js"
+import { InstantParam, Timestamp } from "../shared/Timestamp.js"
+
+/** `from` (inclusive) and `to` (exclusive); a missing bound is that of the current UTC calendar month. */
+const PeriodParams = {
+  from: Schema.optionalWith(InstantParam, { exact: true }).annotations({
+    description:
+      "Start of the period, inclusive (ISO 8601 with a timezone); default: the first instant of the current calendar month in UTC"
+  }),
+  to: Schema.optionalWith(InstantParam, { exact: true }).annotations({
+    description:
+      "End of the period, exclusive (ISO 8601 with a timezone); default: the first instant of the next calendar month in UTC"
+  })
+}
+
+/** The query of the usage totals. */
+export const UsageQuery = Schema.Struct(PeriodParams)
+
+/** The query of the usage lines: the period and the page. */
+export const UsageRunsQuery = Schema.Struct({ ...PageParams, ...PeriodParams })
+
+/** The query of the usage report: the period and the grouping. */
+export const UsageReportQuery = Schema.Struct({
+  ...PeriodParams,
+  group_by: Schema.optionalWith(
+    // one issue, not one per literal, when it is neither
+    UsageReport.UsageGrouping.annotations({
+      message: () => ({ message: "Input should be 'day' or 'agent'", override: true })
+    }),
+    { default: () => "day", exact: true }
+  ).annotations({ description: "`day` (UTC calendar days, the default) or `agent`" })
+})
+
+const usageTotals = {
+  calls: Schema.Int,
+  duration_seconds: Schema.Int,
+  cost_pln: Schema.Number
+}
+
+/** The totals of a period of the billing ledger. */
+export const UsageSummaryResponse = Schema.Struct({
+  from: Timestamp,
+  to: Timestamp,
+  ...usageTotals,
+  currency: Money.Currency
+}).annotations({ identifier: "UsageSummary" })
+
+/** One line of the billing ledger: one finished call. */
+export const UsageRunResponse = Schema.Struct({
+  workflow_run_id: Schema.Int,
+  workflow_id: Schema.Int,
+  mode: Schema.String,
+  duration_seconds: Schema.Int,
+  cost_pln: Schema.Number,
+  currency: Money.Currency,
+  recorded_at: Timestamp
+}).annotations({ identifier: "UsageRun" })
+
+/** The usage of one UTC day. */
+export const UsageReportDayRow = Schema.Struct({
+  day: Schema.String.annotations({ description: "UTC calendar day, YYYY-MM-DD" }),
+  ...usageTotals
+}).annotations({ identifier: "UsageReportDayRow" })
+
+/** The usage of one agent. */
+export const UsageReportAgentRow = Schema.Struct({
+  workflow_id: Schema.Int,
+  ...usageTotals
+}).annotations({ identifier: "UsageReportAgentRow" })
+
+/** A usage report: rows grouped by day or by agent, and the totals of the period. */
+export const UsageReportResponse = Schema.Struct({
+  from: Timestamp,
+  to: Timestamp,
+  group_by: UsageReport.UsageGrouping,
+  currency: Money.Currency,
+  rows: Schema.Array(Schema.Union(UsageReportDayRow, UsageReportAgentRow)),
+  totals: Schema.Struct(usageTotals).annotations({ identifier: "UsageTotals" })
+}).annotations({ identifier: "UsageReport" })
+
+const periodDescription =
+  "`from` is inclusive and `to` exclusive, ISO 8601 with a timezone (send `+` as `%2B`); each bound left out is that of the current calendar month in UTC, and `from` must be before `to` and the period at most a year long (`to` no later than `from` plus one calendar year; else 422 at the bound to change)."
+
+/** Usage and reports from the billing ledger, at the new and the legacy addresses. */
+export class UsageApi extends HttpApiGroup.make("usage")
+  .add(
+    HttpApiEndpoint.get("summary", "/usage")
+      .setUrlParams(UsageQuery)
+      .addSuccess(UsageSummaryResponse)
+      .annotate(OpenApi.Summary, "Get usage")
+      .annotate(
+        OpenApi.Description,
+        `The organization's calls, their duration and their cost over a period, with the period echoed. ${periodDescription} Deleting a call does not change its usage.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("runs", "/usage/runs")
+      .setUrlParams(UsageRunsQuery)
+      .addSuccess(PageOf(UsageRunResponse, "UsageRunPage"))
+      .annotate(OpenApi.Summary, "List usage by call")
+      .annotate(
+        OpenApi.Description,
+        `The billing ledger's lines of the period, one per finished call, newest first. ${periodDescription}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("report", "/reports/usage")
+      .setUrlParams(UsageReportQuery)
+      .addSuccess(UsageReportResponse)
+      .annotate(OpenApi.Summary, "Usage report")
+      .annotate(
+        OpenApi.Description,
+        `The period's usage grouped by UTC calendar day (\`group_by=day\`, the default; days in ascending order) or by agent (\`group_by=agent\`; by agent number), with the totals of the period. Groups without usage are left out; the rows add up to the totals. ${periodDescription}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("legacyCurrentPeriod", "/organizations/usage/current-period")
+      .addSuccess(UsageSummaryResponse)
+      .annotate(OpenApi.Summary, "Get usage of the current period (legacy)")
+      .annotate(
+        OpenApi.Description,
+        "Earlier address of `GET /usage` for the current calendar month in UTC; it keeps working unchanged. New integrations use `GET /usage`."
+      )
+      .annotate(OpenApi.Deprecated, true)
+  )
+  .add(
+    HttpApiEndpoint.get("legacyRuns", "/organizations/usage/runs")
+      .setUrlParams(UsageRunsQuery)
+      .addSuccess(PageOf(UsageRunResponse, "UsageRunPage"))
+      .annotate(OpenApi.Summary, "List usage by call (legacy)")
+      .annotate(
+        OpenApi.Description,
+        "Earlier address of `GET /usage/runs`; it keeps working unchanged. New integrations use `GET /usage/runs`."
+      )
+      .annotate(OpenApi.Deprecated, true)
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1") {}

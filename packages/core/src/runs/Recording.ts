@@ -1,0 +1,2 @@
+/** The media type of every recording. */
+export const recordingContentType = "audio/wav"
