@@ -66,6 +66,11 @@ export const layer = Services.layer.pipe(
 /**
  * The whole engine in memory with the built-in simulated voice runtime: placed calls ring, talk and end
  * (`SimulatedTelephony`, timed by `SimulationConfig`), leaving transcripts, recordings and usage behind.
- * What the embedding default runs on.
  */
 export const layerSimulated = SimulatedEngine.layer(layerStores, MemoryBlobStore.layer)
+
+/**
+ * As `layerSimulated`, with simulated calls that run the agent's HTTP API tools (the caller asks for each
+ * tool that has trigger phrases) through the `OutboundHttp` the host provides. The embedding default.
+ */
+export const layerSimulatedWithTools = SimulatedEngine.layerWithTools(layerStores, MemoryBlobStore.layer)

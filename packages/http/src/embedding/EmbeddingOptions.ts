@@ -7,12 +7,14 @@ import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
+import * as NodeOutboundHttp from "../outbound/NodeOutboundHttp.js"
 
 /** How an embedded API is wired. */
 export interface EmbeddingOptions {
   /**
-   * The engine: services and ports. Default: everything in memory with the simulated voice runtime
-   * (`InMemory.layerSimulated`). For data that outlives the process, build one over
+   * The engine: services and ports. Default: everything in memory with the simulated voice runtime, whose
+   * calls use the agent's HTTP API tools through the guarded outbound client under `outboundAllowHosts`
+   * (`defaultEngine`). For data that outlives the process, build one over
    * `@voice-agent-platform/pg` (see docs/storage.md); a layer that fails to build (a database that cannot
    * be reached) makes every request fail until it is fixed.
    */
@@ -65,6 +67,16 @@ export const outboundPolicyLayer = (
   return OutboundPolicy.layer(parsed.right)
 }
 
+/**
+ * The default engine: the in-memory stores and files with the simulated voice runtime, whose calls run the
+ * agent's HTTP API tools (as the bundled server's do) through `NodeOutboundHttp` under the options' policy.
+ */
+export const defaultEngine = (options: EmbeddingOptions = {}): Layer.Layer<Services.Engine> =>
+  InMemory.layerSimulatedWithTools.pipe(
+    Layer.provide(NodeOutboundHttp.layer),
+    Layer.provide(outboundPolicyLayer(options))
+  )
+
 /** The API over the chosen engine, ready to be served by any host. */
 export const appLayer = (options: EmbeddingOptions = {}) =>
   AppLayer.layer.pipe(
@@ -84,6 +96,6 @@ export const appLayer = (options: EmbeddingOptions = {}) =>
     ),
     Layer.provideMerge(outboundPolicyLayer(options)),
     Layer.provide(
-      (options.engine ?? InMemory.layerSimulated).pipe(Layer.provide(Quotas.layer(options.quotas ?? {})))
+      (options.engine ?? defaultEngine(options)).pipe(Layer.provide(Quotas.layer(options.quotas ?? {})))
     )
   )
