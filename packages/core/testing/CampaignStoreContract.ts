@@ -80,6 +80,29 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
       })
     )
 
+    it.effect("draw contact ids at random, and keep the order added apart from them", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const { org, campaign, contacts } = yield* campaignWith(20)
+        const ids = contacts.map((c) => c.id)
+        // counted ids would come out ascending; 20 random ones do so once in 20! (about 4·10^-19)
+        expect(ids).not.toEqual([...ids].sort((a, b) => a - b))
+        expect(new Set(ids).size).toBe(20)
+        const { contacts: other } = yield* campaignWith(1)
+        expect(other[0]!.added_order).toBeGreaterThan(contacts[19]!.added_order)
+        const orders = contacts.map((c) => c.added_order)
+        expect(orders).toEqual([...orders].sort((a, b) => a - b))
+        const listed = yield* store.listContacts(org.id, campaign.id, {}, page(1))
+        expect(listed.items.map((c) => c.id)).toEqual(ids)
+        const report = yield* store.report(org.id, campaign.id, {}, page(2, 5), 20)
+        expect(report.items.map((r) => r.contact.id)).toEqual(ids.slice(5, 10))
+        const streamed = yield* store.reportAfter(org.id, campaign.id, contacts[9]!.added_order, 4)
+        expect(streamed.map((r) => r.contact.id)).toEqual(ids.slice(10, 14))
+        const due = yield* store.claimDue(org.id, campaign.id, at(1), 3)
+        expect(due.map((c) => c.id)).toEqual(ids.slice(0, 3))
+      })
+    )
+
     it.effect("claim due contacts once across simultaneous transactions, never one that waits", () =>
       Effect.gen(function* () {
         const store = yield* CampaignStore
@@ -165,7 +188,7 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
         })
         const completed = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1), 1)
         expect(completed.items.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
-        const after = yield* store.reportAfter(org.id, campaign.id, contacts[0]!.id, 10)
+        const after = yield* store.reportAfter(org.id, campaign.id, contacts[0]!.added_order, 10)
         expect(after.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
 
         yield* runs.remove(org.id, run.workflow_run_id)
