@@ -1,11 +1,9 @@
 import { Clock, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
-import * as CallingHours from "../calling-hours/CallingHours.js"
-import * as TimeZoneCandidates from "../calling-hours/TimeZoneCandidates.js"
 import { CallEvents } from "../calls/CallEvents.js"
+import * as CallGates from "../calls/CallGates.js"
 import { ChannelStore } from "../calls/ChannelStore.js"
-import { reclaimGraceSeconds } from "../calls/OutboundChannels.js"
 import { Telephony } from "../calls/Telephony.js"
 import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
@@ -111,11 +109,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         let fromNumber: string | null = null
         if (campaign.from_phone_number_id !== null) {
           const from = yield* numbers.find(campaign.from_phone_number_id)
-          if (
-            Option.isNone(from) ||
-            from.value.organization_id !== campaign.organization_id ||
-            from.value.status !== "active"
-          ) {
+          if (Option.isNone(from) || !CallGates.usableCallerId(from.value, campaign.organization_id)) {
             return Either.left(phoneNumberUnavailableReason)
           }
           fromNumber = from.value.number
@@ -126,10 +120,10 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
     /**
      * One transaction for one campaign: the campaign is held (dialers of several processes take turns on
      * it), due contacts are claimed (`SKIP LOCKED`) up to what `max_concurrency` and the organization's
-     * free channels leave, and each goes through the call gates in `POST …/calls`'s order. Do not call
-     * skips it; calling hours make it wait for its window; busy channels make it wait their Retry-After;
-     * otherwise its channel is reserved, its run created and it moves to `in_progress` under this
-     * process's lease, all in this transaction.
+     * free channels leave, and each goes through the call gates (`CallGates`, `POST …/calls`'s order).
+     * Do not call skips it; calling hours make it wait for its window; busy channels make it wait their
+     * Retry-After; otherwise its channel is reserved, its run created and it moves to `in_progress` under
+     * this process's lease, all in this transaction.
      */
     const claim = (running: Campaign) =>
       transactions.run(
@@ -164,8 +158,10 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
               moved++
               continue
             }
-            // 1. Do not call: a permanent refusal, no run
-            if (Option.isSome(yield* doNotCall.find(organizationId, contact.phone_number))) {
+            // the gates in `CallGates`' order; Do not call is a permanent refusal, no run
+            const listed = Option.isSome(yield* doNotCall.find(organizationId, contact.phone_number))
+            const gate = CallGates.beforeChannel(contact.phone_number, listed, at)
+            if (gate._tag === "DoNotCall") {
               yield* store.updateContact(organizationId, contact.id, {
                 status: "skipped",
                 outcome: doNotCallReason,
@@ -183,27 +179,19 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
               moved++
               continue
             }
-            // 2. Calling hours: wait for the window, without holding the others up
-            const hours = CallingHours.check(TimeZoneCandidates.forNumber(contact.phone_number), at)
-            if (hours._tag === "OutsideCallingHours") {
-              yield* store.updateContact(organizationId, contact.id, { next_attempt_at: hours.retryAt })
+            // calling hours: wait for the window, without holding the others up
+            if (gate._tag === "OutsideCallingHours") {
+              yield* store.updateContact(organizationId, contact.id, { next_attempt_at: gate.retryAt })
               moved++
               continue
             }
-            // 3. Outbound channels: exact across processes; busy waits Retry-After. No room left: the rest
+            // outbound channels: exact across processes; busy waits Retry-After. No room left: the rest
             // stay pending, their locks released when this transaction ends.
             if (dials.length >= room) continue
             const { agent, definition, fromNumber } = dialer.right
             const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
-            const holdSeconds = agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds
             const decision = yield* channels.reserve(
-              {
-                id: reservationId,
-                organization_id: organizationId,
-                reserved_at: at,
-                expires_at: new Date(at.getTime() + holdSeconds * 1000),
-                expected_release_at: null
-              },
+              CallGates.channelHold(organizationId, reservationId, agent, at),
               capacity,
               at
             )
