@@ -720,6 +720,10 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           expect(entry.created_at).toEqual(at(0))
           expect(Option.isNone(yield* list.find(other.id, "+48500000486"))).toBe(true)
           expect((yield* list.list(org.id, page(1))).total_count).toBe(1)
+          const among = ["+48500000485", "+48500000486", "+48500000487"]
+          expect(Array.from(yield* list.listedAmong(org.id, among))).toEqual(["+48500000486"])
+          expect((yield* list.listedAmong(other.id, among)).size).toBe(0)
+          expect((yield* list.listedAmong(org.id, [])).size).toBe(0)
           expect(yield* list.remove(org.id, "+48500000486")).toBe(true)
           expect(yield* list.remove(org.id, "+48500000486")).toBe(false)
         })

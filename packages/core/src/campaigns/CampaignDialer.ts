@@ -145,23 +145,29 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
           // more than there is room for: the gates before the channel (Do not call, calling hours) need none
           const due = yield* store.claimDue(organizationId, campaign.id, at, settings.claimBatch)
           const dialer = yield* dialingAs(campaign)
-          const dials: Array<Dial> = []
           let delta: TallyDelta = CampaignTally.none
           let moved = 0
-          for (const contact of due) {
-            if (Either.isLeft(dialer)) {
+          if (Either.isLeft(dialer)) {
+            for (const contact of due) {
               yield* store.updateContact(organizationId, contact.id, {
                 status: "failed",
                 outcome: dialer.left
               })
-              delta = CampaignTally.combine(delta, CampaignTally.move("pending", "failed"))
-              moved++
-              continue
             }
-            // the gates in `CallGates`' order; Do not call is a permanent refusal, no run
-            const listed = Option.isSome(yield* doNotCall.find(organizationId, contact.phone_number))
-            const gate = CallGates.beforeChannel(contact.phone_number, listed, at)
+            delta = CampaignTally.combine(delta, CampaignTally.move("pending", "failed", due.length))
+            yield* CampaignAttempts.tallyAndSettle(campaign, delta, at).pipe(withCampaigns)
+            return { dials: [], moved: due.length }
+          }
+          // the gates in `CallGates`' order, the Do not call list read once for every claimed number
+          const listed = yield* doNotCall.listedAmong(
+            organizationId,
+            due.map((c) => c.phone_number)
+          )
+          const open: Array<Contact> = []
+          for (const contact of due) {
+            const gate = CallGates.beforeChannel(contact.phone_number, listed.has(contact.phone_number), at)
             if (gate._tag === "DoNotCall") {
+              // a permanent refusal, no run
               yield* store.updateContact(organizationId, contact.id, {
                 status: "skipped",
                 outcome: doNotCallReason,
@@ -177,32 +183,27 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
                 })
               )
               moved++
-              continue
-            }
-            // calling hours: wait for the window, without holding the others up
-            if (gate._tag === "OutsideCallingHours") {
+            } else if (gate._tag === "OutsideCallingHours") {
+              // wait for the window, without holding the others up
               yield* store.updateContact(organizationId, contact.id, { next_attempt_at: gate.retryAt })
               moved++
-              continue
+            } else if (open.length < room) {
+              // past `room` the rest stay pending, their locks released when this transaction ends
+              open.push(contact)
             }
-            // outbound channels: exact across processes; busy waits Retry-After. No room left: the rest
-            // stay pending, their locks released when this transaction ends.
-            if (dials.length >= room) continue
-            const { agent, definition, fromNumber } = dialer.right
-            const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
-            const decision = yield* channels.reserve(
-              CallGates.channelHold(organizationId, reservationId, agent, at),
-              capacity,
-              at
+          }
+          // outbound channels, for the open contacts at once: exact across processes; the first refused
+          // waits the Retry-After, the ones after it stay pending
+          const { agent, definition, fromNumber } = dialer.right
+          const holds = yield* Effect.forEach(open, () =>
+            Effect.map(Effect.provideService(uuidV4, SecureRandom, random), (reservationId) =>
+              CallGates.channelHold(organizationId, reservationId, agent, at)
             )
-            if (decision._tag === "Busy") {
-              yield* store.updateContact(organizationId, contact.id, {
-                next_attempt_at: new Date(at.getTime() + decision.retryAfterSeconds * 1000)
-              })
-              moved++
-              break
-            }
-            const run = yield* runs.insert(newRun(campaign, contact, definition, reservationId), at)
+          )
+          const decision = yield* channels.reserveBatch(organizationId, holds, capacity, at)
+          const dials: Array<Dial> = []
+          for (const [i, contact] of open.slice(0, decision.granted).entries()) {
+            const run = yield* runs.insert(newRun(campaign, contact, definition, holds[i]!.id), at)
             yield* store.updateContact(organizationId, contact.id, {
               status: "in_progress",
               attempts: contact.attempts + 1,
@@ -217,6 +218,13 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
               CampaignTally.attemptMade(CampaignTally.move("pending", "in_progress"))
             )
             dials.push({ run, agent, definition, fromNumber })
+            moved++
+          }
+          const refused = open[decision.granted]
+          if (refused !== undefined && decision.retryAfterSeconds !== null) {
+            yield* store.updateContact(organizationId, refused.id, {
+              next_attempt_at: new Date(at.getTime() + decision.retryAfterSeconds * 1000)
+            })
             moved++
           }
           yield* CampaignAttempts.tallyAndSettle(campaign, delta, at).pipe(withCampaigns)
