@@ -135,6 +135,58 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
       })
     )
 
+    it.effect(
+      "start the attempts of many contacts at once, each with its own run, in its organization only",
+      () =>
+        Effect.gen(function* () {
+          const store = yield* CampaignStore
+          const runs = yield* RunStore
+          const { org, agent, campaign, contacts } = yield* campaignWith(3)
+          const stranger = yield* campaignWith(1)
+          yield* store.updateContact(org.id, contacts[1]!.id, {
+            attempts: 1,
+            outcome: "busy",
+            next_attempt_at: at(5)
+          })
+          const runOf = () =>
+            runs.insert({ ...Fixtures.newRun(org.id, agent.id), campaign_id: campaign.id }, at(6))
+          const [first, second] = [yield* runOf(), yield* runOf()]
+          yield* store.startAttempts(
+            org.id,
+            [
+              { id: contacts[0]!.id, runId: first.workflow_run_id },
+              { id: contacts[1]!.id, runId: second.workflow_run_id },
+              // another organization's contact is not touched
+              { id: stranger.contacts[0]!.id, runId: first.workflow_run_id }
+            ],
+            "dialer-x",
+            at(30)
+          )
+          yield* store.startAttempts(org.id, [], "dialer-x", at(30))
+          const listed = (yield* store.listContacts(org.id, campaign.id, {}, page(1))).items
+          const started = {
+            status: "in_progress",
+            outcome: null,
+            next_attempt_at: null,
+            lease_owner: "dialer-x",
+            lease_expires_at: at(30)
+          }
+          expect(listed[0]).toMatchObject({ ...started, attempts: 1, last_run_id: first.workflow_run_id })
+          expect(listed[1]).toMatchObject({ ...started, attempts: 2, last_run_id: second.workflow_run_id })
+          expect(listed[2]).toMatchObject({ status: "pending", attempts: 0, last_run_id: null })
+          const untouched = yield* store.findContact(
+            stranger.org.id,
+            stranger.campaign.id,
+            stranger.contacts[0]!.id
+          )
+          expect(Option.getOrThrow(untouched)).toMatchObject({
+            status: "pending",
+            attempts: 0,
+            last_run_id: null
+          })
+        })
+    )
+
     it.effect("renew the leases of one owner, and find the ones that ran out", () =>
       Effect.gen(function* () {
         const store = yield* CampaignStore

@@ -202,24 +202,24 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
           )
           const decision = yield* channels.reserveBatch(organizationId, holds, capacity, at)
           const dials: Array<Dial> = []
-          for (const [i, contact] of open.slice(0, decision.granted).entries()) {
+          const placed = open.slice(0, decision.granted)
+          const started: Array<{ readonly id: Contact["id"]; readonly runId: Run["workflow_run_id"] }> = []
+          for (const [i, contact] of placed.entries()) {
             const run = yield* runs.insert(newRun(campaign, contact, definition, holds[i]!.id), at)
-            yield* store.updateContact(organizationId, contact.id, {
-              status: "in_progress",
-              attempts: contact.attempts + 1,
-              last_run_id: run.workflow_run_id,
-              outcome: null,
-              next_attempt_at: null,
-              lease_owner: owner,
-              lease_expires_at: new Date(at.getTime() + settings.leaseSeconds * 1000)
-            })
-            delta = CampaignTally.combine(
-              delta,
-              CampaignTally.attemptMade(CampaignTally.move("pending", "in_progress"))
-            )
+            started.push({ id: contact.id, runId: run.workflow_run_id })
             dials.push({ run, agent, definition, fromNumber })
-            moved++
           }
+          yield* store.startAttempts(
+            organizationId,
+            started,
+            owner,
+            new Date(at.getTime() + settings.leaseSeconds * 1000)
+          )
+          delta = CampaignTally.combine(delta, {
+            ...CampaignTally.move("pending", "in_progress", placed.length),
+            attempts: placed.length
+          })
+          moved += placed.length
           const refused = open[decision.granted]
           if (refused !== undefined && decision.retryAfterSeconds !== null) {
             yield* store.updateContact(organizationId, refused.id, {

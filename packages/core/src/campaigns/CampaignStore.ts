@@ -86,6 +86,16 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       id: ContactId,
       patch: ContactPatch
     ) => Effect.Effect<Option.Option<Contact>>
+    /**
+     * The dialer placed attempts: each contact moves `in_progress` with its run, one more attempt, no
+     * outcome or wait, under `owner`'s lease until `leaseExpiresAt`. One statement for the claim's contacts.
+     */
+    readonly startAttempts: (
+      organizationId: OrganizationId,
+      attempts: ReadonlyArray<{ readonly id: ContactId; readonly runId: RunId }>,
+      owner: string,
+      leaseExpiresAt: Date
+    ) => Effect.Effect<void>
     /** Erases a contact of the campaign; answers it. */
     readonly removeContact: (
       organizationId: OrganizationId,

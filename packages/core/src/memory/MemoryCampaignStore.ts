@@ -145,6 +145,21 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
         ),
       updateContact: (organizationId, id, patch) =>
         db.atomically(() => contacts.replaceOwn(organizationId, id, (contact) => ({ ...contact, ...patch }))),
+      startAttempts: (organizationId, attempts, owner, leaseExpiresAt) =>
+        db.atomically(() => {
+          for (const { id, runId } of attempts) {
+            contacts.replaceOwn(organizationId, id, (contact) => ({
+              ...contact,
+              status: "in_progress",
+              attempts: contact.attempts + 1,
+              last_run_id: runId,
+              outcome: null,
+              next_attempt_at: null,
+              lease_owner: owner,
+              lease_expires_at: leaseExpiresAt
+            }))
+          }
+        }),
       removeContact: (organizationId, campaignId, id) =>
         db.atomically(() =>
           contacts.own(organizationId, id)?.campaign_id === campaignId

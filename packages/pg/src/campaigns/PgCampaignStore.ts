@@ -199,6 +199,16 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           : contactRow(sql`
               UPDATE campaign_contacts SET ${sql.update(patch)}
               WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+      startAttempts: (organizationId, attempts, owner, leaseExpiresAt) =>
+        attempts.length === 0
+          ? Effect.void
+          : Rows.run(sql`
+              UPDATE campaign_contacts k SET status = 'in_progress', attempts = k.attempts + 1,
+                last_run_id = a.run_id, outcome = NULL, next_attempt_at = NULL,
+                lease_owner = ${owner}, lease_expires_at = ${leaseExpiresAt}
+              FROM unnest(${attempts.map((a) => a.id)}::int8[], ${attempts.map((a) => a.runId)}::int8[])
+                AS a (id, run_id)
+              WHERE k.organization_id = ${organizationId} AND k.id = a.id`),
       removeContact: (organizationId, campaignId, id) =>
         contactRow(sql`
           DELETE FROM campaign_contacts
