@@ -44,6 +44,8 @@ export const layer = (path: string): Layer.Layer<DoNotCallStore.DoNotCallStore> 
         }),
       find: (organizationId, phoneNumber) =>
         Effect.sync(() => Option.fromNullable(entries.get(keyOf(organizationId, phoneNumber)))),
+      listedAmong: (organizationId, phoneNumbers) =>
+        Effect.sync(() => new Set(phoneNumbers.filter((n) => entries.has(keyOf(organizationId, n))))),
       remove: (organizationId, phoneNumber) =>
         Effect.sync(() => {
           const removed = entries.delete(keyOf(organizationId, phoneNumber))

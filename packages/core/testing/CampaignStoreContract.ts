@@ -80,6 +80,29 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
       })
     )
 
+    it.effect("draw contact ids at random, and keep the order added apart from them", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const { org, campaign, contacts } = yield* campaignWith(20)
+        const ids = contacts.map((c) => c.id)
+        // counted ids would come out ascending; 20 random ones do so once in 20! (about 4·10^-19)
+        expect(ids).not.toEqual([...ids].sort((a, b) => a - b))
+        expect(new Set(ids).size).toBe(20)
+        const { contacts: other } = yield* campaignWith(1)
+        expect(other[0]!.added_order).toBeGreaterThan(contacts[19]!.added_order)
+        const orders = contacts.map((c) => c.added_order)
+        expect(orders).toEqual([...orders].sort((a, b) => a - b))
+        const listed = yield* store.listContacts(org.id, campaign.id, {}, page(1))
+        expect(listed.items.map((c) => c.id)).toEqual(ids)
+        const report = yield* store.report(org.id, campaign.id, {}, page(2, 5), 20)
+        expect(report.items.map((r) => r.contact.id)).toEqual(ids.slice(5, 10))
+        const streamed = yield* store.reportAfter(org.id, campaign.id, contacts[9]!.added_order, 4)
+        expect(streamed.map((r) => r.contact.id)).toEqual(ids.slice(10, 14))
+        const due = yield* store.claimDue(org.id, campaign.id, at(1), 3)
+        expect(due.map((c) => c.id)).toEqual(ids.slice(0, 3))
+      })
+    )
+
     it.effect("claim due contacts once across simultaneous transactions, never one that waits", () =>
       Effect.gen(function* () {
         const store = yield* CampaignStore
@@ -110,6 +133,58 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
         const later = yield* store.claimDue(org.id, campaign.id, at(3600), 10)
         expect(later.map((c) => c.id)).toEqual([contacts[0]!.id])
       })
+    )
+
+    it.effect(
+      "start the attempts of many contacts at once, each with its own run, in its organization only",
+      () =>
+        Effect.gen(function* () {
+          const store = yield* CampaignStore
+          const runs = yield* RunStore
+          const { org, agent, campaign, contacts } = yield* campaignWith(3)
+          const stranger = yield* campaignWith(1)
+          yield* store.updateContact(org.id, contacts[1]!.id, {
+            attempts: 1,
+            outcome: "busy",
+            next_attempt_at: at(5)
+          })
+          const runOf = () =>
+            runs.insert({ ...Fixtures.newRun(org.id, agent.id), campaign_id: campaign.id }, at(6))
+          const [first, second] = [yield* runOf(), yield* runOf()]
+          yield* store.startAttempts(
+            org.id,
+            [
+              { id: contacts[0]!.id, runId: first.workflow_run_id },
+              { id: contacts[1]!.id, runId: second.workflow_run_id },
+              // another organization's contact is not touched
+              { id: stranger.contacts[0]!.id, runId: first.workflow_run_id }
+            ],
+            "dialer-x",
+            at(30)
+          )
+          yield* store.startAttempts(org.id, [], "dialer-x", at(30))
+          const listed = (yield* store.listContacts(org.id, campaign.id, {}, page(1))).items
+          const started = {
+            status: "in_progress",
+            outcome: null,
+            next_attempt_at: null,
+            lease_owner: "dialer-x",
+            lease_expires_at: at(30)
+          }
+          expect(listed[0]).toMatchObject({ ...started, attempts: 1, last_run_id: first.workflow_run_id })
+          expect(listed[1]).toMatchObject({ ...started, attempts: 2, last_run_id: second.workflow_run_id })
+          expect(listed[2]).toMatchObject({ status: "pending", attempts: 0, last_run_id: null })
+          const untouched = yield* store.findContact(
+            stranger.org.id,
+            stranger.campaign.id,
+            stranger.contacts[0]!.id
+          )
+          expect(Option.getOrThrow(untouched)).toMatchObject({
+            status: "pending",
+            attempts: 0,
+            last_run_id: null
+          })
+        })
     )
 
     it.effect("renew the leases of one owner, and find the ones that ran out", () =>
@@ -165,7 +240,7 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
         })
         const completed = yield* store.report(org.id, campaign.id, { status: "completed" }, page(1), 1)
         expect(completed.items.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
-        const after = yield* store.reportAfter(org.id, campaign.id, contacts[0]!.id, 10)
+        const after = yield* store.reportAfter(org.id, campaign.id, contacts[0]!.added_order, 10)
         expect(after.map((r) => r.contact.id)).toEqual([contacts[1]!.id])
 
         yield* runs.remove(org.id, run.workflow_run_id)

@@ -610,6 +610,72 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           expect((yield* channels.held(org.id, at(700))).length).toBe(1)
         })
       )
+
+      it.effect(
+        "grants batches exactly too: the first ones of each, never above the organization's channels",
+        () =>
+          Effect.gen(function* () {
+            const channels = yield* ChannelStore
+            const org = yield* Fixtures.organization()
+            const reservation = (id: string, expiresAt = at(600)) => ({
+              id: `${org.id}-${id}`,
+              organization_id: org.id,
+              reserved_at: Fixtures.epoch,
+              expires_at: expiresAt,
+              expected_release_at: null
+            })
+            const batch = (k: number) =>
+              Array.from({ length: 7 }, (_, i) => reservation(`b${k}-${i}`, at(600 + i)))
+            const [batches, singles] = yield* Effect.all(
+              [
+                Effect.all(
+                  Array.from({ length: 20 }, (_, k) =>
+                    channels.reserveBatch(org.id, batch(k), 25, Fixtures.epoch)
+                  ),
+                  { concurrency: "unbounded" }
+                ),
+                Effect.all(
+                  Array.from({ length: 20 }, (_, i) =>
+                    channels.reserve(reservation(`s${i}`), 25, Fixtures.epoch)
+                  ),
+                  { concurrency: "unbounded" }
+                )
+              ],
+              { concurrency: "unbounded" }
+            )
+            const granted =
+              batches.reduce((sum, d) => sum + d.granted, 0) +
+              singles.filter((d) => d._tag === "Granted").length
+            expect(granted).toBe(25)
+            const held = yield* channels.held(org.id, Fixtures.epoch)
+            expect(held).toHaveLength(25)
+            // each batch holds its first `granted` reservations, none after them
+            batches.forEach((d, k) => {
+              const mine = held.filter((r) => r.id.startsWith(`${org.id}-b${k}-`)).map((r) => r.id)
+              expect(mine.sort()).toEqual(
+                batch(k)
+                  .slice(0, d.granted)
+                  .map((r) => r.id)
+                  .sort()
+              )
+              expect(d.retryAfterSeconds === null).toBe(d.granted === 7)
+            })
+            // a full organization: nothing granted, the Retry-After a single reservation hears
+            const full = yield* channels.reserveBatch(org.id, [reservation("x")], 25, Fixtures.epoch)
+            const single = yield* channels.reserve(reservation("y"), 25, Fixtures.epoch)
+            expect(full).toEqual({
+              granted: 0,
+              retryAfterSeconds: single._tag === "Busy" ? single.retryAfterSeconds : -1
+            })
+            expect(yield* channels.reserveBatch(org.id, [], 25, Fixtures.epoch)).toEqual({
+              granted: 0,
+              retryAfterSeconds: null
+            })
+            // after their reclaim time a whole batch fits again
+            const later = yield* channels.reserveBatch(org.id, batch(99), 25, at(2000))
+            expect(later).toEqual({ granted: 7, retryAfterSeconds: null })
+          })
+      )
     })
 
     describe("live call transcript fragments", () => {
@@ -685,6 +751,10 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
           expect(entry.created_at).toEqual(at(0))
           expect(Option.isNone(yield* list.find(other.id, "+48500000486"))).toBe(true)
           expect((yield* list.list(org.id, page(1))).total_count).toBe(1)
+          const among = ["+48500000485", "+48500000486", "+48500000487"]
+          expect(Array.from(yield* list.listedAmong(org.id, among))).toEqual(["+48500000486"])
+          expect((yield* list.listedAmong(other.id, among)).size).toBe(0)
+          expect((yield* list.listedAmong(org.id, [])).size).toBe(0)
           expect(yield* list.remove(org.id, "+48500000486")).toBe(true)
           expect(yield* list.remove(org.id, "+48500000486")).toBe(false)
         })

@@ -3,8 +3,6 @@ import { AgentArchived, AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
 import { AgentStore } from "../agents/AgentStore.js"
-import * as CallingHours from "../calling-hours/CallingHours.js"
-import * as TimeZoneCandidates from "../calling-hours/TimeZoneCandidates.js"
 import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import { OrganizationNotFound } from "../organizations/OrganizationErrors.js"
@@ -18,8 +16,8 @@ import { uuidV4, SecureRandom } from "../randomness/SecureRandom.js"
 import type { Run } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
 import { ChannelsBusy, DoNotCallListed, OutsideCallingHours } from "./CallErrors.js"
+import * as CallGates from "./CallGates.js"
 import { ChannelStore } from "./ChannelStore.js"
-import { reclaimGraceSeconds } from "./OutboundChannels.js"
 import { Telephony, TelephonyUnavailable } from "./Telephony.js"
 
 /** A request to call someone with an agent. */
@@ -48,8 +46,8 @@ export type PlaceCallError =
   | OrganizationNotFound
 
 /**
- * Places outbound calls. The gates run in the contract's order, a permanent refusal before a retryable
- * one: Do not call (403), calling hours (409), outbound channels (429).
+ * Places outbound calls. The gates run in the contract's order (`CallGates`), a permanent refusal before
+ * a retryable one: Do not call (403), calling hours (409), outbound channels (429).
  */
 export class CallPlacement extends Context.Tag("@voice-agent-platform/core/CallPlacement")<
   CallPlacement,
@@ -83,11 +81,7 @@ export const layer = Layer.effect(
       Effect.gen(function* () {
         if (id === undefined) return null
         const number = yield* numbers.find(id)
-        if (
-          Option.isNone(number) ||
-          number.value.organization_id !== organizationId ||
-          number.value.status !== "active"
-        ) {
+        if (Option.isNone(number) || !CallGates.usableCallerId(number.value, organizationId)) {
           return yield* new PhoneNumberNotFound({ phone_number_id: id })
         }
         return number.value.number
@@ -100,18 +94,17 @@ export const layer = Layer.effect(
         const agent = yield* resolveAgent(request.organizationId, request.agent)
         const fromNumber = yield* callerId(request.organizationId, request.from_phone_number_id)
 
-        if (Option.isSome(yield* doNotCall.find(request.organizationId, phoneNumber))) {
+        const listed = Option.isSome(yield* doNotCall.find(request.organizationId, phoneNumber))
+        const gate = CallGates.beforeChannel(phoneNumber, listed, now)
+        if (gate._tag === "DoNotCall") {
           return yield* new DoNotCallListed({ phone_number: phoneNumber })
         }
-
-        const zones = TimeZoneCandidates.forNumber(phoneNumber)
-        const hours = CallingHours.check(zones, now)
-        if (hours._tag === "OutsideCallingHours") {
+        if (gate._tag === "OutsideCallingHours") {
           return yield* new OutsideCallingHours({
             phone_number: phoneNumber,
-            retry_at: hours.retryAt,
-            retry_after_seconds: hours.retryAfterSeconds,
-            time_zones: zones
+            retry_at: gate.retryAt,
+            retry_after_seconds: gate.retryAfterSeconds,
+            time_zones: gate.zones
           })
         }
 
@@ -128,7 +121,6 @@ export const layer = Layer.effect(
         }
 
         const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
-        const holdSeconds = agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds
         const release = channels.release(request.organizationId, reservationId)
         const initialContext = { ...request.initial_context, phone_number: phoneNumber }
 
@@ -138,13 +130,7 @@ export const layer = Layer.effect(
         return yield* Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
             const decision = yield* channels.reserve(
-              {
-                id: reservationId,
-                organization_id: request.organizationId,
-                reserved_at: now,
-                expires_at: new Date(now.getTime() + holdSeconds * 1000),
-                expected_release_at: null
-              },
+              CallGates.channelHold(request.organizationId, reservationId, agent, now),
               organization.value.outbound_channels,
               now
             )

@@ -56,3 +56,29 @@ export const decide = (
     ? { _tag: "Granted" }
     : { _tag: "Busy", retryAfterSeconds: retryAfterSeconds(held, now) }
 }
+
+/** What a batch of reservations got: the first `granted` of them hold a channel; `retryAfterSeconds` for the rest. */
+export interface BatchDecision {
+  readonly granted: number
+  /** When the first reservation not granted should retry; null when all were granted. */
+  readonly retryAfterSeconds: number | null
+}
+
+/**
+ * `decide` for `wanted` reservations at once, as if each asked in turn: the first ones get the free
+ * channels, and the first refused hears the Retry-After it would have heard after them.
+ */
+export const decideBatch = (
+  reservations: ReadonlyArray<ChannelReservation>,
+  capacity: number,
+  now: Date,
+  batch: ReadonlyArray<ChannelReservation>
+): BatchDecision => {
+  const held = live(reservations, now)
+  const granted = Math.max(0, Math.min(batch.length, capacity - held.length))
+  return {
+    granted,
+    retryAfterSeconds:
+      granted === batch.length ? null : retryAfterSeconds([...held, ...batch.slice(0, granted)], now)
+  }
+}

@@ -67,12 +67,22 @@ export const Campaign = Schema.Struct({
 })
 export type Campaign = typeof Campaign.Type
 
+/** Drawn at random (see `RandomIds`), as the other ids tenants see: its order says nothing. */
 export const ContactId = Schema.Int.pipe(Schema.positive(), Schema.brand("ContactId"))
 export type ContactId = typeof ContactId.Type
+
+/**
+ * Where a contact stands in the order contacts were added: counted by a sequence shared by every
+ * organization, so it orders lists and reports but is never shown.
+ */
+export const ContactOrder = Schema.Int.pipe(Schema.positive(), Schema.brand("ContactOrder"))
+export type ContactOrder = typeof ContactOrder.Type
 
 /** One person a campaign calls. */
 export const Contact = Schema.Struct({
   id: ContactId,
+  /** The order added (not shown). */
+  added_order: ContactOrder,
   campaign_id: CampaignId,
   organization_id: OrganizationId,
   /** E.164. */

@@ -1,11 +1,9 @@
 import { Clock, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
-import * as CallingHours from "../calling-hours/CallingHours.js"
-import * as TimeZoneCandidates from "../calling-hours/TimeZoneCandidates.js"
 import { CallEvents } from "../calls/CallEvents.js"
+import * as CallGates from "../calls/CallGates.js"
 import { ChannelStore } from "../calls/ChannelStore.js"
-import { reclaimGraceSeconds } from "../calls/OutboundChannels.js"
 import { Telephony } from "../calls/Telephony.js"
 import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
@@ -111,11 +109,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         let fromNumber: string | null = null
         if (campaign.from_phone_number_id !== null) {
           const from = yield* numbers.find(campaign.from_phone_number_id)
-          if (
-            Option.isNone(from) ||
-            from.value.organization_id !== campaign.organization_id ||
-            from.value.status !== "active"
-          ) {
+          if (Option.isNone(from) || !CallGates.usableCallerId(from.value, campaign.organization_id)) {
             return Either.left(phoneNumberUnavailableReason)
           }
           fromNumber = from.value.number
@@ -126,10 +120,10 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
     /**
      * One transaction for one campaign: the campaign is held (dialers of several processes take turns on
      * it), due contacts are claimed (`SKIP LOCKED`) up to what `max_concurrency` and the organization's
-     * free channels leave, and each goes through the call gates in `POST …/calls`'s order. Do not call
-     * skips it; calling hours make it wait for its window; busy channels make it wait their Retry-After;
-     * otherwise its channel is reserved, its run created and it moves to `in_progress` under this
-     * process's lease, all in this transaction.
+     * free channels leave, and each goes through the call gates (`CallGates`, `POST …/calls`'s order).
+     * Do not call skips it; calling hours make it wait for its window; busy channels make it wait their
+     * Retry-After; otherwise its channel is reserved, its run created and it moves to `in_progress` under
+     * this process's lease, all in this transaction.
      */
     const claim = (running: Campaign) =>
       transactions.run(
@@ -151,21 +145,29 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
           // more than there is room for: the gates before the channel (Do not call, calling hours) need none
           const due = yield* store.claimDue(organizationId, campaign.id, at, settings.claimBatch)
           const dialer = yield* dialingAs(campaign)
-          const dials: Array<Dial> = []
           let delta: TallyDelta = CampaignTally.none
           let moved = 0
-          for (const contact of due) {
-            if (Either.isLeft(dialer)) {
+          if (Either.isLeft(dialer)) {
+            for (const contact of due) {
               yield* store.updateContact(organizationId, contact.id, {
                 status: "failed",
                 outcome: dialer.left
               })
-              delta = CampaignTally.combine(delta, CampaignTally.move("pending", "failed"))
-              moved++
-              continue
             }
-            // 1. Do not call: a permanent refusal, no run
-            if (Option.isSome(yield* doNotCall.find(organizationId, contact.phone_number))) {
+            delta = CampaignTally.combine(delta, CampaignTally.move("pending", "failed", due.length))
+            yield* CampaignAttempts.tallyAndSettle(campaign, delta, at).pipe(withCampaigns)
+            return { dials: [], moved: due.length }
+          }
+          // the gates in `CallGates`' order, the Do not call list read once for every claimed number
+          const listed = yield* doNotCall.listedAmong(
+            organizationId,
+            due.map((c) => c.phone_number)
+          )
+          const open: Array<Contact> = []
+          for (const contact of due) {
+            const gate = CallGates.beforeChannel(contact.phone_number, listed.has(contact.phone_number), at)
+            if (gate._tag === "DoNotCall") {
+              // a permanent refusal, no run
               yield* store.updateContact(organizationId, contact.id, {
                 status: "skipped",
                 outcome: doNotCallReason,
@@ -181,54 +183,48 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
                 })
               )
               moved++
-              continue
-            }
-            // 2. Calling hours: wait for the window, without holding the others up
-            const hours = CallingHours.check(TimeZoneCandidates.forNumber(contact.phone_number), at)
-            if (hours._tag === "OutsideCallingHours") {
-              yield* store.updateContact(organizationId, contact.id, { next_attempt_at: hours.retryAt })
+            } else if (gate._tag === "OutsideCallingHours") {
+              // wait for the window, without holding the others up
+              yield* store.updateContact(organizationId, contact.id, { next_attempt_at: gate.retryAt })
               moved++
-              continue
+            } else if (open.length < room) {
+              // past `room` the rest stay pending, their locks released when this transaction ends
+              open.push(contact)
             }
-            // 3. Outbound channels: exact across processes; busy waits Retry-After. No room left: the rest
-            // stay pending, their locks released when this transaction ends.
-            if (dials.length >= room) continue
-            const { agent, definition, fromNumber } = dialer.right
-            const reservationId = yield* Effect.provideService(uuidV4, SecureRandom, random)
-            const holdSeconds = agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds
-            const decision = yield* channels.reserve(
-              {
-                id: reservationId,
-                organization_id: organizationId,
-                reserved_at: at,
-                expires_at: new Date(at.getTime() + holdSeconds * 1000),
-                expected_release_at: null
-              },
-              capacity,
-              at
+          }
+          // outbound channels, for the open contacts at once: exact across processes; the first refused
+          // waits the Retry-After, the ones after it stay pending
+          const { agent, definition, fromNumber } = dialer.right
+          const holds = yield* Effect.forEach(open, () =>
+            Effect.map(Effect.provideService(uuidV4, SecureRandom, random), (reservationId) =>
+              CallGates.channelHold(organizationId, reservationId, agent, at)
             )
-            if (decision._tag === "Busy") {
-              yield* store.updateContact(organizationId, contact.id, {
-                next_attempt_at: new Date(at.getTime() + decision.retryAfterSeconds * 1000)
-              })
-              moved++
-              break
-            }
-            const run = yield* runs.insert(newRun(campaign, contact, definition, reservationId), at)
-            yield* store.updateContact(organizationId, contact.id, {
-              status: "in_progress",
-              attempts: contact.attempts + 1,
-              last_run_id: run.workflow_run_id,
-              outcome: null,
-              next_attempt_at: null,
-              lease_owner: owner,
-              lease_expires_at: new Date(at.getTime() + settings.leaseSeconds * 1000)
-            })
-            delta = CampaignTally.combine(
-              delta,
-              CampaignTally.attemptMade(CampaignTally.move("pending", "in_progress"))
-            )
+          )
+          const decision = yield* channels.reserveBatch(organizationId, holds, capacity, at)
+          const dials: Array<Dial> = []
+          const placed = open.slice(0, decision.granted)
+          const started: Array<{ readonly id: Contact["id"]; readonly runId: Run["workflow_run_id"] }> = []
+          for (const [i, contact] of placed.entries()) {
+            const run = yield* runs.insert(newRun(campaign, contact, definition, holds[i]!.id), at)
+            started.push({ id: contact.id, runId: run.workflow_run_id })
             dials.push({ run, agent, definition, fromNumber })
+          }
+          yield* store.startAttempts(
+            organizationId,
+            started,
+            owner,
+            new Date(at.getTime() + settings.leaseSeconds * 1000)
+          )
+          delta = CampaignTally.combine(delta, {
+            ...CampaignTally.move("pending", "in_progress", placed.length),
+            attempts: placed.length
+          })
+          moved += placed.length
+          const refused = open[decision.granted]
+          if (refused !== undefined && decision.retryAfterSeconds !== null) {
+            yield* store.updateContact(organizationId, refused.id, {
+              next_attempt_at: new Date(at.getTime() + decision.retryAfterSeconds * 1000)
+            })
             moved++
           }
           yield* CampaignAttempts.tallyAndSettle(campaign, delta, at).pipe(withCampaigns)

@@ -2,7 +2,15 @@ import { Context, type Effect, type Option } from "effect"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import type { RunId } from "../runs/RunId.js"
-import type { Campaign, CampaignId, Contact, ContactId, ContactStatus, ReportedContact } from "./Campaign.js"
+import type {
+  Campaign,
+  CampaignId,
+  Contact,
+  ContactId,
+  ContactOrder,
+  ContactStatus,
+  ReportedContact
+} from "./Campaign.js"
 import type { TallyDelta } from "./CampaignTally.js"
 
 export type NewCampaign = Omit<Campaign, "id" | "created_at" | "totals">
@@ -78,6 +86,16 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       id: ContactId,
       patch: ContactPatch
     ) => Effect.Effect<Option.Option<Contact>>
+    /**
+     * The dialer placed attempts: each contact moves `in_progress` with its run, one more attempt, no
+     * outcome or wait, under `owner`'s lease until `leaseExpiresAt`. One statement for the claim's contacts.
+     */
+    readonly startAttempts: (
+      organizationId: OrganizationId,
+      attempts: ReadonlyArray<{ readonly id: ContactId; readonly runId: RunId }>,
+      owner: string,
+      leaseExpiresAt: Date
+    ) => Effect.Effect<void>
     /** Erases a contact of the campaign; answers it. */
     readonly removeContact: (
       organizationId: OrganizationId,
@@ -101,11 +119,14 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       page: PageRequest,
       totalCount: number
     ) => Effect.Effect<Page<ReportedContact>>
-    /** Report rows after contact `after` (null: from the start), at most `limit`: how the CSV is streamed. */
+    /**
+     * Report rows added after the contact whose `added_order` is `after` (null: from the start), at most
+     * `limit`: how the CSV is streamed.
+     */
     readonly reportAfter: (
       organizationId: OrganizationId,
       id: CampaignId,
-      after: ContactId | null,
+      after: ContactOrder | null,
       limit: number
     ) => Effect.Effect<ReadonlyArray<ReportedContact>>
     /** A run was deleted: the contact whose last attempt it was no longer names it. */

@@ -16,6 +16,7 @@ import type {
   Campaign,
   CampaignId,
   ContactId,
+  ContactOrder,
   ContactStatus,
   ReportedContact,
   RetryableOutcome
@@ -278,13 +279,13 @@ export const layer = Layer.effect(
         }),
       reportRows: (organizationId, id) =>
         Effect.map(find(organizationId, id), () =>
-          Stream.paginateChunkEffect(null as ContactId | null, (after) =>
+          Stream.paginateChunkEffect(null as ContactOrder | null, (after) =>
             Effect.map(store.reportAfter(organizationId, id, after, reportStreamBatch), (rows) => {
               const last = rows[rows.length - 1]
-              const next: Option.Option<ContactId | null> =
+              const next: Option.Option<ContactOrder | null> =
                 rows.length < reportStreamBatch || last === undefined
                   ? Option.none()
-                  : Option.some(last.contact.id)
+                  : Option.some(last.contact.added_order)
               return [Chunk.fromIterable(rows), next] as const
             })
           )

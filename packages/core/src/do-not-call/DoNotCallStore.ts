@@ -13,6 +13,11 @@ export class DoNotCallStore extends Context.Tag("@voice-agent-platform/core/DoNo
       organizationId: OrganizationId,
       phoneNumber: string
     ) => Effect.Effect<Option.Option<DoNotCallEntry>>
+    /** Which of the numbers the organization's list holds: one lookup for many (the campaign dialer's). */
+    readonly listedAmong: (
+      organizationId: OrganizationId,
+      phoneNumbers: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlySet<string>>
     /** False when the number was not listed. */
     readonly remove: (organizationId: OrganizationId, phoneNumber: string) => Effect.Effect<boolean>
     readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<DoNotCallEntry>>

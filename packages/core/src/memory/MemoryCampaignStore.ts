@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import type { Campaign, Contact, ReportedContact } from "../campaigns/Campaign.js"
-import { CampaignId, ContactId } from "../campaigns/Campaign.js"
+import { CampaignId, ContactId, ContactOrder } from "../campaigns/Campaign.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
 import * as CampaignTally from "../campaigns/CampaignTally.js"
 import type { OrganizationId } from "../organizations/Organization.js"
@@ -14,7 +14,12 @@ import { byCreation, organizationTable } from "./OrganizationTable.js"
 const dueAt = (contact: Contact, now: Date) =>
   contact.next_attempt_at === null || contact.next_attempt_at.getTime() <= now.getTime()
 
-/** Campaigns and their contacts in memory; contacts are kept in the order they were added (by id). */
+const byOrderAdded = (a: Contact, b: Contact) => a.added_order - b.added_order
+
+/**
+ * Campaigns and their contacts in memory. Contact ids are drawn at random, as SQL's are; contacts are
+ * kept in the order they were added by `added_order`, counted apart and never shown.
+ */
 export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer.effect(
   CampaignStore,
   Effect.gen(function* () {
@@ -27,7 +32,7 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
       organizationId: OrganizationId,
       id: CampaignId,
       keep: (c: Contact) => boolean = () => true
-    ) => contacts.ownRows(organizationId, (c) => c.campaign_id === id && keep(c)).sort((a, b) => a.id - b.id)
+    ) => contacts.ownRows(organizationId, (c) => c.campaign_id === id && keep(c)).sort(byOrderAdded)
 
     const reported = (contact: Contact): ReportedContact => {
       const run = contact.last_run_id === null ? undefined : runs.get(contact.last_run_id)
@@ -105,7 +110,8 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
             known.add(contact.phone_number)
             const row: Contact = {
               ...contact,
-              id: ContactId.make(db.nextNumber("contacts")),
+              id: ContactId.make(db.nextId("contacts")),
+              added_order: ContactOrder.make(db.nextNumber("contacts")),
               campaign_id: id,
               organization_id: organizationId,
               status: "pending",
@@ -139,6 +145,21 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
         ),
       updateContact: (organizationId, id, patch) =>
         db.atomically(() => contacts.replaceOwn(organizationId, id, (contact) => ({ ...contact, ...patch }))),
+      startAttempts: (organizationId, attempts, owner, leaseExpiresAt) =>
+        db.atomically(() => {
+          for (const { id, runId } of attempts) {
+            contacts.replaceOwn(organizationId, id, (contact) => ({
+              ...contact,
+              status: "in_progress",
+              attempts: contact.attempts + 1,
+              last_run_id: runId,
+              outcome: null,
+              next_attempt_at: null,
+              lease_owner: owner,
+              lease_expires_at: leaseExpiresAt
+            }))
+          }
+        }),
       removeContact: (organizationId, campaignId, id) =>
         db.atomically(() =>
           contacts.own(organizationId, id)?.campaign_id === campaignId
@@ -163,7 +184,7 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
         }),
       reportAfter: (organizationId, id, after, limit) =>
         db.atomically(() =>
-          ofCampaign(organizationId, id, (c) => after === null || c.id > after)
+          ofCampaign(organizationId, id, (c) => after === null || c.added_order > after)
             .slice(0, limit)
             .map(reported)
         ),
@@ -186,7 +207,8 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
           ofCampaign(organizationId, id, (c) => c.status === "pending" && dueAt(c, now))
             .sort(
               (a, b) =>
-                (a.next_attempt_at?.getTime() ?? 0) - (b.next_attempt_at?.getTime() ?? 0) || a.id - b.id
+                (a.next_attempt_at?.getTime() ?? 0) - (b.next_attempt_at?.getTime() ?? 0) ||
+                byOrderAdded(a, b)
             )
             .slice(0, limit)
         ),
@@ -206,7 +228,9 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
                 c.lease_expires_at !== null &&
                 c.lease_expires_at.getTime() <= now.getTime()
             )
-            .sort((a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || a.id - b.id)
+            .sort(
+              (a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || byOrderAdded(a, b)
+            )
             .slice(0, limit)
         )
     }

@@ -69,8 +69,8 @@ export class MemoryDatabase {
   }
 
   /**
-   * The next number of a counted sequence, starting at 1, for ids no tenant sees (API keys, campaign
-   * contacts) and whose order is the order of creation. Like SQL sequences, not rolled back.
+   * The next number of a counted sequence, starting at 1, for numbers no tenant sees (API key ids, the
+   * order campaign contacts were added) whose order is the order of creation. Like SQL sequences, not rolled back.
    */
   nextNumber(sequence: string): number {
     const next = (this.sequences.get(sequence) ?? 0) + 1

@@ -26,6 +26,10 @@ export const layer: Layer.Layer<DoNotCallStore, never, MemoryDatabaseTag> = Laye
         }),
       find: (organizationId, phoneNumber) =>
         db.atomically(() => Option.fromNullable(entries.get(keyOf(organizationId, phoneNumber)))),
+      listedAmong: (organizationId, phoneNumbers) =>
+        db.atomically(
+          () => new Set(phoneNumbers.filter((n) => entries.get(keyOf(organizationId, n)) !== undefined))
+        ),
       remove: (organizationId, phoneNumber) =>
         db.atomically(() => entries.delete(keyOf(organizationId, phoneNumber))),
       list: (organizationId, page) => db.atomically(() => entries.newestPage(organizationId, page))

@@ -78,3 +78,37 @@ describe("OutboundChannels.decide", () => {
     }
   )
 })
+
+describe("OutboundChannels.decideBatch", () => {
+  const reservations = (prefix: string, maxLength: number) =>
+    FastCheck.array(
+      FastCheck.record({
+        expiresIn: FastCheck.integer({ min: -600, max: 4000 }),
+        expectedIn: FastCheck.option(FastCheck.integer({ min: -600, max: 4000 }), { nil: null })
+      }),
+      { maxLength }
+    ).map((rs) => rs.map((r, i) => reservation(r.expiresIn, r.expectedIn, `${prefix}${i}`)))
+  const fresh = reservations("n", 15).map((rs) =>
+    rs.map((r) => ({ ...r, expires_at: at(600 + r.id.length) }))
+  )
+
+  it.prop(
+    "decides a batch as `decide` would, one reservation after the other, stopping at the first refusal",
+    [reservations("r", 30), fresh, FastCheck.integer({ min: 1, max: 20 })],
+    ([held, batch, capacity]) => {
+      let state = [...held]
+      let granted = 0
+      let retryAfterSeconds: number | null = null
+      for (const r of batch) {
+        const decision = OutboundChannels.decide(state, capacity, now)
+        if (decision._tag === "Busy") {
+          retryAfterSeconds = decision.retryAfterSeconds
+          break
+        }
+        state = [...state, r]
+        granted++
+      }
+      expect(OutboundChannels.decideBatch(held, capacity, now, batch)).toEqual({ granted, retryAfterSeconds })
+    }
+  )
+})

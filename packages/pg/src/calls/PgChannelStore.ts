@@ -20,16 +20,18 @@ export const layer: Layer.Layer<ChannelStore, never, SqlClient.SqlClient> = Laye
         SELECT * FROM channel_reservations
         WHERE organization_id = ${organizationId} AND expires_at > ${now}
         ORDER BY reserved_at, id`)
+    /** Holds the organization's channels until the transaction ends, and reclaims the expired ones. */
+    const lockAndReclaim = (organizationId: number, now: Date) =>
+      Effect.zipRight(
+        Rows.run(sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`),
+        // Expired reservations are reclaimed here, so that the table does not grow without bound.
+        Rows.run(sql`
+          DELETE FROM channel_reservations WHERE organization_id = ${organizationId} AND expires_at <= ${now}`)
+      )
     return {
       reserve: (reservation, capacity, now) =>
         Effect.gen(function* () {
-          yield* Rows.run(
-            sql`SELECT id FROM organizations WHERE id = ${reservation.organization_id} FOR NO KEY UPDATE`
-          )
-          // Expired reservations are reclaimed here, so that the table does not grow without bound.
-          yield* Rows.run(sql`
-            DELETE FROM channel_reservations
-            WHERE organization_id = ${reservation.organization_id} AND expires_at <= ${now}`)
+          yield* lockAndReclaim(reservation.organization_id, now)
           const decision = OutboundChannels.decide(
             yield* heldBy(reservation.organization_id, now),
             capacity,
@@ -37,6 +39,27 @@ export const layer: Layer.Layer<ChannelStore, never, SqlClient.SqlClient> = Laye
           )
           if (decision._tag === "Granted") {
             yield* Rows.run(sql`INSERT INTO channel_reservations ${sql.insert({ ...reservation })}`)
+          }
+          return decision
+        }).pipe(sql.withTransaction, Effect.orDie),
+      reserveBatch: (organizationId, batch, capacity, now) =>
+        Effect.gen(function* () {
+          if (batch.length === 0) return { granted: 0, retryAfterSeconds: null }
+          if (batch.some((r) => r.organization_id !== organizationId)) {
+            return yield* Effect.dieMessage("a batch of channel reservations is of one organization")
+          }
+          yield* lockAndReclaim(organizationId, now)
+          const decision = OutboundChannels.decideBatch(
+            yield* heldBy(organizationId, now),
+            capacity,
+            now,
+            batch
+          )
+          const granted = batch.slice(0, decision.granted)
+          if (granted.length > 0) {
+            yield* Rows.run(
+              sql`INSERT INTO channel_reservations ${sql.insert(granted.map((r) => ({ ...r })))}`
+            )
           }
           return decision
         }).pipe(sql.withTransaction, Effect.orDie),

@@ -83,7 +83,8 @@ const campaignColumns = (campaign: Omit<CampaignType, "id" | "created_at" | "tot
 })
 
 /**
- * Campaigns and their contacts in PostgreSQL. Contacts are listed in the order they were added (by id);
+ * Campaigns and their contacts in PostgreSQL. Contacts are listed in the order they were added (by
+ * `added_order`; their ids are random);
  * the report reads each contact's last run by a join, so a deleted run leaves nothing behind in it.
  */
 export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Layer.effect(
@@ -167,8 +168,8 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
                   INSERT INTO campaign_contacts ${sql.insert(batch)}
                   ON CONFLICT (campaign_id, phone_number) DO NOTHING RETURNING *`)
               )
-              // Ids follow the order of the rows given; RETURNING promises no order, so sort by them.
-              const added = inserted.flat().sort((a, b) => a.id - b.id)
+              // `added_order` follows the rows given; RETURNING promises no order, so sort by it.
+              const added = inserted.flat().sort((a, b) => a.added_order - b.added_order)
               return { added, duplicates: contacts.length - added.length }
             })
           )
@@ -187,7 +188,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           count(organizationId, id, filter.status),
           Rows.all(Contact)(sql`
             SELECT * FROM campaign_contacts WHERE ${contactsWhere(organizationId, id, filter.status)}
-            ORDER BY id LIMIT ${limit} OFFSET ${offset}`),
+            ORDER BY added_order LIMIT ${limit} OFFSET ${offset}`),
           page
         )
       },
@@ -198,6 +199,16 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           : contactRow(sql`
               UPDATE campaign_contacts SET ${sql.update(patch)}
               WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+      startAttempts: (organizationId, attempts, owner, leaseExpiresAt) =>
+        attempts.length === 0
+          ? Effect.void
+          : Rows.run(sql`
+              UPDATE campaign_contacts k SET status = 'in_progress', attempts = k.attempts + 1,
+                last_run_id = a.run_id, outcome = NULL, next_attempt_at = NULL,
+                lease_owner = ${owner}, lease_expires_at = ${leaseExpiresAt}
+              FROM unnest(${attempts.map((a) => a.id)}::int8[], ${attempts.map((a) => a.runId)}::int8[])
+                AS a (id, run_id)
+              WHERE k.organization_id = ${organizationId} AND k.id = a.id`),
       removeContact: (organizationId, campaignId, id) =>
         contactRow(sql`
           DELETE FROM campaign_contacts
@@ -214,14 +225,14 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
         return Rows.all(ReportRow)(
           sql`
           ${reportSelect} WHERE ${contactsWhere(organizationId, id, filter.status, "k.")}
-          ORDER BY k.id LIMIT ${limit} OFFSET ${offset}`
+          ORDER BY k.added_order LIMIT ${limit} OFFSET ${offset}`
         ).pipe(Effect.map((rows) => Page.make(rows.map(reported), totalCount, page)))
       },
       reportAfter: (organizationId, id, after, limit) =>
         Rows.all(ReportRow)(
           sql`
-          ${reportSelect} WHERE ${contactsWhere(organizationId, id, undefined, "k.")} AND k.id > ${after ?? 0}
-          ORDER BY k.id LIMIT ${limit}`
+          ${reportSelect} WHERE ${contactsWhere(organizationId, id, undefined, "k.")} AND k.added_order > ${after ?? 0}
+          ORDER BY k.added_order LIMIT ${limit}`
         ).pipe(Effect.map((rows) => rows.map(reported))),
       forgetRun: (organizationId, runId) =>
         Rows.run(sql`
@@ -235,7 +246,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           SELECT * FROM campaign_contacts
           WHERE organization_id = ${organizationId} AND campaign_id = ${id} AND status = 'pending'
             AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
-          ORDER BY next_attempt_at NULLS FIRST, id LIMIT ${limit}
+          ORDER BY next_attempt_at NULLS FIRST, added_order LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`),
       renewLeases: (owner, until) =>
         Rows.all(Found)(
@@ -247,7 +258,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
         Rows.all(Contact)(sql`
           SELECT * FROM campaign_contacts
           WHERE status = 'in_progress' AND lease_expires_at <= ${now}
-          ORDER BY lease_expires_at, id LIMIT ${limit}`)
+          ORDER BY lease_expires_at, added_order LIMIT ${limit}`)
     }
   })
 )

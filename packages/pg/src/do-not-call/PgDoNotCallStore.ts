@@ -6,6 +6,7 @@ import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
 const Count = Schema.Struct({ total: Schema.Number })
+const Listed = Schema.Struct({ phone_number: Schema.String })
 
 /**
  * The Do not call list in PostgreSQL, one row per organization and number. Adding is one upsert: a listed
@@ -24,6 +25,14 @@ export const layer: Layer.Layer<DoNotCallStore, never, SqlClient.SqlClient> = La
       find: (organizationId, phoneNumber) =>
         Rows.first(DoNotCallEntry)(sql`
           SELECT * FROM do_not_call WHERE organization_id = ${organizationId} AND phone_number = ${phoneNumber}`),
+      listedAmong: (organizationId, phoneNumbers) =>
+        phoneNumbers.length === 0
+          ? Effect.succeed(new Set<string>())
+          : Rows.all(Listed)(
+              sql`
+              SELECT phone_number FROM do_not_call
+              WHERE organization_id = ${organizationId} AND phone_number = ANY(${Array.from(phoneNumbers)})`
+            ).pipe(Effect.map((rows) => new Set(rows.map((r) => r.phone_number)))),
       remove: (organizationId, phoneNumber) =>
         Rows.all(Schema.Unknown)(
           sql`

@@ -5,7 +5,7 @@ import { Effect } from "effect"
  * The tables whose integer ids tenants see, with their key column. Their ids were drawn from sequences
  * shared by every organization, so a tenant could read the others' volume from the gaps between its own
  * ids. API keys (seen by operators only), call fragments and campaign contacts (never shown, ordered by
- * id) keep their sequences.
+ * id) keep their sequences (version 6 draws contact ids too).
  */
 export const randomIdTables: ReadonlyArray<readonly [table: string, column: string]> = [
   ["organizations", "id"],
@@ -30,6 +30,33 @@ const sealedChecks: ReadonlyArray<readonly [table: string, column: string]> = [
 ]
 
 /**
+ * `random_row_id(table)`, which knows the tables given (a table it does not know is an error). Later
+ * versions that add a table redefine it (`CREATE OR REPLACE`) with the tables before theirs.
+ */
+export const randomRowIdFunction = (
+  create: "CREATE" | "CREATE OR REPLACE",
+  tables: ReadonlyArray<readonly [table: string, column: string]>
+): string => `${create} FUNCTION random_row_id(target text) RETURNS bigint
+  LANGUAGE plpgsql VOLATILE AS $$
+  DECLARE
+    candidate bigint;
+  BEGIN
+    LOOP
+      candidate := (floor(random() * 67108864)::bigint << 27) | floor(random() * 134217728)::bigint;
+      CONTINUE WHEN candidate = 0;
+      CASE target
+        ${tables
+          .map(
+            ([table, column]) =>
+              `WHEN '${table}' THEN CONTINUE WHEN EXISTS (SELECT 1 FROM ${table} WHERE ${column} = candidate);`
+          )
+          .join("\n        ")}
+      END CASE;
+      RETURN candidate;
+    END LOOP;
+  END $$`
+
+/**
  * Version 4, nothing crosses tenants. Ids are drawn at random from 1..2^53−1 (as `RandomIds` in core
  * does for the in-memory store), not from shared sequences: `random_row_id(table)` draws 53 bits (two
  * `random()` draws, each carries 52) and draws again while the id is taken, so an insert never meets a
@@ -42,25 +69,7 @@ const sealedChecks: ReadonlyArray<readonly [table: string, column: string]> = [
  * the key is not the database's to know, so SQL cannot).
  */
 export const statements: ReadonlyArray<string> = [
-  `CREATE FUNCTION random_row_id(target text) RETURNS bigint
-  LANGUAGE plpgsql VOLATILE AS $$
-  DECLARE
-    candidate bigint;
-  BEGIN
-    LOOP
-      candidate := (floor(random() * 67108864)::bigint << 27) | floor(random() * 134217728)::bigint;
-      CONTINUE WHEN candidate = 0;
-      CASE target
-        ${randomIdTables
-          .map(
-            ([table, column]) =>
-              `WHEN '${table}' THEN CONTINUE WHEN EXISTS (SELECT 1 FROM ${table} WHERE ${column} = candidate);`
-          )
-          .join("\n        ")}
-      END CASE;
-      RETURN candidate;
-    END LOOP;
-  END $$`,
+  randomRowIdFunction("CREATE", randomIdTables),
   ...randomIdTables.flatMap(([table, column]) => [
     `ALTER TABLE ${table} ALTER COLUMN ${column} DROP IDENTITY`,
     `ALTER TABLE ${table} ALTER COLUMN ${column} SET DEFAULT random_row_id('${table}')`

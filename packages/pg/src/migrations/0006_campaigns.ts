@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { randomIdTables, randomRowIdFunction } from "./0004_tenancy.js"
 
 const counted = ["pending", "in_progress", "completed", "failed", "skipped"] as const
 
@@ -15,6 +16,10 @@ const counted = ["pending", "in_progress", "completed", "failed", "skipped"] as 
  *   `campaign.contact.skipped`): their `run_id` is null.
  * - A number appears once per campaign (earlier duplicates keep their first contact), and the dialer's
  *   reads have indexes: due pending contacts, expired leases, the contact of a run, running campaigns.
+ * - Contact ids are shown now (the report, `DELETE …/contacts/{contact_id}`), so they are drawn at random
+ *   as version 4 does for the other ids tenants see (`random_row_id`, which learns the table). The order
+ *   contacts were added is kept apart in `added_order`, from the sequence that counted their ids (it goes
+ *   on from there), and is never shown; contacts stored before keep their ids, which are their order.
  */
 export const statements: ReadonlyArray<string> = [
   `ALTER TABLE campaigns
@@ -34,8 +39,22 @@ export const statements: ReadonlyArray<string> = [
   `UPDATE campaigns c SET
     ${counted.map((status) => `${status}_count = (SELECT count(*) FROM campaign_contacts k WHERE k.campaign_id = c.id AND k.status = '${status}')`).join(",\n    ")},
     attempts_count = (SELECT coalesce(sum(attempts), 0) FROM campaign_contacts k WHERE k.campaign_id = c.id)`,
+  `ALTER TABLE campaign_contacts ADD COLUMN added_order bigint`,
+  `UPDATE campaign_contacts SET added_order = id`,
+  `ALTER TABLE campaign_contacts ALTER COLUMN added_order SET NOT NULL`,
+  `ALTER TABLE campaign_contacts ALTER COLUMN added_order ADD GENERATED ALWAYS AS IDENTITY`,
+  `SELECT setval(pg_get_serial_sequence('campaign_contacts', 'added_order'),
+    (SELECT coalesce(max(id), 0) + 1 FROM campaign_contacts), false)`,
+  randomRowIdFunction("CREATE OR REPLACE", [...randomIdTables, ["campaign_contacts", "id"]]),
+  `ALTER TABLE campaign_contacts ALTER COLUMN id DROP IDENTITY`,
+  `ALTER TABLE campaign_contacts ALTER COLUMN id SET DEFAULT random_row_id('campaign_contacts')`,
+  `DROP INDEX campaign_contacts_by_campaign`,
+  `DROP INDEX campaign_contacts_by_status`,
+  `CREATE INDEX campaign_contacts_by_campaign ON campaign_contacts (organization_id, campaign_id, added_order)`,
+  `CREATE INDEX campaign_contacts_by_status
+    ON campaign_contacts (organization_id, campaign_id, status, added_order)`,
   `CREATE UNIQUE INDEX campaign_contacts_number ON campaign_contacts (campaign_id, phone_number)`,
-  `CREATE INDEX campaign_contacts_due ON campaign_contacts (campaign_id, next_attempt_at NULLS FIRST, id)
+  `CREATE INDEX campaign_contacts_due ON campaign_contacts (campaign_id, next_attempt_at NULLS FIRST, added_order)
     WHERE status = 'pending'`,
   `CREATE INDEX campaign_contacts_leases ON campaign_contacts (lease_expires_at) WHERE status = 'in_progress'`,
   `CREATE INDEX campaign_contacts_by_run ON campaign_contacts (organization_id, last_run_id)

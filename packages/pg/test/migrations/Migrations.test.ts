@@ -185,7 +185,7 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
       expect(after.some((id) => id > 2 ** 40)).toBe(true)
     }).pipe(Effect.provide(layerFreshDatabase))
   )
-  it.live("version 6 keeps one contact per number and fills the campaign's counts from its contacts", () =>
+  it.live("version 6 keeps one contact per number, fills the campaign's counts, draws contact ids", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       // a database that stopped at version 4
@@ -237,6 +237,23 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
           VALUES (${campaign!.id}, ${org!.id}, '+48500100001', '{}', 'pending', 0, now())`
       )
       expect(duplicate._tag).toBe("Left")
+      // contacts stored before keep their ids, which are their order; new ones are drawn, their order counted on
+      const before = yield* sql<{ id: number; added_order: number }>`
+        SELECT id, added_order FROM campaign_contacts WHERE campaign_id = ${campaign!.id} ORDER BY added_order`
+      expect(before.map((c) => c.added_order)).toEqual(before.map((c) => c.id))
+      const added = yield* sql<{ id: number; added_order: number }>`
+        INSERT INTO campaign_contacts (campaign_id, organization_id, phone_number, initial_context, status,
+          attempts, created_at)
+        SELECT ${campaign!.id}, ${org!.id}, '+4850020' || lpad(n::text, 4, '0'), '{}', 'pending', 0, now()
+        FROM generate_series(1, 5) AS n
+        RETURNING id, added_order`
+      const last = Math.max(...before.map((c) => c.id))
+      // (the refused duplicate above took a number of the sequence too, as sequences do)
+      const orders = added.map((c) => c.added_order).sort((a, b) => a - b)
+      expect(orders[0]).toBeGreaterThan(last)
+      expect(orders).toEqual([0, 1, 2, 3, 4].map((n) => orders[0]! + n))
+      // five counted ids would be last+1..last+5; drawn ones land there about never
+      expect(added.filter((c) => c.id > last && c.id <= last + 5)).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))
   )
 
