@@ -203,10 +203,63 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
           status: "running",
           started_at: new Date("2001-01-01T00:00:00Z")
         })
-        const running = yield* store.running(1000)
+        const running = yield* store.running(at(0), 1000, 1000)
         expect(running.map((c) => c.id)).toContain(campaign.id)
         expect(running.map((c) => c.id)).not.toContain(idle.id)
         yield* store.update(org.id, campaign.id, { status: "completed" })
+      })
+    )
+
+    it.effect("visit running campaigns with work, least recently visited first, a few per organization", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const org = yield* Fixtures.organization()
+        const { agent } = yield* Fixtures.agent(org.id)
+        const running = (name: string, contacts: number, nextAttempt: Date | null) =>
+          Effect.gen(function* () {
+            const campaign = yield* store.insert(
+              Fixtures.newCampaign(org.id, agent.id, { name, status: "running", started_at: at(0) }),
+              at(0)
+            )
+            const { added } = yield* store.addContacts(org.id, campaign.id, numbers(contacts), at(0))
+            yield* store.tally(org.id, campaign.id, CampaignTally.move(null, "pending", contacts))
+            for (const c of added) yield* store.updateContact(org.id, c.id, { next_attempt_at: nextAttempt })
+            return campaign.id
+          })
+        // started first, but with nothing due for an hour: retries far away, or outside calling hours
+        const idle = [
+          yield* running("idle 1", 2, at(3600)),
+          yield* running("idle 2", 2, at(3600)),
+          yield* running("idle 3", 1, at(3600))
+        ]
+        const due = [
+          yield* running("due 1", 1, null),
+          yield* running("due 2", 2, at(5)),
+          yield* running("due 3", 1, null)
+        ]
+        const ofOrg = (
+          campaigns: ReadonlyArray<{ readonly organization_id: OrganizationId; readonly id: number }>
+        ) => campaigns.filter((c) => c.organization_id === org.id).map((c) => c.id)
+        const first = ofOrg(yield* store.running(at(10), 1000, 2))
+        expect(first.length).toBe(2)
+        for (const id of first) expect(due).toContain(id)
+        // the one left out comes first next time, then the least recently visited
+        const second = ofOrg(yield* store.running(at(20), 1000, 2))
+        expect(second.length).toBe(2)
+        expect(second).toContain(due.find((id) => !first.includes(id)))
+        for (const id of second) expect(due).toContain(id)
+        const third = ofOrg(yield* store.running(at(30), 1000, 2))
+        expect(third).toContain(first.find((id) => !second.includes(id)))
+        // once due, the idle ones are visited too; one with nothing left to dial is visited to be settled
+        const { org: other, campaign: settled } = yield* campaignWith(0, {
+          status: "running",
+          started_at: at(0)
+        })
+        const later = yield* store.running(at(3600), 1000, 10)
+        expect(ofOrg(later).sort()).toEqual([...idle, ...due].sort())
+        expect(later.filter((c) => c.organization_id === other.id).map((c) => c.id)).toEqual([settled.id])
+        for (const id of [...idle, ...due]) yield* store.update(org.id, id, { status: "completed" })
+        yield* store.update(other.id, settled.id, { status: "completed" })
       })
     )
   })

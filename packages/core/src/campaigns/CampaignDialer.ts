@@ -36,8 +36,10 @@ export interface DialerSettings {
   readonly claimBatch: number
   /** The most running campaigns one round visits. */
   readonly campaignsPerRound: number
-  /** The most expired leases one round takes back. */
+  /** The most expired leases one recovery batch takes back (batches repeat while one comes back full). */
   readonly recoveryBatch: number
+  /** The most campaigns of one organization one round visits. */
+  readonly campaignsPerOrganization: number
 }
 
 export const defaults: DialerSettings = {
@@ -46,7 +48,8 @@ export const defaults: DialerSettings = {
   heartbeatSeconds: 5,
   claimBatch: 100,
   campaignsPerRound: 50,
-  recoveryBatch: 200
+  recoveryBatch: 200,
+  campaignsPerOrganization: 10
 }
 
 /** `last_error` of a contact the Do not call list holds back. */
@@ -261,11 +264,18 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         )
     }
 
-    /** Takes back the attempts of a process that stopped renewing its leases: each ends `failed`. */
+    /**
+     * Takes back the attempts of a process that stopped renewing its leases, each ending `failed`: batches
+     * of `recoveryBatch`, repeated while one comes back full; answers how many.
+     */
     const recover = Effect.gen(function* () {
-      const expired = yield* store.expiredLeases(yield* now, settings.recoveryBatch)
-      for (const contact of expired) yield* recoverOne(contact)
-      return expired.length
+      let total = 0
+      for (;;) {
+        const expired = yield* store.expiredLeases(yield* now, settings.recoveryBatch)
+        for (const contact of expired) yield* recoverOne(contact)
+        total += expired.length
+        if (expired.length < settings.recoveryBatch) return total
+      }
     })
 
     const recoverOne = (contact: Contact) =>
@@ -298,15 +308,23 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         )
       })
 
-    /** One round: every running campaign gets a claim, then expired leases are taken back. */
+    /**
+     * One round: each running campaign with work (see `CampaignStore.running`), the least recently visited
+     * first, gets a claim. Expired leases are taken back by `recover`, on a schedule of its own.
+     */
     const round = Effect.gen(function* () {
       let progress = 0
-      for (const campaign of yield* store.running(settings.campaignsPerRound)) {
+      const visited = yield* store.running(
+        yield* now,
+        settings.campaignsPerRound,
+        settings.campaignsPerOrganization
+      )
+      for (const campaign of visited) {
         const { dials, moved } = yield* claim(campaign)
         yield* Effect.forEach(dials, dial, { discard: true, concurrency: 16 })
         progress += moved
       }
-      return progress + (yield* recover)
+      return progress
     })
 
     const heartbeat = Effect.flatMap(now, (at) =>
@@ -347,8 +365,9 @@ const newRun = (
 
 /**
  * The dialer in the background, for as long as the layer lives: rounds back to back while they find work,
- * `idleMillis` apart when they do not, and the lease heartbeat every `heartbeatSeconds`; both on the
- * `Clock` (a test clock drives them). A round that fails unexpectedly is logged and the next goes on.
+ * `idleMillis` apart when they do not; the lease heartbeat and the recovery of expired leases each in a
+ * fiber of its own every `heartbeatSeconds` (so a long round never delays them); all on the `Clock` (a
+ * test clock drives them). A round that fails unexpectedly is logged and the next goes on.
  */
 export const layer = (settings: Partial<DialerSettings> = {}) =>
   Layer.scopedDiscard(
@@ -366,6 +385,10 @@ export const layer = (settings: Partial<DialerSettings> = {}) =>
         Effect.forkScoped
       )
       yield* logged("campaign lease heartbeat failed", dialer.heartbeat).pipe(
+        Effect.repeat(Schedule.spaced(Duration.seconds(bounds.heartbeatSeconds))),
+        Effect.forkScoped
+      )
+      yield* logged("campaign lease recovery failed", dialer.recover).pipe(
         Effect.repeat(Schedule.spaced(Duration.seconds(bounds.heartbeatSeconds))),
         Effect.forkScoped
       )

@@ -110,8 +110,17 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
     ) => Effect.Effect<ReadonlyArray<ReportedContact>>
     /** A run was deleted: the contact whose last attempt it was no longer names it. */
     readonly forgetRun: (organizationId: OrganizationId, runId: RunId) => Effect.Effect<void>
-    /** Running campaigns of every organization, at most `limit`, the least recently started first. */
-    readonly running: (limit: number) => Effect.Effect<ReadonlyArray<Campaign>>
+    /**
+     * The running campaigns a dialer round visits, of every organization: only those with a pending
+     * contact due at `now` or nothing left to dial (to be settled), the least recently visited first, at
+     * most `perOrganization` of one organization and `limit` in all. Each one answered is marked visited
+     * at `now`, so campaigns with nothing due never hold the others back.
+     */
+    readonly running: (
+      now: Date,
+      limit: number,
+      perOrganization: number
+    ) => Effect.Effect<ReadonlyArray<Campaign>>
     /**
      * Pending contacts of the campaign due at `now` (no `next_attempt_at`, or one passed), in the order
      * they were added, at most `limit`; held until the transaction ends, skipping those another

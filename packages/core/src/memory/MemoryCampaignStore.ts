@@ -22,6 +22,15 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
     const campaigns = organizationTable(db.table<CampaignId, Campaign>("campaigns"), byCreation)
     const contacts = organizationTable(db.table<ContactId, Contact>("contacts"), byCreation)
     const runs = db.table<RunId, Run>("runs")
+    /** When each campaign was last visited by a dialer round (a column in SQL). */
+    const lastVisited = new Map<CampaignId, number>()
+    /** A running campaign a round has work for: a pending contact due, or nothing left to dial. */
+    const toVisit = (campaign: Campaign, now: Date) =>
+      (campaign.totals.counts.pending === 0 && campaign.totals.counts.in_progress === 0) ||
+      contacts.ownRows(
+        campaign.organization_id,
+        (c) => c.campaign_id === campaign.id && c.status === "pending" && dueAt(c, now)
+      ).length > 0
 
     const ofCampaign = (
       organizationId: OrganizationId,
@@ -173,14 +182,23 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
             contacts.set(contact.id, { ...contact, last_run_id: null })
           }
         }),
-      running: (limit) =>
-        db.atomically(() =>
-          campaigns
+      running: (now, limit, perOrganization) =>
+        db.atomically(() => {
+          const visitedAt = (c: Campaign) => lastVisited.get(c.id) ?? -Infinity
+          const perOrg = new Map<OrganizationId, number>()
+          const picked = campaigns
             .values()
-            .filter((c) => c.status === "running")
-            .sort((a, b) => (a.started_at?.getTime() ?? 0) - (b.started_at?.getTime() ?? 0) || a.id - b.id)
+            .filter((c) => c.status === "running" && toVisit(c, now))
+            .sort((a, b) => visitedAt(a) - visitedAt(b) || a.id - b.id)
+            .filter((c) => {
+              const nth = (perOrg.get(c.organization_id) ?? 0) + 1
+              perOrg.set(c.organization_id, nth)
+              return nth <= perOrganization
+            })
             .slice(0, limit)
-        ),
+          for (const c of picked) lastVisited.set(c.id, now.getTime())
+          return picked.sort((a, b) => a.id - b.id)
+        }),
       claimDue: (organizationId, id, now, limit) =>
         db.atomically(() =>
           ofCampaign(organizationId, id, (c) => c.status === "pending" && dueAt(c, now))

@@ -157,6 +157,43 @@ describe("CampaignDialer", () => {
     }).pipe(Effect.provide(recorded))
   )
 
+  it.effect("visits a due campaign even when more than a round's campaigns have nothing due", () =>
+    Effect.gen(function* () {
+      yield* setNow(warsawNight)
+      const campaigns = yield* Campaigns
+      const night = yield* organizationWithAgent({ outbound_channels: 10 })
+      // started first: Polish numbers, outside calling hours until the morning
+      for (let i = 0; i < 5; i++) {
+        const { campaign } = yield* campaigns.create(night.organization.id, {
+          name: `Night ${i}`,
+          agent: night.agent.public_id,
+          contacts: rows([`+4850010000${i}`])
+        })
+        yield* campaigns.act(night.organization.id, campaign.id, "start")
+      }
+      yield* TestClock.adjust("1 second")
+      const day = yield* organizationWithAgent({ outbound_channels: 10 })
+      const { campaign } = yield* campaigns.create(day.organization.id, {
+        name: "New York afternoon",
+        agent: day.agent.public_id,
+        contacts: rows(["+12125550101"])
+      })
+      yield* campaigns.act(day.organization.id, campaign.id, "start")
+      const dialer = yield* CampaignDialer.make("fair-dialer", {
+        ...CampaignDialer.defaults,
+        campaignsPerRound: 3
+      })
+      for (let i = 0; i < 4; i++) {
+        yield* dialer.round
+        yield* TestClock.adjust("1 second")
+      }
+      expect((yield* runsOf(day.organization.id, day.agent.id)).map((r) => r.phone_number)).toEqual([
+        "+12125550101"
+      ])
+      expect(yield* runsOf(night.organization.id, night.agent.id)).toEqual([])
+    }).pipe(Effect.provide(recorded))
+  )
+
   it.effect(
     "takes back the attempts of a dialer that stopped renewing its leases, freeing their channels",
     () =>

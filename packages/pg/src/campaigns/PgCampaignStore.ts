@@ -227,9 +227,26 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
         Rows.run(sql`
           UPDATE campaign_contacts SET last_run_id = NULL
           WHERE organization_id = ${organizationId} AND last_run_id = ${runId}`),
-      running: (limit) =>
+      running: (now, limit, perOrganization) =>
         Rows.all(CampaignFromRow)(sql`
-          SELECT * FROM campaigns WHERE status = 'running' ORDER BY started_at, id LIMIT ${limit}`),
+          UPDATE campaigns c SET last_visited_at = ${now}
+          FROM (
+            SELECT id FROM (
+              SELECT r.id, r.last_visited_at, row_number() OVER (
+                PARTITION BY r.organization_id ORDER BY r.last_visited_at NULLS FIRST, r.id) AS nth
+              FROM campaigns r
+              WHERE r.status = 'running' AND (
+                (r.pending_count = 0 AND r.in_progress_count = 0)
+                OR EXISTS (
+                  SELECT 1 FROM campaign_contacts k
+                  WHERE k.campaign_id = r.id AND k.status = 'pending'
+                    AND (k.next_attempt_at IS NULL OR k.next_attempt_at <= ${now})))
+            ) ranked
+            WHERE nth <= ${perOrganization}
+            ORDER BY last_visited_at NULLS FIRST, id LIMIT ${limit}
+          ) picked
+          WHERE c.id = picked.id
+          RETURNING c.*`).pipe(Effect.map((rows) => [...rows].sort((a, b) => a.id - b.id))),
       claimDue: (organizationId, id, now, limit) =>
         Rows.all(Contact)(sql`
           SELECT * FROM campaign_contacts

@@ -15,6 +15,8 @@ const counted = ["pending", "in_progress", "completed", "failed", "skipped"] as 
  *   `campaign.contact.skipped`): their `run_id` is null.
  * - A number appears once per campaign (earlier duplicates keep their first contact), and the dialer's
  *   reads have indexes: due pending contacts, expired leases, the contact of a run, running campaigns.
+ * - A running campaign remembers when a dialer round last visited it (`last_visited_at`): rounds take the
+ *   least recently visited first, so campaigns with nothing due never starve the others.
  */
 export const statements: ReadonlyArray<string> = [
   `ALTER TABLE campaigns
@@ -25,7 +27,8 @@ export const statements: ReadonlyArray<string> = [
     ${counted.map((status) => `ADD COLUMN ${status}_count integer NOT NULL DEFAULT 0 CHECK (${status}_count >= 0)`).join(",\n    ")},
     ADD COLUMN attempts_count integer NOT NULL DEFAULT 0 CHECK (attempts_count >= 0),
     ADD COLUMN duration_seconds_total bigint NOT NULL DEFAULT 0 CHECK (duration_seconds_total >= 0),
-    ADD COLUMN cost_total bigint NOT NULL DEFAULT 0`,
+    ADD COLUMN cost_total bigint NOT NULL DEFAULT 0,
+    ADD COLUMN last_visited_at timestamptz`,
   `ALTER TABLE campaign_contacts
     ADD COLUMN lease_owner text,
     ADD COLUMN lease_expires_at timestamptz`,
@@ -40,7 +43,7 @@ export const statements: ReadonlyArray<string> = [
   `CREATE INDEX campaign_contacts_leases ON campaign_contacts (lease_expires_at) WHERE status = 'in_progress'`,
   `CREATE INDEX campaign_contacts_by_run ON campaign_contacts (organization_id, last_run_id)
     WHERE last_run_id IS NOT NULL`,
-  `CREATE INDEX campaigns_running ON campaigns (started_at, id) WHERE status = 'running'`,
+  `CREATE INDEX campaigns_running ON campaigns (last_visited_at NULLS FIRST, id) WHERE status = 'running'`,
   // campaign events are webhook deliveries about no run
   `ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_type_check`,
   `ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_event_type_check CHECK (event_type IN
