@@ -118,16 +118,21 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
         const { org, contacts } = yield* campaignWith(2)
         const owner = `dialer-${yield* Fixtures.unique()}`
         const other = `dialer-${yield* Fixtures.unique()}`
-        // far in the past, so that no other test's leases expire before these
-        const past = new Date("2001-01-01T00:00:00Z")
+        // far in the past on any store's clock (a test clock or the database's), before other tests' leases
+        const past = new Date("1960-01-01T00:00:00Z")
         const lease = (id: (typeof contacts)[number]["id"], who: string) =>
           store.updateContact(org.id, id, { status: "in_progress", lease_owner: who, lease_expires_at: past })
         yield* lease(contacts[0]!.id, owner)
         yield* lease(contacts[1]!.id, other)
-        expect(yield* store.renewLeases(owner, at(60))).toBe(1)
-        const expired = yield* store.expiredLeases(new Date("2001-01-01T00:00:01Z"), 1000)
+        // renewed for a minute from the store's own now, whatever the caller's clock says
+        expect(yield* store.renewLeases(owner, 60)).toBe(1)
+        const expired = yield* store.expiredLeases(1000)
         const ours = expired.filter((c) => c.organization_id === org.id).map((c) => c.id)
         expect(ours).toEqual([contacts[1]!.id])
+        const renewed = Option.getOrThrow(
+          yield* store.findContact(org.id, contacts[0]!.campaign_id, contacts[0]!.id)
+        )
+        expect(renewed.lease_expires_at!.getTime()).toBeGreaterThan(past.getTime() + 60_000)
       })
     )
 

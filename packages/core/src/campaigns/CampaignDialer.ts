@@ -271,7 +271,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
     const recover = Effect.gen(function* () {
       let total = 0
       for (;;) {
-        const expired = yield* store.expiredLeases(yield* now, settings.recoveryBatch)
+        const expired = yield* store.expiredLeases(settings.recoveryBatch)
         for (const contact of expired) yield* recoverOne(contact)
         total += expired.length
         if (expired.length < settings.recoveryBatch) return total
@@ -327,9 +327,8 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
       return progress
     })
 
-    const heartbeat = Effect.flatMap(now, (at) =>
-      store.renewLeases(owner, new Date(at.getTime() + settings.leaseSeconds * 1000))
-    )
+    /** Renews this process's leases for `leaseSeconds`, on the store's clock. */
+    const heartbeat = store.renewLeases(owner, settings.leaseSeconds)
 
     return { round, heartbeat, recover }
   })

@@ -133,8 +133,12 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       limit: number
     ) => Effect.Effect<ReadonlyArray<Contact>>
     /** Extends the leases of the contacts in progress that `owner` holds; answers how many. */
-    readonly renewLeases: (owner: string, until: Date) => Effect.Effect<number>
-    /** Contacts in progress whose lease ran out by `now` (their process died), of every organization. */
-    readonly expiredLeases: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<Contact>>
+    readonly renewLeases: (owner: string, seconds: number) => Effect.Effect<number>
+    /**
+     * Contacts in progress whose lease ran out (their process died), of every organization, at most
+     * `limit`. Leases are renewed (`seconds` from now) and compared on the store's clock (`now()` in SQL),
+     * so a process whose own clock runs ahead never ends another's live calls.
+     */
+    readonly expiredLeases: (limit: number) => Effect.Effect<ReadonlyArray<Contact>>
   }
 >() {}

@@ -1,4 +1,4 @@
-import { Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import type { Campaign, Contact, ReportedContact } from "../campaigns/Campaign.js"
 import { CampaignId, ContactId } from "../campaigns/Campaign.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
@@ -208,24 +208,31 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
             )
             .slice(0, limit)
         ),
-      renewLeases: (owner, until) =>
-        db.atomically(() => {
-          const held = contacts.values().filter((c) => c.status === "in_progress" && c.lease_owner === owner)
-          for (const contact of held) contacts.set(contact.id, { ...contact, lease_expires_at: until })
-          return held.length
+      renewLeases: (owner, seconds) =>
+        Effect.flatMap(Clock.currentTimeMillis, (ms) => {
+          const until = new Date(ms + seconds * 1000)
+          return db.atomically(() => {
+            const held = contacts
+              .values()
+              .filter((c) => c.status === "in_progress" && c.lease_owner === owner)
+            for (const contact of held) contacts.set(contact.id, { ...contact, lease_expires_at: until })
+            return held.length
+          })
         }),
-      expiredLeases: (now, limit) =>
-        db.atomically(() =>
-          contacts
-            .values()
-            .filter(
-              (c) =>
-                c.status === "in_progress" &&
-                c.lease_expires_at !== null &&
-                c.lease_expires_at.getTime() <= now.getTime()
-            )
-            .sort((a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || a.id - b.id)
-            .slice(0, limit)
+      expiredLeases: (limit) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          db.atomically(() =>
+            contacts
+              .values()
+              .filter(
+                (c) =>
+                  c.status === "in_progress" &&
+                  c.lease_expires_at !== null &&
+                  c.lease_expires_at.getTime() <= now
+              )
+              .sort((a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || a.id - b.id)
+              .slice(0, limit)
+          )
         )
     }
   })

@@ -228,7 +228,8 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           UPDATE campaign_contacts SET last_run_id = NULL
           WHERE organization_id = ${organizationId} AND last_run_id = ${runId}`),
       running: (now, limit, perOrganization) =>
-        Rows.all(CampaignFromRow)(sql`
+        Rows.all(CampaignFromRow)(
+          sql`
           UPDATE campaigns c SET last_visited_at = ${now}
           FROM (
             SELECT id FROM (
@@ -246,7 +247,8 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
             ORDER BY last_visited_at NULLS FIRST, id LIMIT ${limit}
           ) picked
           WHERE c.id = picked.id
-          RETURNING c.*`).pipe(Effect.map((rows) => [...rows].sort((a, b) => a.id - b.id))),
+          RETURNING c.*`
+        ).pipe(Effect.map((rows) => [...rows].sort((a, b) => a.id - b.id))),
       claimDue: (organizationId, id, now, limit) =>
         Rows.all(Contact)(sql`
           SELECT * FROM campaign_contacts
@@ -254,16 +256,16 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
             AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
           ORDER BY next_attempt_at NULLS FIRST, id LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`),
-      renewLeases: (owner, until) =>
+      renewLeases: (owner, seconds) =>
         Rows.all(Found)(
           sql`
-          UPDATE campaign_contacts SET lease_expires_at = ${until}
+          UPDATE campaign_contacts SET lease_expires_at = now() + make_interval(secs => ${seconds})
           WHERE status = 'in_progress' AND lease_owner = ${owner} RETURNING id`
         ).pipe(Effect.map((rows) => rows.length)),
-      expiredLeases: (now, limit) =>
+      expiredLeases: (limit) =>
         Rows.all(Contact)(sql`
           SELECT * FROM campaign_contacts
-          WHERE status = 'in_progress' AND lease_expires_at <= ${now}
+          WHERE status = 'in_progress' AND lease_expires_at <= now()
           ORDER BY lease_expires_at, id LIMIT ${limit}`)
     }
   })
