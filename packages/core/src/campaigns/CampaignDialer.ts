@@ -239,7 +239,10 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         })
       )
 
-    /** Telephony dials after the commit, keyed by the run; a refused dial ends the attempt `failed`. */
+    /**
+     * Telephony dials after the commit, keyed by the run. A refused dial, or one that fails unexpectedly
+     * (a defect), ends the attempt `failed` and frees its channel; the other dials of the batch go on.
+     */
     const dial = ({ run, agent, definition, fromNumber }: Dial) => {
       const workflow = definition.workflow_definition
       return telephony
@@ -252,7 +255,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
           system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context)
         })
         .pipe(
-          Effect.catchAll(() =>
+          Effect.catchAllCause(() =>
             events
               .report(run.organization_id, run.workflow_run_id, {
                 type: "ended",

@@ -9,6 +9,7 @@ import type { ImportRow } from "../../src/campaigns/ContactImport.js"
 import { CallEvents } from "../../src/calls/CallEvents.js"
 import { CallPlacement } from "../../src/calls/CallPlacement.js"
 import { ChannelStore } from "../../src/calls/ChannelStore.js"
+import { Telephony } from "../../src/calls/Telephony.js"
 import * as SimulationConfig from "../../src/calls/SimulationConfig.js"
 import { DoNotCallList } from "../../src/do-not-call/DoNotCallList.js"
 import { InMemory } from "../../src/index.js"
@@ -195,6 +196,39 @@ describe("CampaignDialer", () => {
         "+12125550101"
       ])
       expect(yield* runsOf(night.organization.id, night.agent.id)).toEqual([])
+    }).pipe(Effect.provide(recorded))
+  )
+
+  it.effect("ends a dial that fails unexpectedly as a failed attempt, and places the others", () =>
+    Effect.gen(function* () {
+      yield* setNow(warsawNoon)
+      const { organization, agent } = yield* organizationWithAgent({ outbound_channels: 10 })
+      const campaigns = yield* Campaigns
+      const broken = "+48500100002"
+      const { campaign } = yield* campaigns.create(organization.id, {
+        name: "Defect",
+        agent: agent.public_id,
+        contacts: rows(["+48500100001", broken, "+48500100003"])
+      })
+      yield* campaigns.act(organization.id, campaign.id, "start")
+      const dialer = yield* CampaignDialer.make("defect-dialer").pipe(
+        Effect.provideService(Telephony, {
+          placeCall: (call) =>
+            call.run.phone_number === broken ? Effect.die("a bug in the runtime") : Effect.void
+        })
+      )
+      yield* dialer.round
+      const runs = yield* runsOf(organization.id, agent.id)
+      const statusOf = new Map(runs.map((r) => [r.phone_number, r.status]))
+      expect(statusOf.get(broken)).toBe("failed")
+      expect(statusOf.get("+48500100001")).toBe("queued")
+      expect(statusOf.get("+48500100003")).toBe("queued")
+      const now = yield* Effect.map(TestClock.currentTimeMillis, (ms) => new Date(ms))
+      expect(yield* (yield* ChannelStore).held(organization.id, now)).toHaveLength(2)
+      expect((yield* campaignOf(organization.id, campaign.id)).totals.counts).toMatchObject({
+        in_progress: 2,
+        failed: 1
+      })
     }).pipe(Effect.provide(recorded))
   )
 
