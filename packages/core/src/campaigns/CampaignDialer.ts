@@ -17,6 +17,7 @@ import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
+import * as WithdrawnCalls from "./WithdrawnCalls.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
 import type { Campaign, Contact } from "./Campaign.js"
 import * as CampaignAttempts from "./CampaignAttempts.js"
@@ -93,6 +94,13 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         Effect.provideService(CampaignStore, store),
         Effect.provideService(WebhookStore, webhookStore),
         Effect.provideService(SecureRandom, random)
+      )
+
+    const withStores = <A, E>(
+      effect: Effect.Effect<A, E, CampaignStore | WebhookStore | SecureRandom | RunStore | ChannelStore>
+    ): Effect.Effect<A, E> =>
+      withCampaigns(
+        effect.pipe(Effect.provideService(RunStore, runs), Effect.provideService(ChannelStore, channels))
       )
 
     /**
@@ -245,26 +253,33 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
      */
     const dial = ({ run, agent, definition, fromNumber }: Dial) => {
       const workflow = definition.workflow_definition
-      return telephony
-        .placeCall({
-          run,
-          agent,
-          definition,
-          from_phone_number: fromNumber,
-          first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
-          system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context)
-        })
-        .pipe(
-          Effect.catchAllCause(() =>
-            events
-              .report(run.organization_id, run.workflow_run_id, {
-                type: "ended",
-                status: "failed",
-                duration_seconds: 0
-              })
-              .pipe(Effect.ignore)
-          )
+      const place = telephony.placeCall({
+        run,
+        agent,
+        definition,
+        from_phone_number: fromNumber,
+        first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
+        system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context)
+      })
+      // paused or canceled since the claim committed: the call is withdrawn, not started
+      const wanted = withStores(WithdrawnCalls.stillWanted(run)).pipe(
+        Effect.flatMap((yes) =>
+          yes
+            ? Effect.succeed(true)
+            : transactions.run(Effect.flatMap(now, (at) => withStores(WithdrawnCalls.withdraw(run, at))))
         )
+      )
+      return wanted.pipe(Effect.flatMap((yes) => (yes ? place : Effect.void))).pipe(
+        Effect.catchAllCause(() =>
+          events
+            .report(run.organization_id, run.workflow_run_id, {
+              type: "ended",
+              status: "failed",
+              duration_seconds: 0
+            })
+            .pipe(Effect.ignore)
+        )
+      )
     }
 
     /**
