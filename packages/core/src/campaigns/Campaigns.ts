@@ -164,7 +164,11 @@ export const layer = Layer.effect(
       Effect.gen(function* () {
         if (id === undefined) return null
         const number = yield* numbers.find(id)
-        if (Option.isNone(number) || number.value.organization_id !== organizationId) {
+        if (
+          Option.isNone(number) ||
+          number.value.organization_id !== organizationId ||
+          number.value.status !== "active"
+        ) {
           return yield* new PhoneNumberNotFound({ phone_number_id: id })
         }
         return id
