@@ -267,4 +267,23 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
         yield* store.update(other.id, settled.id, { status: "completed" })
       })
     )
+
+    it.effect(
+      "insert a campaign only under the quota of campaigns not yet ended, simultaneous ones too",
+      () =>
+        Effect.gen(function* () {
+          const store = yield* CampaignStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const within = (limit: number) =>
+            store.insertWithin(Fixtures.newCampaign(org.id, agent.id), at(0), limit)
+          const results = yield* Effect.all([within(2), within(2), within(2)], { concurrency: 3 })
+          expect(results.filter(Option.isSome)).toHaveLength(2)
+          expect(Option.isNone(yield* within(2))).toBe(true)
+          const first = results.find(Option.isSome)!.value
+          yield* store.update(org.id, first.id, { status: "completed" })
+          expect(Option.isSome(yield* within(2))).toBe(true)
+          expect((yield* store.list(org.id, page(1))).total_count).toBe(3)
+        })
+    )
   })

@@ -140,5 +140,14 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
      * so a process whose own clock runs ahead never ends another's live calls.
      */
     readonly expiredLeases: (limit: number) => Effect.Effect<ReadonlyArray<Contact>>
+    /**
+     * A new campaign, as `insert`, only while the organization has fewer than `limit` campaigns not yet
+     * completed or canceled; none (nothing stored) at the quota. Simultaneous creations take turns.
+     */
+    readonly insertWithin: (
+      campaign: NewCampaign,
+      now: Date,
+      limit: number
+    ) => Effect.Effect<Option.Option<Campaign>>
   }
 >() {}

@@ -9,6 +9,8 @@ import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
+import { QuotaExceeded } from "../quotas/QuotaErrors.js"
+import { Quotas } from "../quotas/Quotas.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
@@ -71,7 +73,7 @@ export class Campaigns extends Context.Tag("@voice-agent-platform/core/Campaigns
       request: CreateCampaign
     ) => Effect.Effect<
       { readonly campaign: Campaign; readonly imported: ImportResult },
-      AgentNotFound | AgentArchived | PhoneNumberNotFound | TooManyContacts
+      AgentNotFound | AgentArchived | PhoneNumberNotFound | TooManyContacts | QuotaExceeded
     >
     readonly find: (
       organizationId: OrganizationId,
@@ -120,6 +122,7 @@ export const layer = Layer.effect(
     const transactions = yield* Transactions
     const webhookStore = yield* WebhookStore
     const random = yield* SecureRandom
+    const quotas = yield* Quotas
     const withPorts = <A, E>(effect: Effect.Effect<A, E, CampaignStore | WebhookStore | SecureRandom>) =>
       effect.pipe(
         Effect.provideService(CampaignStore, store),
@@ -186,7 +189,7 @@ export const layer = Layer.effect(
           const retry = { ...RetryPolicy.defaults, ...request.retry }
           return yield* transactions.run(
             Effect.gen(function* () {
-              const campaign = yield* store.insert(
+              const inserted = yield* store.insertWithin(
                 {
                   organization_id: organizationId,
                   agent_id: agent.id,
@@ -200,8 +203,13 @@ export const layer = Layer.effect(
                   started_at: null,
                   ended_at: null
                 },
-                at
+                at,
+                quotas.campaigns
               )
+              if (Option.isNone(inserted)) {
+                return yield* new QuotaExceeded({ resource: "campaigns", limit: quotas.campaigns })
+              }
+              const campaign = inserted.value
               const imported = yield* importInto(campaign, request.contacts ?? [], at)
               return { campaign: yield* find(organizationId, campaign.id).pipe(Effect.orDie), imported }
             })

@@ -1,7 +1,8 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import type { Campaign, Contact, ReportedContact } from "../campaigns/Campaign.js"
 import { CampaignId, ContactId } from "../campaigns/Campaign.js"
-import { CampaignStore } from "../campaigns/CampaignStore.js"
+import { CampaignStore, type NewCampaign } from "../campaigns/CampaignStore.js"
+import * as CampaignLifecycle from "../campaigns/CampaignLifecycle.js"
 import * as CampaignTally from "../campaigns/CampaignTally.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
@@ -54,23 +55,24 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
       }
     }
 
+    const insertRow = (campaign: NewCampaign, now: Date): Campaign => {
+      const row: Campaign = {
+        ...campaign,
+        id: CampaignId.make(db.nextId("campaigns")),
+        totals: {
+          counts: CampaignTally.zeroCounts,
+          attempts: 0,
+          duration_seconds: 0,
+          cost: MinorUnits.make(0)
+        },
+        created_at: now
+      }
+      campaigns.set(row.id, row)
+      return row
+    }
+
     return {
-      insert: (campaign, now) =>
-        db.atomically(() => {
-          const row: Campaign = {
-            ...campaign,
-            id: CampaignId.make(db.nextId("campaigns")),
-            totals: {
-              counts: CampaignTally.zeroCounts,
-              attempts: 0,
-              duration_seconds: 0,
-              cost: MinorUnits.make(0)
-            },
-            created_at: now
-          }
-          campaigns.set(row.id, row)
-          return row
-        }),
+      insert: (campaign, now) => db.atomically(() => insertRow(campaign, now)),
       find: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       findForUpdate: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       list: (organizationId, page) => db.atomically(() => campaigns.newestPage(organizationId, page)),
@@ -233,6 +235,13 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
               .sort((a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || a.id - b.id)
               .slice(0, limit)
           )
+        ),
+      insertWithin: (campaign, now, limit) =>
+        db.atomically(() =>
+          campaigns.ownRows(campaign.organization_id, (c) => !CampaignLifecycle.isFinal(c.status)).length >=
+          limit
+            ? Option.none()
+            : Option.some(insertRow(campaign, now))
         )
     }
   })

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { Campaigns } from "../../src/campaigns/Campaigns.js"
 import { InMemory } from "../../src/index.js"
 import { PhoneNumbers } from "../../src/phone-numbers/PhoneNumbers.js"
+import * as Quotas from "../../src/quotas/Quotas.js"
 import { organizationWithAgent, setNow } from "../services/Engine.js"
 
 // 12:00 in Warsaw (CET)
@@ -31,5 +32,25 @@ describe("creating a campaign", () => {
         yield* numbers.release(organization.id, added.id)
         expect((yield* Effect.flip(create))._tag).toBe("PhoneNumberNotFound")
       }).pipe(Effect.provide(InMemory.layer))
+  )
+
+  it.effect(
+    "holds an organization to its quota of campaigns not yet ended; an ended one frees its place",
+    () =>
+      Effect.gen(function* () {
+        const { organization, agent } = yield* organizationWithAgent()
+        const campaigns = yield* Campaigns
+        const create = campaigns.create(organization.id, { name: "Quota", agent: agent.public_id })
+        const first = yield* create
+        yield* create
+        const refused = yield* Effect.flip(create)
+        expect(refused._tag).toBe("QuotaExceeded")
+        expect(refused.message).toContain("the organization has 2 campaigns not yet completed or canceled")
+        const other = yield* organizationWithAgent()
+        yield* campaigns.create(other.organization.id, { name: "Elsewhere", agent: other.agent.public_id })
+        yield* campaigns.act(organization.id, first.campaign.id, "cancel")
+        yield* create
+        expect((yield* campaigns.list(organization.id, { page: 1, limit: 10 })).total_count).toBe(3)
+      }).pipe(Effect.provide(Layer.provideMerge(InMemory.layer, Quotas.layer({ campaigns: 2 }))))
   )
 })

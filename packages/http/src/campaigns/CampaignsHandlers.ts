@@ -1,5 +1,11 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import type { AgentErrors, Campaign, CampaignErrors, PhoneNumberErrors } from "@voice-agent-platform/core"
+import type {
+  AgentErrors,
+  Campaign,
+  CampaignErrors,
+  PhoneNumberErrors,
+  QuotaErrors
+} from "@voice-agent-platform/core"
 import { AgentStore, Campaigns, CsvWriter, PhoneNumber } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
 import { Api } from "../Api.js"
@@ -19,6 +25,7 @@ type CampaignError =
   | AgentErrors.AgentNotFound
   | AgentErrors.AgentArchived
   | PhoneNumberErrors.PhoneNumberNotFound
+  | QuotaErrors.QuotaExceeded
 
 /** Campaign failures as HTTP answers: 404, 409 or 422. */
 const toHttp = (error: CampaignError): NotFound | Conflict | ValidationError => {
@@ -32,6 +39,7 @@ const toHttp = (error: CampaignError): NotFound | Conflict | ValidationError => 
     case "CampaignNotEditable":
     case "ContactNotPending":
     case "AgentArchived":
+    case "QuotaExceeded":
       return new Conflict({ detail: error.message })
     case "TooManyContacts":
       return new ValidationError({

@@ -9,6 +9,7 @@ import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStor
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import * as Paging from "../storage/Paging.js"
+import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 
 /** Contacts per INSERT statement: well below PostgreSQL's 65,535 parameters a statement. */
@@ -108,10 +109,11 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
     const count = (organizationId: number, id: number, status: string | undefined) =>
       sql<{ readonly total: number }>`
         SELECT count(*)::int8 AS total FROM campaign_contacts WHERE ${contactsWhere(organizationId, id, status)}`
+    const insert = (campaign: Omit<CampaignType, "id" | "created_at" | "totals">, now: Date) =>
+      Rows.single(CampaignFromRow)(sql`
+        INSERT INTO campaigns ${sql.insert({ ...campaignColumns(campaign), created_at: now })} RETURNING *`)
     return {
-      insert: (campaign, now) =>
-        Rows.single(CampaignFromRow)(sql`
-          INSERT INTO campaigns ${sql.insert({ ...campaignColumns(campaign), created_at: now })} RETURNING *`),
+      insert,
       find,
       findForUpdate: (organizationId, id) =>
         one(sql`SELECT * FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`),
@@ -266,7 +268,16 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
         Rows.all(Contact)(sql`
           SELECT * FROM campaign_contacts
           WHERE status = 'in_progress' AND lease_expires_at <= now()
-          ORDER BY lease_expires_at, id LIMIT ${limit}`)
+          ORDER BY lease_expires_at, id LIMIT ${limit}`),
+      insertWithin: (campaign, now, limit) =>
+        QuotaGuard.insertWithin(
+          sql,
+          "campaigns",
+          campaign.organization_id,
+          limit,
+          insert(campaign, now),
+          sql`status NOT IN ('completed', 'canceled')`
+        )
     }
   })
 )
