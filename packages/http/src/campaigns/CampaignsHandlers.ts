@@ -48,9 +48,18 @@ const toHttp = (error: CampaignError): NotFound | Conflict | ValidationError => 
   }
 }
 
-/** Whether the client asked for the CSV report. */
+/** Whether `text/csv` is one of the media ranges accepted, with a quality above 0 (`q=0`: not wanted). */
 const wantsCsv = (accept: string | undefined) =>
-  accept !== undefined && accept.split(",").some((type) => MediaType.essence(type) === "text/csv")
+  accept !== undefined &&
+  accept.split(",").some((range) => {
+    if (MediaType.essence(range) !== "text/csv") return false
+    const quality = range
+      .split(";")
+      .slice(1)
+      .map((parameter) => parameter.trim().toLowerCase())
+      .find((parameter) => parameter.startsWith("q="))
+    return quality === undefined || !(Number(quality.slice(2)) <= 0)
+  })
 
 const encoder = new TextEncoder()
 
