@@ -11,6 +11,7 @@ const counted = ["pending", "in_progress", "completed", "failed", "skipped"] as 
  *   so a report never counts rows. The counters of campaigns stored before are filled from their contacts.
  * - A contact in progress carries the lease of the dialer process that placed its call
  *   (`lease_owner`, `lease_expires_at`): a process that dies stops renewing it, and another takes it back.
+ *   Contacts already in progress get an expired lease, so they are taken back rather than stuck.
  * - Webhook deliveries may be about a campaign rather than a run (`campaign.started`, `campaign.completed`,
  *   `campaign.contact.skipped`): their `run_id` is null.
  * - A number appears once per campaign (earlier duplicates keep their first contact), and the dialer's
@@ -32,6 +33,8 @@ export const statements: ReadonlyArray<string> = [
   `ALTER TABLE campaign_contacts
     ADD COLUMN lease_owner text,
     ADD COLUMN lease_expires_at timestamptz`,
+  // calls in progress before version 6 have no dialer renewing them: expired, the first dialer takes them back
+  `UPDATE campaign_contacts SET lease_expires_at = now() WHERE status = 'in_progress'`,
   `DELETE FROM campaign_contacts c USING campaign_contacts earlier
     WHERE earlier.campaign_id = c.campaign_id AND earlier.phone_number = c.phone_number AND earlier.id < c.id`,
   `UPDATE campaigns c SET
