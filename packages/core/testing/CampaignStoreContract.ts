@@ -193,16 +193,21 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
         const { org, contacts } = yield* campaignWith(2)
         const owner = `dialer-${yield* Fixtures.unique()}`
         const other = `dialer-${yield* Fixtures.unique()}`
-        // far in the past, so that no other test's leases expire before these
-        const past = new Date("2001-01-01T00:00:00Z")
+        // far in the past on any store's clock (a test clock or the database's), before other tests' leases
+        const past = new Date("1960-01-01T00:00:00Z")
         const lease = (id: (typeof contacts)[number]["id"], who: string) =>
           store.updateContact(org.id, id, { status: "in_progress", lease_owner: who, lease_expires_at: past })
         yield* lease(contacts[0]!.id, owner)
         yield* lease(contacts[1]!.id, other)
-        expect(yield* store.renewLeases(owner, at(60))).toBe(1)
-        const expired = yield* store.expiredLeases(new Date("2001-01-01T00:00:01Z"), 1000)
+        // renewed for a minute from the store's own now, whatever the caller's clock says
+        expect(yield* store.renewLeases(owner, 60)).toBe(1)
+        const expired = yield* store.expiredLeases(1000)
         const ours = expired.filter((c) => c.organization_id === org.id).map((c) => c.id)
         expect(ours).toEqual([contacts[1]!.id])
+        const renewed = Option.getOrThrow(
+          yield* store.findContact(org.id, contacts[0]!.campaign_id, contacts[0]!.id)
+        )
+        expect(renewed.lease_expires_at!.getTime()).toBeGreaterThan(past.getTime() + 60_000)
       })
     )
 
@@ -278,10 +283,82 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
           status: "running",
           started_at: new Date("2001-01-01T00:00:00Z")
         })
-        const running = yield* store.running(1000)
+        const running = yield* store.running(at(0), 1000, 1000)
         expect(running.map((c) => c.id)).toContain(campaign.id)
         expect(running.map((c) => c.id)).not.toContain(idle.id)
         yield* store.update(org.id, campaign.id, { status: "completed" })
       })
+    )
+
+    it.effect("visit running campaigns with work, least recently visited first, a few per organization", () =>
+      Effect.gen(function* () {
+        const store = yield* CampaignStore
+        const org = yield* Fixtures.organization()
+        const { agent } = yield* Fixtures.agent(org.id)
+        const running = (name: string, contacts: number, nextAttempt: Date | null) =>
+          Effect.gen(function* () {
+            const campaign = yield* store.insert(
+              Fixtures.newCampaign(org.id, agent.id, { name, status: "running", started_at: at(0) }),
+              at(0)
+            )
+            const { added } = yield* store.addContacts(org.id, campaign.id, numbers(contacts), at(0))
+            yield* store.tally(org.id, campaign.id, CampaignTally.move(null, "pending", contacts))
+            for (const c of added) yield* store.updateContact(org.id, c.id, { next_attempt_at: nextAttempt })
+            return campaign.id
+          })
+        // started first, but with nothing due for an hour: retries far away, or outside calling hours
+        const idle = [
+          yield* running("idle 1", 2, at(3600)),
+          yield* running("idle 2", 2, at(3600)),
+          yield* running("idle 3", 1, at(3600))
+        ]
+        const due = [
+          yield* running("due 1", 1, null),
+          yield* running("due 2", 2, at(5)),
+          yield* running("due 3", 1, null)
+        ]
+        const ofOrg = (
+          campaigns: ReadonlyArray<{ readonly organization_id: OrganizationId; readonly id: number }>
+        ) => campaigns.filter((c) => c.organization_id === org.id).map((c) => c.id)
+        const first = ofOrg(yield* store.running(at(10), 1000, 2))
+        expect(first.length).toBe(2)
+        for (const id of first) expect(due).toContain(id)
+        // the one left out comes first next time, then the least recently visited
+        const second = ofOrg(yield* store.running(at(20), 1000, 2))
+        expect(second.length).toBe(2)
+        expect(second).toContain(due.find((id) => !first.includes(id)))
+        for (const id of second) expect(due).toContain(id)
+        const third = ofOrg(yield* store.running(at(30), 1000, 2))
+        expect(third).toContain(first.find((id) => !second.includes(id)))
+        // once due, the idle ones are visited too; one with nothing left to dial is visited to be settled
+        const { org: other, campaign: settled } = yield* campaignWith(0, {
+          status: "running",
+          started_at: at(0)
+        })
+        const later = yield* store.running(at(3600), 1000, 10)
+        expect(ofOrg(later).sort()).toEqual([...idle, ...due].sort())
+        expect(later.filter((c) => c.organization_id === other.id).map((c) => c.id)).toEqual([settled.id])
+        for (const id of [...idle, ...due]) yield* store.update(org.id, id, { status: "completed" })
+        yield* store.update(other.id, settled.id, { status: "completed" })
+      })
+    )
+
+    it.effect(
+      "insert a campaign only under the quota of campaigns not yet ended, simultaneous ones too",
+      () =>
+        Effect.gen(function* () {
+          const store = yield* CampaignStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const within = (limit: number) =>
+            store.insertWithin(Fixtures.newCampaign(org.id, agent.id), at(0), limit)
+          const results = yield* Effect.all([within(2), within(2), within(2)], { concurrency: 3 })
+          expect(results.filter(Option.isSome)).toHaveLength(2)
+          expect(Option.isNone(yield* within(2))).toBe(true)
+          const first = results.find(Option.isSome)!.value
+          yield* store.update(org.id, first.id, { status: "completed" })
+          expect(Option.isSome(yield* within(2))).toBe(true)
+          expect((yield* store.list(org.id, page(1))).total_count).toBe(3)
+        })
     )
   })

@@ -286,6 +286,11 @@ describe.each([
         )
         expect(lines).toHaveLength(3)
         expect(lines[1]).toContain('"{""confirmed"":true}"')
+        // text/csv refused (q=0) or weighted: JSON, then CSV
+        const refused = yield* get(client, `${url}/report`, "text/csv;q=0, application/json")
+        expect(refused.headers["content-type"]).toContain("application/json")
+        const weighted = yield* get(client, `${url}/report`, "application/json;q=0.5, text/csv; q=0.8")
+        expect(weighted.headers["content-type"]).toContain("text/csv")
 
         expect((yield* send(client, HttpClientRequest.del(runUrl))).status).toBe(204)
         const erased = (yield* get(client, `${url}/report?status=completed`)).body as Body

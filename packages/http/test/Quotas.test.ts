@@ -18,7 +18,7 @@ const createWebhook = (n: number) =>
   json("POST", "/api/v1/webhooks", { url: `https://crm.example.com/hooks/${n}` })
 
 /** Small quotas, so that reaching them takes a few requests. */
-const quotas = Quotas.layer({ webhook_endpoints: 3, documents: 2 })
+const quotas = Quotas.layer({ webhook_endpoints: 3, documents: 2, campaigns: 2 })
 
 describe.each([
   ["in-memory", TestServer],
@@ -50,6 +50,35 @@ describe.each([
       )
       expect((yield* send(client, createWebhook(4))).status).toBe(200)
     }).pipe(Effect.provide(server), Effect.provide(quotas))
+  )
+
+  it.effect(
+    "a campaign over the quota of campaigns not yet ended is 409 {detail}; canceling one makes room",
+    () =>
+      Effect.gen(function* () {
+        const client = yield* rawClient((yield* organization()).apiKey)
+        const agent = yield* send(
+          client,
+          json("POST", "/api/v1/agents/from-script", { agent: { greeting: "Hi" } })
+        )
+        expect(agent.status).toBe(200)
+        const create = json("POST", "/api/v1/campaigns", {
+          name: "Quota",
+          agent_id: (agent.body as { public_id: string }).public_id
+        })
+        const first = yield* send(client, create)
+        expect(first.status).toBe(200)
+        expect((yield* send(client, create)).status).toBe(200)
+        const refused = yield* send(client, create)
+        expect(refused.status).toBe(409)
+        expect(refused.body).toEqual({
+          detail:
+            "quota_exceeded: the organization has 2 campaigns not yet completed or canceled, the most it may have; cancel one or let one complete before creating another"
+        })
+        const id = (first.body as { campaign_id: number }).campaign_id
+        expect((yield* send(client, json("POST", `/api/v1/campaigns/${id}/cancel`, {}))).status).toBe(200)
+        expect((yield* send(client, create)).status).toBe(200)
+      }).pipe(Effect.provide(server), Effect.provide(quotas))
   )
 
   it.effect(
@@ -90,8 +119,8 @@ describe.each([
 })
 
 describe("quotas per organization, defaults", () => {
-  it("are 20 webhook endpoints and 1,000 documents, each configurable from 1 to 1,000,000", () => {
-    expect(Quotas.defaults).toEqual({ webhook_endpoints: 20, documents: 1000 })
+  it("are 20 webhook endpoints, 1,000 documents and 100 campaigns, each configurable from 1 to 1,000,000", () => {
+    expect(Quotas.defaults).toEqual({ webhook_endpoints: 20, documents: 1000, campaigns: 100 })
     expect(Quotas.isValidLimit(1)).toBe(true)
     expect(Quotas.isValidLimit(1_000_000)).toBe(true)
     expect(Quotas.isValidLimit(0)).toBe(false)
@@ -115,20 +144,28 @@ describe("quotas in the bundled server's configuration", () => {
     ).pipe(Effect.map(Either.map((config) => config.quotas)))
 
   it.effect(
-    "reads QUOTA_WEBHOOK_ENDPOINTS and QUOTA_DOCUMENTS, defaulting each, and refuses a bad value",
+    "reads QUOTA_WEBHOOK_ENDPOINTS, QUOTA_DOCUMENTS and QUOTA_CAMPAIGNS, defaulting each, and refuses a bad value",
     () =>
       Effect.gen(function* () {
-        expect(yield* read({})).toEqual(Either.right({ webhook_endpoints: 20, documents: 1000 }))
+        expect(yield* read({})).toEqual(
+          Either.right({ webhook_endpoints: 20, documents: 1000, campaigns: 100 })
+        )
         expect(yield* read({ QUOTA_WEBHOOK_ENDPOINTS: "5" })).toEqual(
-          Either.right({ webhook_endpoints: 5, documents: 1000 })
+          Either.right({ webhook_endpoints: 5, documents: 1000, campaigns: 100 })
         )
         expect(yield* read({ QUOTA_DOCUMENTS: "250000" })).toEqual(
-          Either.right({ webhook_endpoints: 20, documents: 250000 })
+          Either.right({ webhook_endpoints: 20, documents: 250000, campaigns: 100 })
         )
-        for (const bad of ["0", "-1", "1.5", "many", "1000001"]) {
-          const refused = yield* read({ QUOTA_DOCUMENTS: bad })
+        expect(yield* read({ QUOTA_CAMPAIGNS: "7" })).toEqual(
+          Either.right({ webhook_endpoints: 20, documents: 1000, campaigns: 7 })
+        )
+        for (const [name, bad] of ["0", "-1", "1.5", "many", "1000001"].flatMap((bad) => [
+          ["QUOTA_DOCUMENTS", bad] as const,
+          ["QUOTA_CAMPAIGNS", bad] as const
+        ])) {
+          const refused = yield* read({ [name]: bad })
           expect(Either.isLeft(refused)).toBe(true)
-          expect(String(Either.isLeft(refused) && refused.left)).toMatch(/QUOTA_DOCUMENTS/)
+          expect(String(Either.isLeft(refused) && refused.left)).toContain(name)
         }
       })
   )

@@ -75,3 +75,19 @@ export const layerEmbedded: Layer.Layer<SqlClient.SqlClient | Lookups, unknown> 
 
 /** A secret box with a random key, as a test needs no particular one. */
 export const layerSecretBox = SecretBox.layer(Redacted.make(crypto.randomBytes(32).toString("base64")))
+
+/** Rows of one query on a database made by `createDatabase`: how a test looks beneath the API. */
+export const query = <Row>(
+  database: string,
+  text: string,
+  values: ReadonlyArray<unknown> = []
+): Promise<Array<Row>> =>
+  (async () => {
+    const client = new pg.Client({ connectionString: databaseUrl(database) })
+    await client.connect()
+    try {
+      return (await client.query(text, [...values])).rows as Array<Row>
+    } finally {
+      await client.end()
+    }
+  })()

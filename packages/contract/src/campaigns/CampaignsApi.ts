@@ -194,7 +194,7 @@ export class CampaignsApi extends HttpApiGroup.make("campaigns")
       .annotate(OpenApi.Summary, "Create a campaign")
       .annotate(
         OpenApi.Description,
-        "A campaign in status `created`, optionally with its first contacts (imported as `POST …/contacts` does; the answer's `contacts` says what was added). 404 when the agent or `from_phone_number_id` is not the organization's; 409 for an archived agent."
+        "A campaign in status `created`, optionally with its first contacts (imported as `POST …/contacts` does; the answer's `contacts` says what was added). 404 when the agent or `from_phone_number_id` is not the organization's (or the number is released); 409 for an archived agent, or when the organization already has `QUOTA_CAMPAIGNS` (default 100) campaigns not yet completed or canceled."
       )
   )
   .add(

@@ -18,7 +18,8 @@ import * as RetryPolicy from "./RetryPolicy.js"
 export const tallyAndSettle = (campaign: Campaign, delta: TallyDelta, now: Date) =>
   Effect.gen(function* () {
     const store = yield* CampaignStore
-    yield* store.tally(campaign.organization_id, campaign.id, delta)
+    // an idle claim moves nothing: no write
+    if (!CampaignTally.isNone(delta)) yield* store.tally(campaign.organization_id, campaign.id, delta)
     const counts = CampaignTally.combine(
       { ...CampaignTally.none, counts: campaign.totals.counts },
       delta

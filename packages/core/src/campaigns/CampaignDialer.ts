@@ -15,6 +15,7 @@ import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
+import * as WithdrawnCalls from "./WithdrawnCalls.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
 import type { Campaign, Contact } from "./Campaign.js"
 import * as CampaignAttempts from "./CampaignAttempts.js"
@@ -34,8 +35,10 @@ export interface DialerSettings {
   readonly claimBatch: number
   /** The most running campaigns one round visits. */
   readonly campaignsPerRound: number
-  /** The most expired leases one round takes back. */
+  /** The most expired leases one recovery batch takes back (batches repeat while one comes back full). */
   readonly recoveryBatch: number
+  /** The most campaigns of one organization one round visits. */
+  readonly campaignsPerOrganization: number
 }
 
 export const defaults: DialerSettings = {
@@ -44,7 +47,8 @@ export const defaults: DialerSettings = {
   heartbeatSeconds: 5,
   claimBatch: 100,
   campaignsPerRound: 50,
-  recoveryBatch: 200
+  recoveryBatch: 200,
+  campaignsPerOrganization: 10
 }
 
 /** `last_error` of a contact the Do not call list holds back. */
@@ -88,6 +92,13 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         Effect.provideService(CampaignStore, store),
         Effect.provideService(WebhookStore, webhookStore),
         Effect.provideService(SecureRandom, random)
+      )
+
+    const withStores = <A, E>(
+      effect: Effect.Effect<A, E, CampaignStore | WebhookStore | SecureRandom | RunStore | ChannelStore>
+    ): Effect.Effect<A, E> =>
+      withCampaigns(
+        effect.pipe(Effect.provideService(RunStore, runs), Effect.provideService(ChannelStore, channels))
       )
 
     /**
@@ -232,36 +243,53 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         })
       )
 
-    /** Telephony dials after the commit, keyed by the run; a refused dial ends the attempt `failed`. */
+    /**
+     * Telephony dials after the commit, keyed by the run. A refused dial, or one that fails unexpectedly
+     * (a defect), ends the attempt `failed` and frees its channel; the other dials of the batch go on.
+     */
     const dial = ({ run, agent, definition, fromNumber }: Dial) => {
       const workflow = definition.workflow_definition
-      return telephony
-        .placeCall({
-          run,
-          agent,
-          definition,
-          from_phone_number: fromNumber,
-          first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
-          system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context)
-        })
-        .pipe(
-          Effect.catchAll(() =>
-            events
-              .report(run.organization_id, run.workflow_run_id, {
-                type: "ended",
-                status: "failed",
-                duration_seconds: 0
-              })
-              .pipe(Effect.ignore)
-          )
+      const place = telephony.placeCall({
+        run,
+        agent,
+        definition,
+        from_phone_number: fromNumber,
+        first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
+        system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context)
+      })
+      // paused or canceled since the claim committed: the call is withdrawn, not started
+      const wanted = withStores(WithdrawnCalls.stillWanted(run)).pipe(
+        Effect.flatMap((yes) =>
+          yes
+            ? Effect.succeed(true)
+            : transactions.run(Effect.flatMap(now, (at) => withStores(WithdrawnCalls.withdraw(run, at))))
         )
+      )
+      return wanted.pipe(Effect.flatMap((yes) => (yes ? place : Effect.void))).pipe(
+        Effect.catchAllCause(() =>
+          events
+            .report(run.organization_id, run.workflow_run_id, {
+              type: "ended",
+              status: "failed",
+              duration_seconds: 0
+            })
+            .pipe(Effect.ignore)
+        )
+      )
     }
 
-    /** Takes back the attempts of a process that stopped renewing its leases: each ends `failed`. */
+    /**
+     * Takes back the attempts of a process that stopped renewing its leases, each ending `failed`: batches
+     * of `recoveryBatch`, repeated while one comes back full; answers how many.
+     */
     const recover = Effect.gen(function* () {
-      const expired = yield* store.expiredLeases(yield* now, settings.recoveryBatch)
-      for (const contact of expired) yield* recoverOne(contact)
-      return expired.length
+      let total = 0
+      for (;;) {
+        const expired = yield* store.expiredLeases(settings.recoveryBatch)
+        for (const contact of expired) yield* recoverOne(contact)
+        total += expired.length
+        if (expired.length < settings.recoveryBatch) return total
+      }
     })
 
     const recoverOne = (contact: Contact) =>
@@ -294,20 +322,27 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
         )
       })
 
-    /** One round: every running campaign gets a claim, then expired leases are taken back. */
+    /**
+     * One round: each running campaign with work (see `CampaignStore.running`), the least recently visited
+     * first, gets a claim. Expired leases are taken back by `recover`, on a schedule of its own.
+     */
     const round = Effect.gen(function* () {
       let progress = 0
-      for (const campaign of yield* store.running(settings.campaignsPerRound)) {
+      const visited = yield* store.running(
+        yield* now,
+        settings.campaignsPerRound,
+        settings.campaignsPerOrganization
+      )
+      for (const campaign of visited) {
         const { dials, moved } = yield* claim(campaign)
         yield* Effect.forEach(dials, dial, { discard: true, concurrency: 16 })
         progress += moved
       }
-      return progress + (yield* recover)
+      return progress
     })
 
-    const heartbeat = Effect.flatMap(now, (at) =>
-      store.renewLeases(owner, new Date(at.getTime() + settings.leaseSeconds * 1000))
-    )
+    /** Renews this process's leases for `leaseSeconds`, on the store's clock. */
+    const heartbeat = store.renewLeases(owner, settings.leaseSeconds)
 
     return { round, heartbeat, recover }
   })
@@ -343,8 +378,9 @@ const newRun = (
 
 /**
  * The dialer in the background, for as long as the layer lives: rounds back to back while they find work,
- * `idleMillis` apart when they do not, and the lease heartbeat every `heartbeatSeconds`; both on the
- * `Clock` (a test clock drives them). A round that fails unexpectedly is logged and the next goes on.
+ * `idleMillis` apart when they do not; the lease heartbeat and the recovery of expired leases each in a
+ * fiber of its own every `heartbeatSeconds` (so a long round never delays them); all on the `Clock` (a
+ * test clock drives them). A round that fails unexpectedly is logged and the next goes on.
  */
 export const layer = (settings: Partial<DialerSettings> = {}) =>
   Layer.scopedDiscard(
@@ -362,6 +398,10 @@ export const layer = (settings: Partial<DialerSettings> = {}) =>
         Effect.forkScoped
       )
       yield* logged("campaign lease heartbeat failed", dialer.heartbeat).pipe(
+        Effect.repeat(Schedule.spaced(Duration.seconds(bounds.heartbeatSeconds))),
+        Effect.forkScoped
+      )
+      yield* logged("campaign lease recovery failed", dialer.recover).pipe(
         Effect.repeat(Schedule.spaced(Duration.seconds(bounds.heartbeatSeconds))),
         Effect.forkScoped
       )

@@ -131,8 +131,17 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
     ) => Effect.Effect<ReadonlyArray<ReportedContact>>
     /** A run was deleted: the contact whose last attempt it was no longer names it. */
     readonly forgetRun: (organizationId: OrganizationId, runId: RunId) => Effect.Effect<void>
-    /** Running campaigns of every organization, at most `limit`, the least recently started first. */
-    readonly running: (limit: number) => Effect.Effect<ReadonlyArray<Campaign>>
+    /**
+     * The running campaigns a dialer round visits, of every organization: only those with a pending
+     * contact due at `now` or nothing left to dial (to be settled), the least recently visited first, at
+     * most `perOrganization` of one organization and `limit` in all. Each one answered is marked visited
+     * at `now`, so campaigns with nothing due never hold the others back.
+     */
+    readonly running: (
+      now: Date,
+      limit: number,
+      perOrganization: number
+    ) => Effect.Effect<ReadonlyArray<Campaign>>
     /**
      * Pending contacts of the campaign due at `now` (no `next_attempt_at`, or one passed), in the order
      * they were added, at most `limit`; held until the transaction ends, skipping those another
@@ -145,8 +154,21 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       limit: number
     ) => Effect.Effect<ReadonlyArray<Contact>>
     /** Extends the leases of the contacts in progress that `owner` holds; answers how many. */
-    readonly renewLeases: (owner: string, until: Date) => Effect.Effect<number>
-    /** Contacts in progress whose lease ran out by `now` (their process died), of every organization. */
-    readonly expiredLeases: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<Contact>>
+    readonly renewLeases: (owner: string, seconds: number) => Effect.Effect<number>
+    /**
+     * Contacts in progress whose lease ran out (their process died), of every organization, at most
+     * `limit`. Leases are renewed (`seconds` from now) and compared on the store's clock (`now()` in SQL),
+     * so a process whose own clock runs ahead never ends another's live calls.
+     */
+    readonly expiredLeases: (limit: number) => Effect.Effect<ReadonlyArray<Contact>>
+    /**
+     * A new campaign, as `insert`, only while the organization has fewer than `limit` campaigns not yet
+     * completed or canceled; none (nothing stored) at the quota. Simultaneous creations take turns.
+     */
+    readonly insertWithin: (
+      campaign: NewCampaign,
+      now: Date,
+      limit: number
+    ) => Effect.Effect<Option.Option<Campaign>>
   }
 >() {}

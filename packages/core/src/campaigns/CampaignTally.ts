@@ -55,3 +55,10 @@ export const total = (counts: ContactCounts): number =>
 
 /** Every contact is final: none pending nor in progress. */
 export const allFinal = (counts: ContactCounts): boolean => counts.pending === 0 && counts.in_progress === 0
+
+/** True for a delta that changes nothing: writing it would only cost a row update. */
+export const isNone = (delta: TallyDelta): boolean =>
+  Object.values(delta.counts).every((n) => n === 0) &&
+  delta.attempts === 0 &&
+  delta.duration_seconds === 0 &&
+  delta.cost === 0

@@ -9,6 +9,8 @@ import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
+import { QuotaExceeded } from "../quotas/QuotaErrors.js"
+import { Quotas } from "../quotas/Quotas.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
@@ -72,7 +74,7 @@ export class Campaigns extends Context.Tag("@voice-agent-platform/core/Campaigns
       request: CreateCampaign
     ) => Effect.Effect<
       { readonly campaign: Campaign; readonly imported: ImportResult },
-      AgentNotFound | AgentArchived | PhoneNumberNotFound | TooManyContacts
+      AgentNotFound | AgentArchived | PhoneNumberNotFound | TooManyContacts | QuotaExceeded
     >
     readonly find: (
       organizationId: OrganizationId,
@@ -121,6 +123,7 @@ export const layer = Layer.effect(
     const transactions = yield* Transactions
     const webhookStore = yield* WebhookStore
     const random = yield* SecureRandom
+    const quotas = yield* Quotas
     const withPorts = <A, E>(effect: Effect.Effect<A, E, CampaignStore | WebhookStore | SecureRandom>) =>
       effect.pipe(
         Effect.provideService(CampaignStore, store),
@@ -165,7 +168,11 @@ export const layer = Layer.effect(
       Effect.gen(function* () {
         if (id === undefined) return null
         const number = yield* numbers.find(id)
-        if (Option.isNone(number) || number.value.organization_id !== organizationId) {
+        if (
+          Option.isNone(number) ||
+          number.value.organization_id !== organizationId ||
+          number.value.status !== "active"
+        ) {
           return yield* new PhoneNumberNotFound({ phone_number_id: id })
         }
         return id
@@ -183,7 +190,7 @@ export const layer = Layer.effect(
           const retry = { ...RetryPolicy.defaults, ...request.retry }
           return yield* transactions.run(
             Effect.gen(function* () {
-              const campaign = yield* store.insert(
+              const inserted = yield* store.insertWithin(
                 {
                   organization_id: organizationId,
                   agent_id: agent.id,
@@ -197,8 +204,13 @@ export const layer = Layer.effect(
                   started_at: null,
                   ended_at: null
                 },
-                at
+                at,
+                quotas.campaigns
               )
+              if (Option.isNone(inserted)) {
+                return yield* new QuotaExceeded({ resource: "campaigns", limit: quotas.campaigns })
+              }
+              const campaign = inserted.value
               const imported = yield* importInto(campaign, request.contacts ?? [], at)
               return { campaign: yield* find(organizationId, campaign.id).pipe(Effect.orDie), imported }
             })

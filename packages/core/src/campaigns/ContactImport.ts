@@ -131,7 +131,15 @@ export const rowsOfCsv = (text: string): Either.Either<ReadonlyArray<ImportRow>,
     }
     const initial_context: Record<string, string> = {}
     columns.forEach((name, i) => {
-      if (i !== phoneAt) initial_context[name] = record[i]!
+      // defined, not assigned: a column named `__proto__` is a key like any other
+      if (i !== phoneAt) {
+        Object.defineProperty(initial_context, name, {
+          value: record[i]!,
+          enumerable: true,
+          writable: true,
+          configurable: true
+        })
+      }
     })
     rows.push({ row: rows.length + 1, phone_number: record[phoneAt]!, initial_context })
   }

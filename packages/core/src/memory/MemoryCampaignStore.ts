@@ -1,7 +1,8 @@
-import { Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import type { Campaign, Contact, ReportedContact } from "../campaigns/Campaign.js"
 import { CampaignId, ContactId, ContactOrder } from "../campaigns/Campaign.js"
-import { CampaignStore } from "../campaigns/CampaignStore.js"
+import { CampaignStore, type NewCampaign } from "../campaigns/CampaignStore.js"
+import * as CampaignLifecycle from "../campaigns/CampaignLifecycle.js"
 import * as CampaignTally from "../campaigns/CampaignTally.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
@@ -27,6 +28,15 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
     const campaigns = organizationTable(db.table<CampaignId, Campaign>("campaigns"), byCreation)
     const contacts = organizationTable(db.table<ContactId, Contact>("contacts"), byCreation)
     const runs = db.table<RunId, Run>("runs")
+    /** When each campaign was last visited by a dialer round (a column in SQL). */
+    const lastVisited = new Map<CampaignId, number>()
+    /** A running campaign a round has work for: a pending contact due, or nothing left to dial. */
+    const toVisit = (campaign: Campaign, now: Date) =>
+      (campaign.totals.counts.pending === 0 && campaign.totals.counts.in_progress === 0) ||
+      contacts.ownRows(
+        campaign.organization_id,
+        (c) => c.campaign_id === campaign.id && c.status === "pending" && dueAt(c, now)
+      ).length > 0
 
     const ofCampaign = (
       organizationId: OrganizationId,
@@ -50,23 +60,24 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
       }
     }
 
+    const insertRow = (campaign: NewCampaign, now: Date): Campaign => {
+      const row: Campaign = {
+        ...campaign,
+        id: CampaignId.make(db.nextId("campaigns")),
+        totals: {
+          counts: CampaignTally.zeroCounts,
+          attempts: 0,
+          duration_seconds: 0,
+          cost: MinorUnits.make(0)
+        },
+        created_at: now
+      }
+      campaigns.set(row.id, row)
+      return row
+    }
+
     return {
-      insert: (campaign, now) =>
-        db.atomically(() => {
-          const row: Campaign = {
-            ...campaign,
-            id: CampaignId.make(db.nextId("campaigns")),
-            totals: {
-              counts: CampaignTally.zeroCounts,
-              attempts: 0,
-              duration_seconds: 0,
-              cost: MinorUnits.make(0)
-            },
-            created_at: now
-          }
-          campaigns.set(row.id, row)
-          return row
-        }),
+      insert: (campaign, now) => db.atomically(() => insertRow(campaign, now)),
       find: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       findForUpdate: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       list: (organizationId, page) => db.atomically(() => campaigns.newestPage(organizationId, page)),
@@ -194,14 +205,23 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
             contacts.set(contact.id, { ...contact, last_run_id: null })
           }
         }),
-      running: (limit) =>
-        db.atomically(() =>
-          campaigns
+      running: (now, limit, perOrganization) =>
+        db.atomically(() => {
+          const visitedAt = (c: Campaign) => lastVisited.get(c.id) ?? -Infinity
+          const perOrg = new Map<OrganizationId, number>()
+          const picked = campaigns
             .values()
-            .filter((c) => c.status === "running")
-            .sort((a, b) => (a.started_at?.getTime() ?? 0) - (b.started_at?.getTime() ?? 0) || a.id - b.id)
+            .filter((c) => c.status === "running" && toVisit(c, now))
+            .sort((a, b) => visitedAt(a) - visitedAt(b) || a.id - b.id)
+            .filter((c) => {
+              const nth = (perOrg.get(c.organization_id) ?? 0) + 1
+              perOrg.set(c.organization_id, nth)
+              return nth <= perOrganization
+            })
             .slice(0, limit)
-        ),
+          for (const c of picked) lastVisited.set(c.id, now.getTime())
+          return picked.sort((a, b) => a.id - b.id)
+        }),
       claimDue: (organizationId, id, now, limit) =>
         db.atomically(() =>
           ofCampaign(organizationId, id, (c) => c.status === "pending" && dueAt(c, now))
@@ -212,26 +232,40 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer
             )
             .slice(0, limit)
         ),
-      renewLeases: (owner, until) =>
-        db.atomically(() => {
-          const held = contacts.values().filter((c) => c.status === "in_progress" && c.lease_owner === owner)
-          for (const contact of held) contacts.set(contact.id, { ...contact, lease_expires_at: until })
-          return held.length
+      renewLeases: (owner, seconds) =>
+        Effect.flatMap(Clock.currentTimeMillis, (ms) => {
+          const until = new Date(ms + seconds * 1000)
+          return db.atomically(() => {
+            const held = contacts
+              .values()
+              .filter((c) => c.status === "in_progress" && c.lease_owner === owner)
+            for (const contact of held) contacts.set(contact.id, { ...contact, lease_expires_at: until })
+            return held.length
+          })
         }),
-      expiredLeases: (now, limit) =>
+      expiredLeases: (limit) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          db.atomically(() =>
+            contacts
+              .values()
+              .filter(
+                (c) =>
+                  c.status === "in_progress" &&
+                  c.lease_expires_at !== null &&
+                  c.lease_expires_at.getTime() <= now
+              )
+              .sort(
+                (a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || byOrderAdded(a, b)
+              )
+              .slice(0, limit)
+          )
+        ),
+      insertWithin: (campaign, now, limit) =>
         db.atomically(() =>
-          contacts
-            .values()
-            .filter(
-              (c) =>
-                c.status === "in_progress" &&
-                c.lease_expires_at !== null &&
-                c.lease_expires_at.getTime() <= now.getTime()
-            )
-            .sort(
-              (a, b) => a.lease_expires_at!.getTime() - b.lease_expires_at!.getTime() || byOrderAdded(a, b)
-            )
-            .slice(0, limit)
+          campaigns.ownRows(campaign.organization_id, (c) => !CampaignLifecycle.isFinal(c.status)).length >=
+          limit
+            ? Option.none()
+            : Option.some(insertRow(campaign, now))
         )
     }
   })

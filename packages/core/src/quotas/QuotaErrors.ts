@@ -1,12 +1,19 @@
 import { Schema } from "effect"
 
 /** What a quota counts. */
-export const QuotaResource = Schema.Literal("webhook_endpoints", "documents")
+export const QuotaResource = Schema.Literal("webhook_endpoints", "documents", "campaigns")
 export type QuotaResource = typeof QuotaResource.Type
 
 const nouns: Record<QuotaResource, string> = {
   webhook_endpoints: "webhook endpoints",
-  documents: "knowledge-base documents"
+  documents: "knowledge-base documents",
+  campaigns: "campaigns not yet completed or canceled"
+}
+
+const remedies: Record<QuotaResource, string> = {
+  webhook_endpoints: "delete one",
+  documents: "delete one",
+  campaigns: "cancel one or let one complete"
 }
 
 /** The organization holds as many records of the kind as its quota allows; nothing was created (409). */
@@ -15,6 +22,6 @@ export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExc
   limit: Schema.Number
 }) {
   override get message() {
-    return `quota_exceeded: the organization has ${this.limit} ${nouns[this.resource]}, the most it may have; delete one before creating another`
+    return `quota_exceeded: the organization has ${this.limit} ${nouns[this.resource]}, the most it may have; ${remedies[this.resource]} before creating another`
   }
 }

@@ -6,13 +6,16 @@ export interface QuotaLimits {
   readonly webhook_endpoints: number
   /** Knowledge-base documents of an organization, whatever their status (`QUOTA_DOCUMENTS`). */
   readonly documents: number
+  /** Campaigns of an organization not yet completed or canceled (`QUOTA_CAMPAIGNS`). */
+  readonly campaigns: number
 }
 
 /**
  * 20 webhook endpoints (Stripe allows 16 per account: enough for every environment and consumer of an
- * organization) and 1,000 documents (at the 10 MiB upload limit, 10 GB of files and their chunks).
+ * organization), 1,000 documents (at the 10 MiB upload limit, 10 GB of files and their chunks) and 100
+ * campaigns not yet ended (each up to 100,000 contacts: 10 million contacts an organization has to dial).
  */
-export const defaults: QuotaLimits = { webhook_endpoints: 20, documents: 1000 }
+export const defaults: QuotaLimits = { webhook_endpoints: 20, documents: 1000, campaigns: 100 }
 
 /** The largest quota accepted: beyond it a quota no longer bounds anything. */
 export const maxLimit = 1_000_000

@@ -9,6 +9,7 @@ import type { ImportRow } from "../../src/campaigns/ContactImport.js"
 import { CallEvents } from "../../src/calls/CallEvents.js"
 import { CallPlacement } from "../../src/calls/CallPlacement.js"
 import { ChannelStore } from "../../src/calls/ChannelStore.js"
+import { Telephony } from "../../src/calls/Telephony.js"
 import * as SimulationConfig from "../../src/calls/SimulationConfig.js"
 import { DoNotCallList } from "../../src/do-not-call/DoNotCallList.js"
 import { InMemory } from "../../src/index.js"
@@ -74,11 +75,15 @@ describe("CampaignDialer", () => {
         expect(campaign.totals.counts.pending).toBe(1000)
         yield* campaigns.act(organization.id, campaign.id, "start")
         const dialer = yield* CampaignDialer.make("test-dialer")
+        const channels = yield* ChannelStore
+        // the calls really placed: the organization's held channels (it has no other calls), not the
+        // dialer's own in_progress counter, which could not show an overshoot
         let peak = 0
         for (let i = 0; i < 2000; i++) {
           yield* dialer.round
           const now = yield* campaignOf(organization.id, campaign.id)
-          peak = Math.max(peak, now.totals.counts.in_progress)
+          const at = yield* Effect.map(TestClock.currentTimeMillis, (ms) => new Date(ms))
+          peak = Math.max(peak, (yield* channels.held(organization.id, at)).length)
           if (now.status === "completed") break
           yield* TestClock.adjust("1 second")
         }
@@ -159,6 +164,76 @@ describe("CampaignDialer", () => {
     }).pipe(Effect.provide(recorded))
   )
 
+  it.effect("visits a due campaign even when more than a round's campaigns have nothing due", () =>
+    Effect.gen(function* () {
+      yield* setNow(warsawNight)
+      const campaigns = yield* Campaigns
+      const night = yield* organizationWithAgent({ outbound_channels: 10 })
+      // started first: Polish numbers, outside calling hours until the morning
+      for (let i = 0; i < 5; i++) {
+        const { campaign } = yield* campaigns.create(night.organization.id, {
+          name: `Night ${i}`,
+          agent: night.agent.public_id,
+          contacts: rows([`+4850010000${i}`])
+        })
+        yield* campaigns.act(night.organization.id, campaign.id, "start")
+      }
+      yield* TestClock.adjust("1 second")
+      const day = yield* organizationWithAgent({ outbound_channels: 10 })
+      const { campaign } = yield* campaigns.create(day.organization.id, {
+        name: "New York afternoon",
+        agent: day.agent.public_id,
+        contacts: rows(["+12125550101"])
+      })
+      yield* campaigns.act(day.organization.id, campaign.id, "start")
+      const dialer = yield* CampaignDialer.make("fair-dialer", {
+        ...CampaignDialer.defaults,
+        campaignsPerRound: 3
+      })
+      for (let i = 0; i < 4; i++) {
+        yield* dialer.round
+        yield* TestClock.adjust("1 second")
+      }
+      expect((yield* runsOf(day.organization.id, day.agent.id)).map((r) => r.phone_number)).toEqual([
+        "+12125550101"
+      ])
+      expect(yield* runsOf(night.organization.id, night.agent.id)).toEqual([])
+    }).pipe(Effect.provide(recorded))
+  )
+
+  it.effect("ends a dial that fails unexpectedly as a failed attempt, and places the others", () =>
+    Effect.gen(function* () {
+      yield* setNow(warsawNoon)
+      const { organization, agent } = yield* organizationWithAgent({ outbound_channels: 10 })
+      const campaigns = yield* Campaigns
+      const broken = "+48500100002"
+      const { campaign } = yield* campaigns.create(organization.id, {
+        name: "Defect",
+        agent: agent.public_id,
+        contacts: rows(["+48500100001", broken, "+48500100003"])
+      })
+      yield* campaigns.act(organization.id, campaign.id, "start")
+      const dialer = yield* CampaignDialer.make("defect-dialer").pipe(
+        Effect.provideService(Telephony, {
+          placeCall: (call) =>
+            call.run.phone_number === broken ? Effect.die("a bug in the runtime") : Effect.void
+        })
+      )
+      yield* dialer.round
+      const runs = yield* runsOf(organization.id, agent.id)
+      const statusOf = new Map(runs.map((r) => [r.phone_number, r.status]))
+      expect(statusOf.get(broken)).toBe("failed")
+      expect(statusOf.get("+48500100001")).toBe("queued")
+      expect(statusOf.get("+48500100003")).toBe("queued")
+      const now = yield* Effect.map(TestClock.currentTimeMillis, (ms) => new Date(ms))
+      expect(yield* (yield* ChannelStore).held(organization.id, now)).toHaveLength(2)
+      expect((yield* campaignOf(organization.id, campaign.id)).totals.counts).toMatchObject({
+        in_progress: 2,
+        failed: 1
+      })
+    }).pipe(Effect.provide(recorded))
+  )
+
   it.effect(
     "takes back the attempts of a dialer that stopped renewing its leases, freeing their channels",
     () =>
@@ -178,7 +253,10 @@ describe("CampaignDialer", () => {
         const dead = yield* CampaignDialer.make("dead-dialer")
         yield* dead.round
         expect((yield* campaignOf(organization.id, campaign.id)).totals.counts.in_progress).toBe(2)
-        const survivor = yield* CampaignDialer.make("survivor")
+        const survivor = yield* CampaignDialer.make("survivor", {
+          ...CampaignDialer.defaults,
+          recoveryBatch: 1
+        })
         yield* survivor.heartbeat
         // before the lease runs out nothing is taken back
         yield* TestClock.adjust(`${CampaignDialer.defaults.leaseSeconds - 1} seconds`)

@@ -118,4 +118,19 @@ describe("CampaignTally", () => {
       false
     )
   })
+
+  it.prop(
+    "a tally delta is none exactly when moves cancel out and nothing else changed",
+    [
+      FastCheck.constantFrom<ContactStatus>("pending", "in_progress", "completed", "failed", "skipped"),
+      FastCheck.constantFrom<ContactStatus>("pending", "in_progress", "completed", "failed", "skipped"),
+      FastCheck.integer({ min: 1, max: 100 })
+    ],
+    ([from, to, n]) => {
+      const there = CampaignTally.move(from, to, n)
+      expect(CampaignTally.isNone(CampaignTally.combine(there, CampaignTally.move(to, from, n)))).toBe(true)
+      expect(CampaignTally.isNone(there)).toBe(from === to)
+      expect(CampaignTally.isNone(CampaignTally.attemptMade(CampaignTally.none))).toBe(false)
+    }
+  )
 })

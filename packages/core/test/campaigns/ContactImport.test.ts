@@ -17,6 +17,13 @@ describe("ContactImport.rowsOfCsv", () => {
     ])
   })
 
+  it("keeps a column named __proto__ as a key of initial_context, like any other", () => {
+    const [row] = rows("__proto__,phone_number,constructor\r\nx,+48500000100,y\r\n")
+    expect(Object.keys(row!.initial_context)).toEqual(["__proto__", "constructor"])
+    expect(JSON.stringify(row!.initial_context)).toBe('{"__proto__":"x","constructor":"y"}')
+    expect(Object.getPrototypeOf(row!.initial_context)).toBe(Object.prototype)
+  })
+
   it("refuses the whole file when it is malformed, has no phone_number column or ragged records", () => {
     expect(refusal("")).toBe("The CSV file is empty")
     expect(refusal("name\nJan\n")).toBe("The CSV header has no phone_number column")

@@ -1,14 +1,12 @@
 import type { Campaign, Campaigns } from "@voice-agent-platform/core"
 import { CsvWriter, Money } from "@voice-agent-platform/core"
+import { total } from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import type {
   CampaignResponse,
   ImportResponse,
   ReportItem,
   ReportSummary
 } from "@voice-agent-platform/contract/campaigns/CampaignsApi.js"
-
-const total = (counts: Campaign.ContactCounts) =>
-  counts.pending + counts.in_progress + counts.completed + counts.failed + counts.skipped
 
 /** A campaign in the API's shape; `agentPublicId` is its agent's public id. */
 export const campaignResponse = (
@@ -76,7 +74,20 @@ export const csvColumns = [
   "next_attempt_at"
 ] as const
 
-/** One CSV record of a contact: empty for null, ISO 8601 for instants, JSON for the gathered data. */
+/** A number as text (`+48500100200`, `-1.5`): a spreadsheet reads it as a number, never a formula. */
+const numeric = /^[+-]?\d+(\.\d+)?$/
+
+/**
+ * A text cell a spreadsheet will not run: one starting with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return (how formulas start, OWASP's CSV injection) gets a leading `'`, unless it is a plain number.
+ */
+export const spreadsheetSafe = (cell: string): string =>
+  /^[=+\-@\t\r]/.test(cell) && !numeric.test(cell) ? `'${cell}` : cell
+
+/**
+ * One CSV record of a contact: empty for null, ISO 8601 for instants, JSON for the gathered data; text
+ * that a spreadsheet would take for a formula is guarded (`spreadsheetSafe`).
+ */
 export const csvRecord = (row: Campaign.ReportedContact): string => {
   const item = reportItem(row)
   return CsvWriter.record(
@@ -85,7 +96,7 @@ export const csvRecord = (row: Campaign.ReportedContact): string => {
       if (value === null) return ""
       if (value instanceof Date) return value.toISOString()
       if (typeof value === "object") return JSON.stringify(value)
-      return String(value)
+      return spreadsheetSafe(String(value))
     })
   )
 }

@@ -1,5 +1,11 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import type { AgentErrors, Campaign, CampaignErrors, PhoneNumberErrors } from "@voice-agent-platform/core"
+import type {
+  AgentErrors,
+  Campaign,
+  CampaignErrors,
+  PhoneNumberErrors,
+  QuotaErrors
+} from "@voice-agent-platform/core"
 import { AgentStore, Campaigns, CsvWriter, PhoneNumber } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -19,6 +25,7 @@ type CampaignError =
   | AgentErrors.AgentNotFound
   | AgentErrors.AgentArchived
   | PhoneNumberErrors.PhoneNumberNotFound
+  | QuotaErrors.QuotaExceeded
 
 /** Campaign failures as HTTP answers: 404, 409 or 422. */
 const toHttp = (error: CampaignError): NotFound | Conflict | ValidationError => {
@@ -32,6 +39,7 @@ const toHttp = (error: CampaignError): NotFound | Conflict | ValidationError => 
     case "CampaignNotEditable":
     case "ContactNotPending":
     case "AgentArchived":
+    case "QuotaExceeded":
       return new Conflict({ detail: error.message })
     case "TooManyContacts":
       return new ValidationError({
@@ -40,9 +48,18 @@ const toHttp = (error: CampaignError): NotFound | Conflict | ValidationError => 
   }
 }
 
-/** Whether the client asked for the CSV report. */
+/** Whether `text/csv` is one of the media ranges accepted, with a quality above 0 (`q=0`: not wanted). */
 const wantsCsv = (accept: string | undefined) =>
-  accept !== undefined && accept.split(",").some((type) => MediaType.essence(type) === "text/csv")
+  accept !== undefined &&
+  accept.split(",").some((range) => {
+    if (MediaType.essence(range) !== "text/csv") return false
+    const quality = range
+      .split(";")
+      .slice(1)
+      .map((parameter) => parameter.trim().toLowerCase())
+      .find((parameter) => parameter.startsWith("q="))
+    return quality === undefined || !(Number(quality.slice(2)) <= 0)
+  })
 
 const encoder = new TextEncoder()
 

@@ -51,7 +51,10 @@ export interface ServerConfig {
    * tools may reach although they are loopback, private or otherwise refused; default none.
    */
   readonly outboundAllowHosts: AllowList.AllowList
-  /** `QUOTA_WEBHOOK_ENDPOINTS` and `QUOTA_DOCUMENTS`: records one organization may hold (defaults 20 and 1,000). */
+  /**
+   * `QUOTA_WEBHOOK_ENDPOINTS`, `QUOTA_DOCUMENTS` and `QUOTA_CAMPAIGNS`: records one organization may hold
+   * (defaults 20, 1,000 and 100).
+   */
   readonly quotas: Quotas.QuotaLimits
 }
 
@@ -129,7 +132,8 @@ const quota = (name: string, fallback: number) =>
 /** The quotas per organization. */
 const quotasConfig: Config.Config<Quotas.QuotaLimits> = Config.all({
   webhook_endpoints: quota("QUOTA_WEBHOOK_ENDPOINTS", Quotas.defaults.webhook_endpoints),
-  documents: quota("QUOTA_DOCUMENTS", Quotas.defaults.documents)
+  documents: quota("QUOTA_DOCUMENTS", Quotas.defaults.documents),
+  campaigns: quota("QUOTA_CAMPAIGNS", Quotas.defaults.campaigns)
 })
 
 /** The smallest operator token accepted: shorter ones are too easy to guess. */

@@ -9,6 +9,7 @@ import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStor
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import * as Paging from "../storage/Paging.js"
+import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 
 /** Contacts per INSERT statement: well below PostgreSQL's 65,535 parameters a statement. */
@@ -109,10 +110,11 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
     const count = (organizationId: number, id: number, status: string | undefined) =>
       sql<{ readonly total: number }>`
         SELECT count(*)::int8 AS total FROM campaign_contacts WHERE ${contactsWhere(organizationId, id, status)}`
+    const insert = (campaign: Omit<CampaignType, "id" | "created_at" | "totals">, now: Date) =>
+      Rows.single(CampaignFromRow)(sql`
+        INSERT INTO campaigns ${sql.insert({ ...campaignColumns(campaign), created_at: now })} RETURNING *`)
     return {
-      insert: (campaign, now) =>
-        Rows.single(CampaignFromRow)(sql`
-          INSERT INTO campaigns ${sql.insert({ ...campaignColumns(campaign), created_at: now })} RETURNING *`),
+      insert,
       find,
       findForUpdate: (organizationId, id) =>
         one(sql`SELECT * FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`),
@@ -238,9 +240,28 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
         Rows.run(sql`
           UPDATE campaign_contacts SET last_run_id = NULL
           WHERE organization_id = ${organizationId} AND last_run_id = ${runId}`),
-      running: (limit) =>
-        Rows.all(CampaignFromRow)(sql`
-          SELECT * FROM campaigns WHERE status = 'running' ORDER BY started_at, id LIMIT ${limit}`),
+      running: (now, limit, perOrganization) =>
+        Rows.all(CampaignFromRow)(
+          sql`
+          UPDATE campaigns c SET last_visited_at = ${now}
+          FROM (
+            SELECT id FROM (
+              SELECT r.id, r.last_visited_at, row_number() OVER (
+                PARTITION BY r.organization_id ORDER BY r.last_visited_at NULLS FIRST, r.id) AS nth
+              FROM campaigns r
+              WHERE r.status = 'running' AND (
+                (r.pending_count = 0 AND r.in_progress_count = 0)
+                OR EXISTS (
+                  SELECT 1 FROM campaign_contacts k
+                  WHERE k.campaign_id = r.id AND k.status = 'pending'
+                    AND (k.next_attempt_at IS NULL OR k.next_attempt_at <= ${now})))
+            ) ranked
+            WHERE nth <= ${perOrganization}
+            ORDER BY last_visited_at NULLS FIRST, id LIMIT ${limit}
+          ) picked
+          WHERE c.id = picked.id
+          RETURNING c.*`
+        ).pipe(Effect.map((rows) => [...rows].sort((a, b) => a.id - b.id))),
       claimDue: (organizationId, id, now, limit) =>
         Rows.all(Contact)(sql`
           SELECT * FROM campaign_contacts
@@ -248,17 +269,26 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
             AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
           ORDER BY next_attempt_at NULLS FIRST, added_order LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`),
-      renewLeases: (owner, until) =>
+      renewLeases: (owner, seconds) =>
         Rows.all(Found)(
           sql`
-          UPDATE campaign_contacts SET lease_expires_at = ${until}
+          UPDATE campaign_contacts SET lease_expires_at = now() + make_interval(secs => ${seconds})
           WHERE status = 'in_progress' AND lease_owner = ${owner} RETURNING id`
         ).pipe(Effect.map((rows) => rows.length)),
-      expiredLeases: (now, limit) =>
+      expiredLeases: (limit) =>
         Rows.all(Contact)(sql`
           SELECT * FROM campaign_contacts
-          WHERE status = 'in_progress' AND lease_expires_at <= ${now}
-          ORDER BY lease_expires_at, added_order LIMIT ${limit}`)
+          WHERE status = 'in_progress' AND lease_expires_at <= now()
+          ORDER BY lease_expires_at, added_order LIMIT ${limit}`),
+      insertWithin: (campaign, now, limit) =>
+        QuotaGuard.insertWithin(
+          sql,
+          "campaigns",
+          campaign.organization_id,
+          limit,
+          insert(campaign, now),
+          sql`status NOT IN ('completed', 'canceled')`
+        )
     }
   })
 )

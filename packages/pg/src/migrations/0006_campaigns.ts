@@ -12,6 +12,7 @@ const counted = ["pending", "in_progress", "completed", "failed", "skipped"] as 
  *   so a report never counts rows. The counters of campaigns stored before are filled from their contacts.
  * - A contact in progress carries the lease of the dialer process that placed its call
  *   (`lease_owner`, `lease_expires_at`): a process that dies stops renewing it, and another takes it back.
+ *   Contacts already in progress get an expired lease, so they are taken back rather than stuck.
  * - Webhook deliveries may be about a campaign rather than a run (`campaign.started`, `campaign.completed`,
  *   `campaign.contact.skipped`): their `run_id` is null.
  * - A number appears once per campaign (earlier duplicates keep their first contact), and the dialer's
@@ -20,6 +21,8 @@ const counted = ["pending", "in_progress", "completed", "failed", "skipped"] as 
  *   as version 4 does for the other ids tenants see (`random_row_id`, which learns the table). The order
  *   contacts were added is kept apart in `added_order`, from the sequence that counted their ids (it goes
  *   on from there), and is never shown; contacts stored before keep their ids, which are their order.
+ * - A running campaign remembers when a dialer round last visited it (`last_visited_at`): rounds take the
+ *   least recently visited first, so campaigns with nothing due never starve the others.
  */
 export const statements: ReadonlyArray<string> = [
   `ALTER TABLE campaigns
@@ -30,10 +33,13 @@ export const statements: ReadonlyArray<string> = [
     ${counted.map((status) => `ADD COLUMN ${status}_count integer NOT NULL DEFAULT 0 CHECK (${status}_count >= 0)`).join(",\n    ")},
     ADD COLUMN attempts_count integer NOT NULL DEFAULT 0 CHECK (attempts_count >= 0),
     ADD COLUMN duration_seconds_total bigint NOT NULL DEFAULT 0 CHECK (duration_seconds_total >= 0),
-    ADD COLUMN cost_total bigint NOT NULL DEFAULT 0`,
+    ADD COLUMN cost_total bigint NOT NULL DEFAULT 0,
+    ADD COLUMN last_visited_at timestamptz`,
   `ALTER TABLE campaign_contacts
     ADD COLUMN lease_owner text,
     ADD COLUMN lease_expires_at timestamptz`,
+  // calls in progress before version 6 have no dialer renewing them: expired, the first dialer takes them back
+  `UPDATE campaign_contacts SET lease_expires_at = now() WHERE status = 'in_progress'`,
   `DELETE FROM campaign_contacts c USING campaign_contacts earlier
     WHERE earlier.campaign_id = c.campaign_id AND earlier.phone_number = c.phone_number AND earlier.id < c.id`,
   `UPDATE campaigns c SET
@@ -59,7 +65,7 @@ export const statements: ReadonlyArray<string> = [
   `CREATE INDEX campaign_contacts_leases ON campaign_contacts (lease_expires_at) WHERE status = 'in_progress'`,
   `CREATE INDEX campaign_contacts_by_run ON campaign_contacts (organization_id, last_run_id)
     WHERE last_run_id IS NOT NULL`,
-  `CREATE INDEX campaigns_running ON campaigns (started_at, id) WHERE status = 'running'`,
+  `CREATE INDEX campaigns_running ON campaigns (last_visited_at NULLS FIRST, id) WHERE status = 'running'`,
   // campaign events are webhook deliveries about no run
   `ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_type_check`,
   `ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_event_type_check CHECK (event_type IN

@@ -1,4 +1,4 @@
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import { Effect, Option, Schema } from "effect"
 import * as Rows from "./Rows.js"
@@ -11,20 +11,22 @@ const Count = Schema.Struct({ total: Schema.Number })
  * server processes, take turns, and the second counts the first's row. The lock does not conflict with
  * the key-share locks other tables' foreign keys take, so only quota checks of that organization (and
  * its balance changes) wait for one another. None when the quota is reached; nothing is inserted then.
+ * `counted` narrows the rows that count (campaigns: only those not yet ended).
  */
 export const insertWithin = <A>(
   sql: SqlClient.SqlClient,
-  table: "webhook_endpoints" | "documents",
+  table: "webhook_endpoints" | "documents" | "campaigns",
   organizationId: OrganizationId,
   limit: number,
-  insert: Effect.Effect<A>
+  insert: Effect.Effect<A>,
+  counted: Statement.Fragment = sql`TRUE`
 ): Effect.Effect<Option.Option<A>> =>
   sql
     .withTransaction(
       Effect.gen(function* () {
         yield* Rows.run(sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`)
         const { total } = yield* Rows.single(Count)(
-          sql`SELECT count(*)::int8 AS total FROM ${sql(table)} WHERE organization_id = ${organizationId}`
+          sql`SELECT count(*)::int8 AS total FROM ${sql(table)} WHERE organization_id = ${organizationId} AND ${counted}`
         )
         if (total >= limit) return Option.none<A>()
         return Option.some(yield* insert)

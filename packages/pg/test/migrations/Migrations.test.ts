@@ -208,7 +208,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         ["+48500100001", "completed", 1],
         ["+48500100002", "pending", 0],
         ["+48500100002", "failed", 2],
-        ["+48500100003", "skipped", 0]
+        ["+48500100003", "skipped", 0],
+        ["+48500100004", "in_progress", 1]
       ] as const) {
         yield* sql`
           INSERT INTO campaign_contacts (campaign_id, organization_id, phone_number, initial_context, status,
@@ -222,14 +223,19 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         FROM campaigns WHERE id = ${campaign!.id}`
       expect(counts).toEqual({
         pending_count: 1,
-        in_progress_count: 0,
+        in_progress_count: 1,
         completed_count: 1,
         failed_count: 0,
         skipped_count: 1,
-        attempts_count: 1,
+        attempts_count: 2,
         max_concurrency: 10,
         retry_on: ["busy", "no_answer", "failed"]
       })
+      // a contact in progress before version 6 holds an expired lease: the dialers take it back
+      const [stuck] = yield* sql<{ expired: boolean }>`
+        SELECT lease_expires_at <= now() AS expired FROM campaign_contacts
+        WHERE campaign_id = ${campaign!.id} AND status = 'in_progress'`
+      expect(stuck).toEqual({ expired: true })
       const duplicate = yield* Effect.either(
         sql`
           INSERT INTO campaign_contacts (campaign_id, organization_id, phone_number, initial_context, status,
