@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest"
-import { startExample } from "./ExampleProcess.js"
+import { startExample } from "@voice-agent-platform/example-testing/ExampleProcess.js"
 
 const adminToken = "example-admin-token-0123456789"
 
 describe("the Effect server example", () => {
   it("serves the host's routes and the composed API on one router", async () => {
-    const example = await startExample({ ADMIN_TOKEN: adminToken })
+    const example = await startExample(new URL("..", import.meta.url), { ADMIN_TOKEN: adminToken })
     try {
       const hello = await fetch(`${example.url}/hello`)
       expect(await hello.json()).toEqual({ hello: "from the host" })

@@ -1,10 +1,10 @@
 import { describe, it } from "vitest"
-import { startExample } from "./ExampleProcess.js"
-import { adminToken, checkHost } from "./HostChecks.js"
+import { startExample } from "@voice-agent-platform/example-testing/ExampleProcess.js"
+import { adminToken, checkHost } from "@voice-agent-platform/example-testing/HostChecks.js"
 
 describe("the Express example", () => {
   it("serves its own routes and body parser next to the API under /voice", async () => {
-    const example = await startExample({ ADMIN_TOKEN: adminToken })
+    const example = await startExample(new URL("..", import.meta.url), { ADMIN_TOKEN: adminToken })
     try {
       await checkHost(example.url)
     } finally {

@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
-import { startExample } from "./ExampleProcess.js"
+import { startExample } from "@voice-agent-platform/example-testing/ExampleProcess.js"
 
 /** A number inside calling hours now and for the next 20 minutes, and one outside them now. */
 const numbers = [
@@ -41,6 +41,7 @@ describe("the typed client example", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "vap-example-client-"))
     const apiKey = `vap_${"T".repeat(40)}`
     const server = await startExample(
+      new URL("..", import.meta.url),
       { DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey, SIM_CALL_SECONDS: "1", HOST: "127.0.0.1" },
       "../../packages/http/src/server/main.ts"
     )

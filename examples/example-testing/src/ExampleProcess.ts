@@ -1,4 +1,4 @@
-// Starts this example the way `npm start` does, in a process group of its own, on a free loopback port.
+// Starts an example the way its `npm start` does, in a process group of its own, on a free loopback port.
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
@@ -29,19 +29,19 @@ export interface Started {
   readonly stop: () => Promise<void>
 }
 
+/**
+ * Starts `script` (relative to `example`, the example's folder: `new URL("..", import.meta.url)` from its
+ * tests) under tsx on the workspace's sources.
+ */
 export const startExample = async (
+  example: URL,
   env: Record<string, string> = {},
   script = "src/main.ts"
 ): Promise<Started> => {
   const port = await freePort()
   const child = spawn(
     process.execPath,
-    [
-      "--conditions=@voice-agent-platform/source",
-      "--import",
-      "tsx",
-      fileURLToPath(new URL(`../${script}`, import.meta.url))
-    ],
+    ["--conditions=@voice-agent-platform/source", "--import", "tsx", fileURLToPath(new URL(script, example))],
     { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true }
   )
   const killOnExit = () => signalGroup(child, "SIGKILL")
