@@ -3,8 +3,16 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import type { ServerResponse } from "node:http"
 import { answerJson, receiver } from "./support/Receiver.js"
-import { agentWithRun, type Body, created, runtime, secret, tool } from "./support/RuntimeToolFixtures.js"
-import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
+import {
+  agentWithRun,
+  type Body,
+  created,
+  runtime,
+  secret,
+  shopKey,
+  tool
+} from "./support/RuntimeToolFixtures.js"
+import { organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 const token = "tok-0a1b2c3d4e5f6789"
 const apiKey = "key-9z8y7x6w5v4u"
@@ -82,23 +90,13 @@ describe.each([
         })
         const { apiKey: organizationKey } = yield* organization()
         const client = yield* rawClient(organizationKey)
-        const credential = created(
-          yield* send(
-            client,
-            json("POST", "/api/v1/credentials", {
-              name: "Shop key",
-              kind: "api_key_header",
-              header_name: "X-Shop-Key",
-              secret
-            })
-          )
-        )
+        const credential = yield* shopKey(client)
         const lookup = yield* tool(client, "Lookup", {
           type: "http_api",
           config: {
             method: "GET",
             url: `${local.origin}/orders`,
-            credential_uuid: credential.credential_uuid,
+            credential_uuid: credential,
             parameters: [{ name: "note", type: "string", description: "What the caller said" }]
           }
         })
@@ -113,10 +111,9 @@ describe.each([
         while (held.length === 0) yield* Effect.sleep("10 millis")
         // while the receiver holds the request, the tool is archived and its credential deleted
         created(yield* send(client, HttpClientRequest.del(`/api/v1/tools/${lookup}`)))
-        expect(
-          (yield* send(client, HttpClientRequest.del(`/api/v1/credentials/${credential.credential_uuid}`)))
-            .status
-        ).toBe(204)
+        expect((yield* send(client, HttpClientRequest.del(`/api/v1/credentials/${credential}`))).status).toBe(
+          204
+        )
         answerJson(held[0]!, 200, { echo: local.requests[0]!.headers["x-shop-key"] })
         const answered = yield* Fiber.join(call)
         expect(answered.status, answered.text).toBe(200)

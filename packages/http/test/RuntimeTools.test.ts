@@ -3,7 +3,15 @@ import { describe, expect, it } from "@effect/vitest"
 import { RunId, RunStore } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { answerJson, receiver } from "./support/Receiver.js"
-import { agentWithRun, type Body, created, runtime, secret, tool } from "./support/RuntimeToolFixtures.js"
+import {
+  agentWithRun,
+  type Body,
+  created,
+  runtime,
+  secret,
+  shopKey,
+  tool
+} from "./support/RuntimeToolFixtures.js"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 describe.each([
@@ -14,24 +22,14 @@ describe.each([
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
       const client = yield* rawClient(apiKey)
-      const credential = created(
-        yield* send(
-          client,
-          json("POST", "/api/v1/credentials", {
-            name: "Shop key",
-            kind: "api_key_header",
-            header_name: "X-Shop-Key",
-            secret
-          })
-        )
-      )
+      const credential = yield* shopKey(client)
       const lookup = yield* tool(client, "Lookup", {
         type: "http_api",
         config: {
           method: "GET",
           url: "https://example.com/orders",
           headers: { Authorization: `Bearer ${secret}`, "X-Plain": "visible" },
-          credential_uuid: credential.credential_uuid
+          credential_uuid: credential
         }
       })
       const { agent, runId } = yield* agentWithRun(client, [lookup], ["+48 500 000 111"])
@@ -106,23 +104,13 @@ describe.each([
         )
         const { apiKey } = yield* organization()
         const client = yield* rawClient(apiKey)
-        const credential = created(
-          yield* send(
-            client,
-            json("POST", "/api/v1/credentials", {
-              name: "Shop key",
-              kind: "api_key_header",
-              header_name: "X-Shop-Key",
-              secret
-            })
-          )
-        )
+        const credential = yield* shopKey(client)
         const lookup = yield* tool(client, "Lookup", {
           type: "http_api",
           config: {
             method: "GET",
             url: `${local.origin}/orders/{{initial_context.shop}}`,
-            credential_uuid: credential.credential_uuid,
+            credential_uuid: credential,
             parameters: [
               { name: "order", type: "string", description: "The order" },
               { name: "password", type: "string", description: "Never logged", required: false }

@@ -67,3 +67,18 @@ export const tool = (client: HttpClient.HttpClient, name: string, definition: un
     send(client, json("POST", "/api/v1/tools", { name, definition })),
     (response) => created(response).tool_uuid as string
   )
+
+/** The organization's "Shop key" credential (`X-Shop-Key: secret`); answers its uuid. */
+export const shopKey = (client: HttpClient.HttpClient) =>
+  Effect.map(
+    send(
+      client,
+      json("POST", "/api/v1/credentials", {
+        name: "Shop key",
+        kind: "api_key_header",
+        header_name: "X-Shop-Key",
+        secret
+      })
+    ),
+    (response) => created(response).credential_uuid as string
+  )
