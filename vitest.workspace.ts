@@ -1,2 +1,0 @@
-// Every package and example with tests is one vitest project.
-export default ["packages/*", "examples/*"]
