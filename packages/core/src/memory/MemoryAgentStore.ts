@@ -5,14 +5,14 @@ import type { AgentRef } from "../agents/AgentIds.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable, ownedBy } from "./OrganizationTable.js"
 
 /** Agents and their definition versions in memory. */
-export const layer: Layer.Layer<AgentStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<AgentStore, never, MemoryDatabase> = Layer.effect(
   AgentStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const agents = organizationTable(db.table<AgentId, Agent>("agents"), byCreation)
     const definitions = organizationTable(
       db.table<AgentDefinitionId, AgentDefinition>("agent_definitions"),

@@ -3,7 +3,7 @@ import { CallFragmentStore } from "../calls/CallFragmentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { RunId } from "../runs/RunId.js"
 import type { TranscriptFragment } from "../transcripts/Transcript.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { ownedBy } from "./OrganizationTable.js"
 
 interface LiveTranscript {
@@ -12,10 +12,10 @@ interface LiveTranscript {
 }
 
 /** Live calls' transcript fragments in memory, one row per run. */
-export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabase> = Layer.effect(
   CallFragmentStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const rows = db.table<RunId, LiveTranscript>("call_fragments")
     return {
       append: (organizationId, runId, fragment) =>

@@ -9,7 +9,7 @@ import * as Page from "../pagination/Page.js"
 import { MinorUnits } from "../money/Money.js"
 import type { Run } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 const dueAt = (contact: Contact, now: Date) =>
@@ -21,10 +21,10 @@ const byOrderAdded = (a: Contact, b: Contact) => a.added_order - b.added_order
  * Campaigns and their contacts in memory. Contact ids are drawn at random, as SQL's are; contacts are
  * kept in the order they were added by `added_order`, counted apart and never shown.
  */
-export const layer: Layer.Layer<CampaignStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.effect(
   CampaignStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const campaigns = organizationTable(db.table<CampaignId, Campaign>("campaigns"), byCreation)
     const contacts = organizationTable(db.table<ContactId, Contact>("contacts"), byCreation)
     const runs = db.table<RunId, Run>("runs")

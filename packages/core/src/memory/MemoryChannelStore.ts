@@ -3,14 +3,14 @@ import { ChannelStore } from "../calls/ChannelStore.js"
 import * as OutboundChannels from "../calls/OutboundChannels.js"
 import type { ChannelReservation } from "../calls/OutboundChannels.js"
 import type { OrganizationId } from "../organizations/Organization.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
 
 /** Outbound channel reservations in memory; each reservation is decided in one atomic step. */
-export const layer: Layer.Layer<ChannelStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<ChannelStore, never, MemoryDatabase> = Layer.effect(
   ChannelStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const reservations = organizationTable(db.table<string, ChannelReservation>("channel_reservations"), {
       at: (r) => r.reserved_at,
       id: (r) => r.id

@@ -20,7 +20,7 @@ export interface MemoryTable<K, V> {
  * every table when it fails, which gives the same all-or-nothing and isolation that the SQL adapter gets
  * from the database.
  */
-export class MemoryDatabase {
+export class MemoryTables {
   private tables = new Map<string, Map<unknown, unknown>>()
   private readonly issued = new Map<string, Set<number>>()
   private readonly sequences = new Map<string, number>()
@@ -110,19 +110,19 @@ export class MemoryDatabase {
   }
 }
 
-/** The shared state of one in-memory storage instance. */
-export class MemoryDatabaseTag extends Context.Tag("@voice-agent-platform/core/MemoryDatabase")<
-  MemoryDatabaseTag,
-  MemoryDatabase
+/** The in-memory database of one storage instance: its tables, ids and lock, shared by every memory store. */
+export class MemoryDatabase extends Context.Tag("@voice-agent-platform/core/MemoryDatabase")<
+  MemoryDatabase,
+  MemoryTables
 >() {}
 
 /** A fresh, empty in-memory database. */
-export const layer: Layer.Layer<MemoryDatabaseTag> = Layer.sync(MemoryDatabaseTag, () => new MemoryDatabase())
+export const layer: Layer.Layer<MemoryDatabase> = Layer.sync(MemoryDatabase, () => new MemoryTables())
 
 /** Transactions over the in-memory database. */
-export const layerTransactions: Layer.Layer<Transactions, never, MemoryDatabaseTag> = Layer.effect(
+export const layerTransactions: Layer.Layer<Transactions, never, MemoryDatabase> = Layer.effect(
   Transactions,
-  Effect.map(MemoryDatabaseTag, (db) => ({ run: (effect) => db.transaction(effect) }))
+  Effect.map(MemoryDatabase, (db) => ({ run: (effect) => db.transaction(effect) }))
 )
 
 /** Display order of every list: newest first, ties broken by the higher id. */

@@ -1,16 +1,16 @@
 import { Effect, Layer, Option } from "effect"
 import type { DoNotCallEntry } from "../do-not-call/DoNotCallEntry.js"
 import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
 
 const keyOf = (organizationId: number, phoneNumber: string) => `${organizationId}:${phoneNumber}`
 
 /** The Do not call list in memory. */
-export const layer: Layer.Layer<DoNotCallStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<DoNotCallStore, never, MemoryDatabase> = Layer.effect(
   DoNotCallStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const entries = organizationTable(db.table<string, DoNotCallEntry>("do_not_call"), {
       at: (e) => e.created_at,
       id: (e) => e.phone_number

@@ -5,14 +5,14 @@ import type { ChunkMatch, DocumentRef, NewDocument } from "../knowledge-base/Doc
 import * as Search from "../knowledge-base/Search.js"
 import { DocumentStore } from "../knowledge-base/DocumentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabase, newestFirst } from "./MemoryDatabase.js"
 import { byCreation, organizationTable, ownedBy } from "./OrganizationTable.js"
 
 /** Knowledge-base documents and their chunks in memory. */
-export const layer: Layer.Layer<DocumentStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<DocumentStore, never, MemoryDatabase> = Layer.effect(
   DocumentStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const documents = organizationTable(db.table<DocumentId, Document>("documents"), byCreation)
     const chunks = db.table<DocumentId, ReadonlyArray<DocumentChunk>>("document_chunks")
     const findDocument = (organizationId: OrganizationId, ref: DocumentRef) =>

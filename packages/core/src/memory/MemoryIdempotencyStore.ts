@@ -4,13 +4,13 @@ import type { IdempotencyRecord, StoredResponse } from "../idempotency/Idempoten
 import * as IdempotencyRule from "../idempotency/IdempotencyRule.js"
 import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 
 /** Idempotency keys in memory; each claim is decided and written in one atomic step. */
-export const layer: Layer.Layer<IdempotencyStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<IdempotencyStore, never, MemoryDatabase> = Layer.effect(
   IdempotencyStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const records = db.table<string, IdempotencyRecord>("idempotency_keys")
     // JSON keeps the pair unambiguous whatever characters the key holds
     const rowKey = (organizationId: OrganizationId, key: IdempotencyKey) =>

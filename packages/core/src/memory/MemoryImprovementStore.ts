@@ -2,14 +2,14 @@ import { Effect, Layer } from "effect"
 import type { Improvement } from "../improvements/Improvement.js"
 import { ImprovementId } from "../improvements/Improvement.js"
 import { ImprovementStore } from "../improvements/ImprovementStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Improvement suggestions in memory. */
-export const layer: Layer.Layer<ImprovementStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<ImprovementStore, never, MemoryDatabase> = Layer.effect(
   ImprovementStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const improvements = organizationTable(db.table<ImprovementId, Improvement>("improvements"), byCreation)
     return {
       insert: (improvement, now) =>

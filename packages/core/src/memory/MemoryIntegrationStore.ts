@@ -1,14 +1,14 @@
 import { Effect, Layer, Option } from "effect"
 import type { IntegrationConnection } from "../integrations/IntegrationConnection.js"
 import { IntegrationStore } from "../integrations/IntegrationStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Integration connections in memory. */
-export const layer: Layer.Layer<IntegrationStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<IntegrationStore, never, MemoryDatabase> = Layer.effect(
   IntegrationStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const connections = organizationTable(
       db.table<string, IntegrationConnection>("integration_connections"),
       byCreation

@@ -7,7 +7,7 @@ import type { Organization } from "../organizations/Organization.js"
 import { OrganizationId } from "../organizations/Organization.js"
 import { InsufficientBalance } from "../organizations/OrganizationErrors.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Amounts moved in or out of a balance are positive: a negative debit would be a credit in disguise. */
@@ -17,10 +17,10 @@ const positive = (amount: number) =>
     : Effect.dieMessage(`balance changes take a positive whole amount of minor units, got ${amount}`)
 
 /** Organizations in memory. */
-export const layerOrganizations: Layer.Layer<OrganizationStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layerOrganizations: Layer.Layer<OrganizationStore, never, MemoryDatabase> = Layer.effect(
   OrganizationStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const organizations = db.table<OrganizationId, Organization>("organizations")
     return {
       insert: (organization, now) =>
@@ -72,10 +72,10 @@ export const layerOrganizations: Layer.Layer<OrganizationStore, never, MemoryDat
 )
 
 /** API keys in memory. */
-export const layerApiKeys: Layer.Layer<ApiKeyStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layerApiKeys: Layer.Layer<ApiKeyStore, never, MemoryDatabase> = Layer.effect(
   ApiKeyStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const keys = organizationTable(db.table<ApiKeyId, ApiKey>("api_keys"), byCreation)
     const organizations = db.table<OrganizationId, Organization>("organizations")
     return {

@@ -3,14 +3,14 @@ import type { NumberRequest, PhoneNumber } from "../phone-numbers/PhoneNumber.js
 import { NumberRequestId, PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberExists } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** The number inventory, the organizations' numbers and demand requests in memory. */
-export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabase> = Layer.effect(
   PhoneNumberStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     // An organization's numbers are listed by when it took them.
     const numbers = organizationTable(db.table<PhoneNumberId, PhoneNumber>("phone_numbers"), {
       at: (n) => n.activated_at ?? n.created_at,

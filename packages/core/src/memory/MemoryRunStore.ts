@@ -4,7 +4,7 @@ import { isLive } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
 import type { EndedRunCursor } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
 
 /** An ended run that still has a file key. */
@@ -19,10 +19,10 @@ const compareEnded = (
   (a.ended_at?.getTime() ?? 0) - (b.ended_at?.getTime() ?? 0) || a.workflow_run_id - b.workflow_run_id
 
 /** Runs in memory. */
-export const layer: Layer.Layer<RunStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
   RunStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const runs = organizationTable(db.table<RunId, Run>("runs"), {
       at: (r) => r.created_at,
       id: (r) => r.workflow_run_id

@@ -5,14 +5,14 @@ import type { Tool } from "../tools/Tool.js"
 import { ToolId } from "../tools/Tool.js"
 import { ToolStore } from "../tools/ToolStore.js"
 import * as ToolUpdate from "../tools/ToolUpdate.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Tools in memory. */
-export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect(
   ToolStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const tools = organizationTable(db.table<string, Tool>("tools"), byCreation)
     return {
       insert: (tool, now) =>
@@ -56,10 +56,10 @@ export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabaseTag> = Laye
 )
 
 /** Credentials in memory (the process's memory is their only copy, so nothing to encrypt). */
-export const layerCredentials: Layer.Layer<CredentialStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layerCredentials: Layer.Layer<CredentialStore, never, MemoryDatabase> = Layer.effect(
   CredentialStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const credentials = organizationTable(db.table<string, Credential>("credentials"), {
       at: (c) => c.created_at,
       id: (c) => c.credential_uuid

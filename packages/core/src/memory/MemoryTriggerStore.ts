@@ -1,14 +1,14 @@
 import { Effect, Layer } from "effect"
 import type { Trigger } from "../triggers/Trigger.js"
 import { TriggerStore } from "../triggers/TriggerStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
 
 /** Triggers in memory. */
-export const layer: Layer.Layer<TriggerStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<TriggerStore, never, MemoryDatabase> = Layer.effect(
   TriggerStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const triggers = organizationTable(db.table<string, Trigger>("triggers"), {
       at: (t) => t.created_at,
       id: (t) => t.trigger_id

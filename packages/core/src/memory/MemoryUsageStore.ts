@@ -5,7 +5,7 @@ import { UsageRecordId } from "../usage/UsageRecord.js"
 import * as UsageReport from "../usage/UsageReport.js"
 import type { UsagePeriod } from "../usage/UsageStore.js"
 import { UsageStore } from "../usage/UsageStore.js"
-import { MemoryDatabaseTag } from "./MemoryDatabase.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
 
 /** Whether a ledger line falls in the period: `from` inclusive, `to` exclusive. */
@@ -14,10 +14,10 @@ const within = (period: UsagePeriod) => (line: UsageRecord) =>
   (period.to === undefined || line.recorded_at.getTime() < period.to.getTime())
 
 /** The billing ledger in memory. */
-export const layer: Layer.Layer<UsageStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<UsageStore, never, MemoryDatabase> = Layer.effect(
   UsageStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const lines = organizationTable(db.table<UsageRecordId, UsageRecord>("usage_records"), {
       at: (l) => l.recorded_at,
       id: (l) => l.id

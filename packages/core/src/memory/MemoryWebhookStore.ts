@@ -4,14 +4,14 @@ import type { WebhookEndpoint } from "../webhooks/WebhookEndpoint.js"
 import * as WebhookRetry from "../webhooks/WebhookRetry.js"
 import type { ClaimedDelivery } from "../webhooks/WebhookStore.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
-import { MemoryDatabaseTag, newestFirst } from "./MemoryDatabase.js"
+import { MemoryDatabase, newestFirst } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
 /** Webhook endpoints and deliveries in memory. */
-export const layer: Layer.Layer<WebhookStore, never, MemoryDatabaseTag> = Layer.effect(
+export const layer: Layer.Layer<WebhookStore, never, MemoryDatabase> = Layer.effect(
   WebhookStore,
   Effect.gen(function* () {
-    const db = yield* MemoryDatabaseTag
+    const db = yield* MemoryDatabase
     const endpoints = organizationTable(db.table<string, WebhookEndpoint>("webhook_endpoints"), byCreation)
     const deliveries = organizationTable(db.table<string, WebhookDelivery>("webhook_deliveries"), byCreation)
     return {

@@ -29,7 +29,7 @@ export const ownedBy = <V extends OrganizationRow>(
 
 /**
  * A table whose rows belong to organizations, read and written one organization at a time. Like the
- * table itself it is synchronous: callers run it inside `MemoryDatabase.atomically`.
+ * table itself it is synchronous: callers run it inside `MemoryTables.atomically`.
  */
 export interface OrganizationTable<K, V extends OrganizationRow> extends MemoryTable<K, V> {
   /** The row under `key` if it belongs to the organization. */
