@@ -21,6 +21,7 @@ import {
   SecretBox,
   ServerSecrets
 } from "@voice-agent-platform/pg"
+import { FileSystemBlobStore, S3BlobStore } from "@voice-agent-platform/blob-stores"
 import type { SqlClient, SqlError } from "@effect/sql"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { join } from "node:path"
@@ -31,8 +32,6 @@ import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js
 import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as NodeOutboundHttp from "../outbound/NodeOutboundHttp.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
-import * as FileSystemBlobStore from "../storage/FileSystemBlobStore.js"
-import * as S3BlobStore from "../storage/S3BlobStore.js"
 import * as Bootstrap from "./Bootstrap.js"
 import * as HardenedNodeServer from "./HardenedNodeServer.js"
 import * as ServerConfig from "./ServerConfig.js"

@@ -10,7 +10,13 @@ import { freePort, signalGroup } from "../support/ServerProcesses.js"
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
 const consumer = fileURLToPath(new URL("./consumer/", import.meta.url))
-const packages = ["packages/core", "packages/contract", "packages/pg", "packages/http"]
+const packages = [
+  "packages/core",
+  "packages/contract",
+  "packages/pg",
+  "packages/blob-stores",
+  "packages/http"
+]
 
 /** npm as a user runs it: none of the `npm_*` settings of the `npm test` that started this test. */
 const userEnv = (): NodeJS.ProcessEnv =>
@@ -79,6 +85,7 @@ describe("the packed packages", () => {
     )
     const packed = readdirSync(tarballs).sort()
     expect(packed).toEqual([
+      "voice-agent-platform-blob-stores-0.1.0.tgz",
       "voice-agent-platform-contract-0.1.0.tgz",
       "voice-agent-platform-core-0.1.0.tgz",
       "voice-agent-platform-http-0.1.0.tgz",

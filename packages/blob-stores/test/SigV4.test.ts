@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck, Redacted } from "effect"
-import * as SigV4 from "../../src/storage/SigV4.js"
+import * as SigV4 from "../src/SigV4.js"
 
 // AWS's aws-sig-v4-test-suite, case `get-vanilla`.
 const vanilla: SigV4.SignableRequest = {

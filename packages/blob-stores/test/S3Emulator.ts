@@ -1,7 +1,7 @@
 import { Effect, Redacted } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import * as SigV4 from "../../src/storage/SigV4.js"
+import * as SigV4 from "../src/SigV4.js"
 
 /** The key pair the emulator accepts. */
 export const credentials: SigV4.Credentials = {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { BlobStore } from "@voice-agent-platform/core"
 import { blobStoreContract } from "@voice-agent-platform/core/testing"
 import { Effect, Either, Exit, Layer, Option } from "effect"
-import * as FileSystemBlobStore from "../../src/storage/FileSystemBlobStore.js"
+import * as FileSystemBlobStore from "../src/FileSystemBlobStore.js"
 
 /** The store over a fresh temporary directory, removed afterwards; answers the directory too. */
 const temporaryRoot = Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped())
