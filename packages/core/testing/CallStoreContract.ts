@@ -1,0 +1,168 @@
+import type { Stores } from "../src/storage/Stores.js"
+import type { Vitest } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { CallFragmentStore } from "../src/calls/CallFragmentStore.js"
+import { ChannelStore } from "../src/calls/ChannelStore.js"
+import { RunStore } from "../src/runs/RunStore.js"
+import * as Fixtures from "./Fixtures.js"
+import { at } from "./ContractFixtures.js"
+
+/** The storage contract for live calls' outbound channels and transcript fragments; `storeContract` runs it against every adapter. */
+export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
+  describe("outbound channels", () => {
+    it.effect("grants exactly as many channels as the organization has, however many ask at once", () =>
+      Effect.gen(function* () {
+        const channels = yield* ChannelStore
+        const org = yield* Fixtures.organization()
+        const decisions = yield* Effect.all(
+          Array.from({ length: 1000 }, (_, i) =>
+            channels.reserve(
+              {
+                id: `${org.id}-${i}`,
+                organization_id: org.id,
+                reserved_at: Fixtures.epoch,
+                expires_at: at(600),
+                expected_release_at: null
+              },
+              10,
+              Fixtures.epoch
+            )
+          ),
+          { concurrency: "unbounded" }
+        )
+        expect(decisions.filter((d) => d._tag === "Granted")).toHaveLength(10)
+        expect((yield* channels.held(org.id, Fixtures.epoch)).length).toBe(10)
+        const holder = (yield* channels.held(org.id, Fixtures.epoch))[0]!
+        expect(yield* channels.release(org.id, holder.id)).toBe(true)
+        expect(yield* channels.release(org.id, holder.id)).toBe(false)
+        const again = yield* channels.reserve({ ...holder, id: `${org.id}-again` }, 10, Fixtures.epoch)
+        expect(again._tag).toBe("Granted")
+        // after their reclaim time every channel is free again
+        const later = yield* channels.reserve(
+          { ...holder, id: `${org.id}-later`, expires_at: at(1300) },
+          10,
+          at(700)
+        )
+        expect(later._tag).toBe("Granted")
+        expect((yield* channels.held(org.id, at(700))).length).toBe(1)
+      })
+    )
+
+    it.effect(
+      "grants batches exactly too: the first ones of each, never above the organization's channels",
+      () =>
+        Effect.gen(function* () {
+          const channels = yield* ChannelStore
+          const org = yield* Fixtures.organization()
+          const reservation = (id: string, expiresAt = at(600)) => ({
+            id: `${org.id}-${id}`,
+            organization_id: org.id,
+            reserved_at: Fixtures.epoch,
+            expires_at: expiresAt,
+            expected_release_at: null
+          })
+          const batch = (k: number) =>
+            Array.from({ length: 7 }, (_, i) => reservation(`b${k}-${i}`, at(600 + i)))
+          const [batches, singles] = yield* Effect.all(
+            [
+              Effect.all(
+                Array.from({ length: 20 }, (_, k) =>
+                  channels.reserveBatch(org.id, batch(k), 25, Fixtures.epoch)
+                ),
+                { concurrency: "unbounded" }
+              ),
+              Effect.all(
+                Array.from({ length: 20 }, (_, i) =>
+                  channels.reserve(reservation(`s${i}`), 25, Fixtures.epoch)
+                ),
+                { concurrency: "unbounded" }
+              )
+            ],
+            { concurrency: "unbounded" }
+          )
+          const granted =
+            batches.reduce((sum, d) => sum + d.granted, 0) +
+            singles.filter((d) => d._tag === "Granted").length
+          expect(granted).toBe(25)
+          const held = yield* channels.held(org.id, Fixtures.epoch)
+          expect(held).toHaveLength(25)
+          // each batch holds its first `granted` reservations, none after them
+          batches.forEach((d, k) => {
+            const mine = held.filter((r) => r.id.startsWith(`${org.id}-b${k}-`)).map((r) => r.id)
+            expect(mine.sort()).toEqual(
+              batch(k)
+                .slice(0, d.granted)
+                .map((r) => r.id)
+                .sort()
+            )
+            expect(d.retryAfterSeconds === null).toBe(d.granted === 7)
+          })
+          // a full organization: nothing granted, the Retry-After a single reservation hears
+          const full = yield* channels.reserveBatch(org.id, [reservation("x")], 25, Fixtures.epoch)
+          const single = yield* channels.reserve(reservation("y"), 25, Fixtures.epoch)
+          expect(full).toEqual({
+            granted: 0,
+            retryAfterSeconds: single._tag === "Busy" ? single.retryAfterSeconds : -1
+          })
+          expect(yield* channels.reserveBatch(org.id, [], 25, Fixtures.epoch)).toEqual({
+            granted: 0,
+            retryAfterSeconds: null
+          })
+          // after their reclaim time a whole batch fits again
+          const later = yield* channels.reserveBatch(org.id, batch(99), 25, at(2000))
+          expect(later).toEqual({ granted: 7, retryAfterSeconds: null })
+        })
+    )
+  })
+
+  describe("live call transcript fragments", () => {
+    it.effect("keeps every appended fragment in order, per run and organization, until cleared", () =>
+      Effect.gen(function* () {
+        const fragments = yield* CallFragmentStore
+        const runs = yield* RunStore
+        const org = yield* Fixtures.organization()
+        const other = yield* Fixtures.organization()
+        const { agent } = yield* Fixtures.agent(org.id)
+        const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+        const second = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+        expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual([])
+        const said = [
+          {
+            role: "assistant" as const,
+            text: "Dzień dobry, mówi Ola.",
+            timestamp: new Date(at(1).getTime() + 123)
+          },
+          { role: "user" as const, text: "Hello 👋", timestamp: at(2) },
+          // the same instant as the one before: the order of appending decides
+          { role: "assistant" as const, text: "", timestamp: at(2) }
+        ]
+        for (const fragment of said) yield* fragments.append(org.id, run.workflow_run_id, fragment)
+        expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual(said)
+        // another run and another organization see none of them
+        expect(yield* fragments.list(org.id, second.workflow_run_id)).toEqual([])
+        expect(yield* fragments.list(other.id, run.workflow_run_id)).toEqual([])
+        yield* fragments.clear(other.id, run.workflow_run_id)
+        expect(yield* fragments.list(org.id, run.workflow_run_id)).toHaveLength(3)
+        // simultaneous appends lose nothing
+        yield* Effect.all(
+          Array.from({ length: 50 }, (_, i) =>
+            fragments.append(org.id, second.workflow_run_id, {
+              role: "user",
+              text: `${i}`,
+              timestamp: at(i)
+            })
+          ),
+          { concurrency: "unbounded" }
+        )
+        const appended = yield* fragments.list(org.id, second.workflow_run_id)
+        expect(appended.map((f) => Number(f.text)).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 50 }, (_, i) => i)
+        )
+        yield* fragments.clear(org.id, run.workflow_run_id)
+        expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual([])
+        expect(yield* fragments.list(org.id, second.workflow_run_id)).toHaveLength(50)
+      })
+    )
+  })
+}

@@ -1,0 +1,124 @@
+import type { Stores } from "../src/storage/Stores.js"
+import type { Vitest } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { MinorUnits } from "../src/money/Money.js"
+import { RunStore } from "../src/runs/RunStore.js"
+import * as UsageReport from "../src/usage/UsageReport.js"
+import type { UsageRecord } from "../src/usage/UsageRecord.js"
+import { UsageStore } from "../src/usage/UsageStore.js"
+import * as Fixtures from "./Fixtures.js"
+import { page, at } from "./ContractFixtures.js"
+
+/** The storage contract for the usage ledger and its reports; `storeContract` runs it against every adapter. */
+export const usageStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
+  describe("usage ledger", () => {
+    it.effect("keeps one line per run and sums a period", () =>
+      Effect.gen(function* () {
+        const usage = yield* UsageStore
+        const runs = yield* RunStore
+        const org = yield* Fixtures.organization()
+        const { agent } = yield* Fixtures.agent(org.id)
+        const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+        const line = {
+          organization_id: org.id,
+          run_id: run.workflow_run_id,
+          agent_id: agent.id,
+          mode: "phone",
+          duration_seconds: 61,
+          cost: MinorUnits.make(122),
+          currency: "PLN" as const,
+          recorded_at: at(100)
+        }
+        const first = yield* usage.record(line)
+        const again = yield* usage.record({ ...line, cost: MinorUnits.make(999) })
+        expect(again.id).toBe(first.id)
+        expect(yield* usage.totals(org.id, {})).toEqual({ calls: 1, duration_seconds: 61, cost: 122 })
+        expect(yield* usage.totals(org.id, { from: at(101) })).toEqual({
+          calls: 0,
+          duration_seconds: 0,
+          cost: 0
+        })
+        // erasing the run keeps its line in the ledger
+        yield* runs.remove(org.id, run.workflow_run_id)
+        expect((yield* usage.list(org.id, {}, page(1))).total_count).toBe(1)
+      })
+    )
+  })
+
+  describe("usage reports", () => {
+    it.effect("sum per UTC day and per agent exactly as the lines add up, within the period", () =>
+      Effect.gen(function* () {
+        const usage = yield* UsageStore
+        const runs = yield* RunStore
+        const org = yield* Fixtures.organization()
+        const other = yield* Fixtures.organization()
+        const agents = yield* Effect.all([
+          Fixtures.agent(org.id),
+          Fixtures.agent(org.id),
+          Fixtures.agent(org.id)
+        ])
+        const { agent: stranger } = yield* Fixtures.agent(other.id)
+        // lines around UTC midnights and the period's bounds, with a deterministic spread of values
+        const base = new Date("2026-03-30T22:00:00.000Z").getTime()
+        const lines: Array<UsageRecord> = []
+        for (let i = 0; i < 60; i++) {
+          const { agent } = agents[(i * 7) % 3]!
+          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          const line = {
+            organization_id: org.id,
+            run_id: run.workflow_run_id,
+            agent_id: agent.id,
+            mode: "phone",
+            duration_seconds: (i * 37) % 300,
+            cost: MinorUnits.make(((i * 53) % 1000) - 100),
+            currency: "PLN" as const,
+            recorded_at: new Date(base + i * 97 * 60_000 + (i % 2) * 999)
+          }
+          lines.push(yield* usage.record(line))
+        }
+        // another organization's line in the same hours counts for it only
+        const foreign = yield* runs.insert(Fixtures.newRun(other.id, stranger.id), at(0))
+        yield* usage.record({
+          organization_id: other.id,
+          run_id: foreign.workflow_run_id,
+          agent_id: stranger.id,
+          mode: "phone",
+          duration_seconds: 0,
+          cost: MinorUnits.make(-100),
+          currency: "PLN",
+          recorded_at: lines[0]!.recorded_at
+        })
+
+        const periods = [
+          {},
+          { from: new Date(base + 3_600_000) },
+          { from: new Date(base + 3_600_000), to: new Date(base + 2 * 86_400_000 + 1) },
+          { to: new Date(base - 1) }
+        ]
+        for (const period of periods) {
+          const within = lines.filter(
+            (l) =>
+              (period.from === undefined || l.recorded_at >= period.from) &&
+              (period.to === undefined || l.recorded_at < period.to)
+          )
+          for (const groupBy of ["day", "agent"] as const) {
+            // the in-memory reference: the rows grouped from the lines themselves
+            expect(yield* usage.report(org.id, period, groupBy)).toEqual(UsageReport.group(within, groupBy))
+          }
+        }
+        const byDay = yield* usage.report(org.id, {}, "day")
+        expect(byDay.map((row) => (row.group === "day" ? row.day : ""))).toEqual([
+          "2026-03-30",
+          "2026-03-31",
+          "2026-04-01",
+          "2026-04-02",
+          "2026-04-03"
+        ])
+        expect(yield* usage.report(other.id, {}, "agent")).toEqual([
+          { group: "agent", agent_id: stranger.id, calls: 1, duration_seconds: 0, cost: -100 }
+        ])
+      })
+    )
+  })
+}
