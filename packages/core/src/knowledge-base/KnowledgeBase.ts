@@ -1,10 +1,11 @@
-import { Cause, Clock, Context, Effect, Either, Layer, Option, Queue, Stream, SubscriptionRef } from "effect"
+import { Cause, Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import * as Pages from "../pagination/Page.js"
 import { SecureRandom, uuidV4 } from "../randomness/SecureRandom.js"
 import * as Chunking from "./Chunking.js"
+import * as DocumentProcessors from "./DocumentProcessors.js"
 import type { Document, DocumentChunk } from "./Document.js"
 import { DocumentId } from "./Document.js"
 import * as DocumentText from "./DocumentText.js"
@@ -267,75 +268,15 @@ export const layerWith = (
           )
         )
 
-      // Background processing: `concurrency` processors, each taking the oldest unfinished document from
-      // the store until none is left, then waiting to be woken (an upload, or `processPending`). The
-      // wake-ups are a dropping queue of `concurrency` places: when it is full every processor already
-      // has a drain ahead of it that will see the new document, so nothing is lost and memory stays
-      // bounded however many uploads arrive. `outstanding` counts the drains still owed (each processor's
-      // first one, and one per kept wake-up), for `awaitIdle`.
-      const concurrency = Math.max(
-        1,
-        Math.floor(options.processing?.concurrency ?? defaultProcessing.concurrency)
-      )
-      const staleAfterMillis =
-        (options.processing?.staleAfterSeconds ?? defaultProcessing.staleAfterSeconds) * 1000
-      const wake = yield* Queue.dropping<void>(concurrency)
-      const outstanding = yield* SubscriptionRef.make(concurrency)
-
-      /** One document, if any is waiting: claimed, processed, or put back `pending` when interrupted. */
-      const processNext = Effect.gen(function* () {
-        const at = yield* now
-        const claimed = yield* store.claimNext(at, new Date(at.getTime() - staleAfterMillis))
-        if (Option.isNone(claimed)) return false
-        yield* run(claimed.value).pipe(
-          // a shutdown leaves the document for the next start, not `processing` until it goes stale
-          Effect.onInterrupt(() =>
-            Effect.flatMap(now, (at) =>
-              store.update(
-                claimed.value.organization_id,
-                claimed.value.id,
-                { processing_status: "pending" },
-                at
-              )
-            )
-          )
-        )
-        return true
-      })
-      // A store failure (a lost database) ends this drain, not the processor: the documents stay
-      // `pending` for the next wake-up.
-      const drain = Effect.repeat(processNext, { while: (processed) => processed }).pipe(
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.logError(
-                "Knowledge-base processing stopped; pending documents wait for the next pass",
-                cause
-              )
-        )
-      )
-      const settle = SubscriptionRef.update(outstanding, (n) => n - 1)
-      const processor = Effect.gen(function* () {
-        yield* drain
-        yield* settle
-        for (;;) {
-          yield* Queue.take(wake)
-          yield* drain
-          yield* settle
-        }
-      })
-      // The processors live as long as the layer: closing it interrupts them.
-      yield* Effect.forkScoped(
-        Effect.all(
-          Array.from({ length: concurrency }, () => processor),
-          { concurrency }
-        )
-      )
-
-      /** Tells a processor there is a new document; a full queue means one will look anyway. */
-      const wakeProcessors = Effect.gen(function* () {
-        yield* SubscriptionRef.update(outstanding, (n) => n + 1)
-        if (!(yield* Queue.offer(wake, undefined))) yield* settle
+      const processors = yield* DocumentProcessors.start({
+        store,
+        run,
+        concurrency: Math.max(
+          1,
+          Math.floor(options.processing?.concurrency ?? defaultProcessing.concurrency)
+        ),
+        staleAfterMillis:
+          (options.processing?.staleAfterSeconds ?? defaultProcessing.staleAfterSeconds) * 1000
       })
 
       return {
@@ -381,7 +322,7 @@ export const layerWith = (
               return yield* new QuotaExceeded({ resource: "documents", limit: quotas.documents })
             }
             const document = inserted.value
-            yield* wakeProcessors
+            yield* processors.wake
             return document
           }),
         process: (organizationId, ref) =>
@@ -411,11 +352,8 @@ export const layerWith = (
           const terms = [...new Set(Search.tokenize(query))]
           return terms.length === 0 ? Effect.succeed([]) : store.search(organizationId, terms, limit)
         },
-        processPending: wakeProcessors,
-        awaitIdle: outstanding.changes.pipe(
-          Stream.takeUntil((n) => n <= 0),
-          Stream.runDrain
-        )
+        processPending: processors.wake,
+        awaitIdle: processors.awaitIdle
       }
     })
   )
