@@ -136,12 +136,13 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(agentPath)
       .setPayload(CreateConversationRequest)
       .addSuccess(RunResponse)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Create a conversation")
-      .annotate(
-        OpenApi.Description,
-        "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. 409 when the agent is archived."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create a conversation",
+          description:
+            "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. 409 when the agent is archived."
+        })
       )
   )
   .add(
@@ -149,22 +150,24 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(agentPath)
       .setUrlParams(ListRunsQuery)
       .addSuccess(PageOf(RunSummaryResponse, "RunPage"))
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "List runs")
-      .annotate(
-        OpenApi.Description,
-        "The agent's runs (calls, browser sessions, chats), newest first, each with `initial_context`, `gathered_context` and `duration_seconds`; filter by `status` and by creation time (`created_after` inclusive, `created_before` exclusive). Links, logs and SMS come only with a single run."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List runs",
+          description:
+            "The agent's runs (calls, browser sessions, chats), newest first, each with `initial_context`, `gathered_context` and `duration_seconds`; filter by `status` and by creation time (`created_after` inclusive, `created_before` exclusive). Links, logs and SMS come only with a single run."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("get", "/agents/:agent_id/conversations/:run_id")
       .setPath(runPath)
       .addSuccess(RunResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a run")
-      .annotate(
-        OpenApi.Description,
-        "One run with gathered data, duration, cost, SMS, logs, integration deliveries and signed download links of its recording and transcript (null while the call is live or when there is none)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a run",
+          description:
+            "One run with gathered data, duration, cost, SMS, logs, integration deliveries and signed download links of its recording and transcript (null while the call is live or when there is none)."
+        })
       )
   )
   .add(
@@ -172,11 +175,11 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(runPath)
       .setUrlParams(LinkQuery)
       .addSuccess(TranscriptResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a run's transcript")
-      .annotate(
-        OpenApi.Description,
-        `The turns of the conversation: consecutive fragments of one speaker (\`user\` the caller, \`assistant\` the agent) joined into one turn, \`start\` and \`end\` the timestamps of its first and last fragment. \`download_url\` links the raw file, one fragment per line: \`[<timestamp>] <role>: <text>\`. ${fileUnavailable}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a run's transcript",
+          description: `The turns of the conversation: consecutive fragments of one speaker (\`user\` the caller, \`assistant\` the agent) joined into one turn, \`start\` and \`end\` the timestamps of its first and last fragment. \`download_url\` links the raw file, one fragment per line: \`[<timestamp>] <role>: <text>\`. ${fileUnavailable}`
+        })
       )
   )
   .add(
@@ -184,24 +187,27 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(runPath)
       .setUrlParams(LinkQuery)
       .addSuccess(RecordingResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a run's recording")
-      .annotate(
-        OpenApi.Description,
-        `A signed link to the call's WAV recording, valid for \`expires_in\` seconds (60..86400, default 3600). ${fileUnavailable}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a run's recording",
+          description: `A signed link to the call's WAV recording, valid for \`expires_in\` seconds (60..86400, default 3600). ${fileUnavailable}`
+        })
       )
   )
   .add(
     HttpApiEndpoint.del("delete", "/agents/:agent_id/conversations/:run_id")
       .setPath(runPath)
       .addSuccess(HttpApiSchema.NoContent)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Delete a call")
-      .annotate(
-        OpenApi.Description,
-        "Irreversible. The recording and transcript leave storage and the run loses its `initial_context` (with the phone number), `gathered_context`, logs, SMS and integration delivery records; afterwards every run endpoint answers 404 and old download links stop working. Webhook deliveries about the call are deleted, and the answer kept for the `Idempotency-Key` that placed it is erased: repeating that request answers 404 and places nothing. Duration and cost stay in the organization's billing records. 409 while the call is `queued`, `ringing` or `in_progress`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete a call",
+          description:
+            "Irreversible. The recording and transcript leave storage and the run loses its `initial_context` (with the phone number), `gathered_context`, logs, SMS and integration delivery records; afterwards every run endpoint answers 404 and old download links stop working. Webhook deliveries about the call are deleted, and the answer kept for the `Idempotency-Key` that placed it is erased: repeating that request answers 404 and places nothing. Duration and cost stay in the organization's billing records. 409 while the call is `queued`, `ringing` or `in_progress`."
+        })
       )
   )
+  // every endpoint names an agent that may not exist
+  .addError(NotFound)
   .middleware(Authentication)
   .prefix("/api/v1") {}

@@ -33,26 +33,33 @@ export class CredentialsApi extends HttpApiGroup.make("credentials")
     HttpApiEndpoint.post("create", "/credentials")
       .setPayload(CreateCredentialRequest)
       .addSuccess(CredentialResponse)
-      .annotate(OpenApi.Summary, "Create Credential")
-      .annotate(
-        OpenApi.Description,
-        "Stores a secret for HTTP API tools to authenticate with (`credential_uuid` in their config). `bearer` sends `Authorization: Bearer <secret>`; `basic` takes `username:password` as the secret; `api_key_header` sends the secret in `header_name`, which it requires (the other kinds refuse it). The secret is never returned: responses show `has_secret: true`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create Credential",
+          description:
+            "Stores a secret for HTTP API tools to authenticate with (`credential_uuid` in their config). `bearer` sends `Authorization: Bearer <secret>`; `basic` takes `username:password` as the secret; `api_key_header` sends the secret in `header_name`, which it requires (the other kinds refuse it). The secret is never returned: responses show `has_secret: true`."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/credentials")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(CredentialResponse, "CredentialPage"))
-      .annotate(OpenApi.Summary, "List Credentials")
-      .annotate(OpenApi.Description, "The organization's credentials, newest first, without their secrets.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List Credentials",
+          description: "The organization's credentials, newest first, without their secrets."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/credentials/:credential_uuid")
       .setPath(credentialPath)
       .addSuccess(CredentialResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get Credential")
-      .annotate(OpenApi.Description, "One credential, without its secret.")
+      .annotateContext(
+        OpenApi.annotations({ summary: "Get Credential", description: "One credential, without its secret." })
+      )
   )
   .add(
     HttpApiEndpoint.del("delete", "/credentials/:credential_uuid")
@@ -60,10 +67,12 @@ export class CredentialsApi extends HttpApiGroup.make("credentials")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Delete Credential")
-      .annotate(
-        OpenApi.Description,
-        "Deletes the credential and its secret; answers 204. A credential that active tools use answers 409 naming those tools: archive them or point them at another credential first."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete Credential",
+          description:
+            "Deletes the credential and its secret; answers 204. A credential that active tools use answers 409 naming those tools: archive them or point them at another credential first."
+        })
       )
   )
   .middleware(Authentication)

@@ -42,28 +42,35 @@ export class DoNotCallApi extends HttpApiGroup.make("doNotCall")
     HttpApiEndpoint.post("add", "/do-not-call")
       .setPayload(AddToDoNotCallRequest)
       .addSuccess(DoNotCallEntryResponse)
-      .annotate(OpenApi.Summary, "Add a number to the Do not call list")
-      .annotate(
-        OpenApi.Description,
-        "Calls to a listed number are refused with 403 (`detail` starts with `do_not_call`), whatever format the call request writes it in. Adding a listed number again keeps it listed (with its first `created_at`) and sets the reason."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Add a number to the Do not call list",
+          description:
+            "Calls to a listed number are refused with 403 (`detail` starts with `do_not_call`), whatever format the call request writes it in. Adding a listed number again keeps it listed (with its first `created_at`) and sets the reason."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/do-not-call")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(DoNotCallEntryResponse, "DoNotCallPage"))
-      .annotate(OpenApi.Summary, "List the Do not call list")
-      .annotate(OpenApi.Description, "The organization's listed numbers, newest first.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List the Do not call list",
+          description: "The organization's listed numbers, newest first."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.del("remove", "/do-not-call/:phone_number")
       .setPath(Schema.Struct({ phone_number: PhoneNumberParam }))
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Remove a number from the Do not call list")
-      .annotate(
-        OpenApi.Description,
-        "Takes the number off the list, so it can be called again; 404 when it is not listed."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Remove a number from the Do not call list",
+          description: "Takes the number off the list, so it can be called again; 404 when it is not listed."
+        })
       )
   )
   .middleware(Authentication)
