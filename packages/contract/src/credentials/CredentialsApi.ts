@@ -9,11 +9,14 @@ import { PageOf, PageQuery } from "../shared/Pagination.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
 /** A credential as the API shows it: everything but the secret, which is never returned. */
+// The core's fields where the wire shows them unchanged (its `name` carries the request's length bounds).
+const { credential_uuid, kind, header_name } = Credential.Credential.fields
+
 export const CredentialResponse = Schema.Struct({
-  credential_uuid: Schema.String,
+  credential_uuid,
   name: Schema.String,
-  kind: Credential.CredentialKind,
-  header_name: Schema.NullOr(Schema.String),
+  kind,
+  header_name,
   has_secret: Schema.Boolean,
   created_at: Timestamp
 }).annotations({ identifier: "Credential" })

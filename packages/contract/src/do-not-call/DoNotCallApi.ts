@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as DoNotCallEntry from "@voice-agent-platform/core/do-not-call/DoNotCallEntry.js"
 import * as E164 from "@voice-agent-platform/core/phone-numbers/E164.js"
 import { Either, Schema } from "effect"
 import { NotFound } from "../errors/ApiErrors.js"
@@ -7,10 +8,9 @@ import { strict } from "../shared/Json.js"
 import { PageOf, PageQuery } from "../shared/Pagination.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
-/** A number on the organization's Do not call list. */
+/** A number on the organization's Do not call list: the core entry without its organization, dates as ISO text. */
 export const DoNotCallEntryResponse = Schema.Struct({
-  phone_number: Schema.String.annotations({ description: "E.164" }),
-  reason: Schema.NullOr(Schema.String),
+  ...DoNotCallEntry.DoNotCallEntry.pick("phone_number", "reason").fields,
   created_at: Timestamp
 }).annotations({ identifier: "DoNotCallEntry" })
 

@@ -10,11 +10,10 @@ import { Timestamp } from "../shared/Timestamp.js"
 
 /** A suggestion for improving an agent's prompt. */
 export const ImprovementResponse = Schema.Struct({
+  // ids as plain integers on the wire (the core's are branded), the agent's under its legacy name
   id: Schema.Int,
   workflow_id: Schema.Int,
-  status: Improvement.ImprovementStatus,
-  text: Schema.String,
-  rationale: Schema.NullOr(Schema.String),
+  ...Improvement.Improvement.pick("status", "text", "rationale").fields,
   source_run_id: Schema.NullOr(Schema.Int),
   created_at: Timestamp,
   decided_at: Schema.NullOr(Timestamp),

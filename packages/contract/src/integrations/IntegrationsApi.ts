@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as IntegrationConnection from "@voice-agent-platform/core/integrations/IntegrationConnection.js"
 import { Schema } from "effect"
 import { NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
@@ -19,12 +20,14 @@ export const OAuthProvidersResponse = Schema.Struct({
 }).annotations({ identifier: "OAuthProviders" })
 
 /** An integration connection as the API shows it: secrets in `config` masked, `auth_error` `{}` when none. */
+const { id, provider, name: connectionName, enabled } = IntegrationConnection.IntegrationConnection.fields
+
 export const ConnectionResponse = Schema.Struct({
-  id: Schema.String,
-  provider: Schema.String,
-  name: Schema.String,
+  id,
+  provider,
+  name: connectionName,
   config: JsonObject,
-  enabled: Schema.Boolean,
+  enabled,
   created_at: Timestamp,
   updated_at: Timestamp,
   auth_error: JsonObject

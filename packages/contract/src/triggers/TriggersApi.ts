@@ -8,12 +8,14 @@ import { PageOf, PageParams } from "../shared/Pagination.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
 /** A trigger as the API shows it; `workflow_id` is its agent's number. */
+const { name, status } = Trigger.Trigger.fields
+
 export const TriggerResponse = Schema.Struct({
   trigger_id: Schema.String.annotations({ description: "`trg_` and 20 characters of [A-Za-z0-9]" }),
   workflow_id: Schema.Int,
-  name: Schema.String,
+  name,
   initial_context: JsonObject,
-  status: Trigger.TriggerStatus,
+  status,
   created_at: Timestamp
 }).annotations({ identifier: "Trigger" })
 

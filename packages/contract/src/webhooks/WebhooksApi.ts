@@ -10,10 +10,7 @@ import { Timestamp } from "../shared/Timestamp.js"
 
 const endpointFields = {
   id: Schema.String.annotations({ description: "`whk_` and 20 characters of [A-Za-z0-9]" }),
-  url: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  events: Schema.Array(WebhookEndpoint.WebhookEventType),
-  enabled: Schema.Boolean,
+  ...WebhookEndpoint.WebhookEndpoint.pick("url", "description", "events", "enabled").fields,
   created_at: Timestamp
 }
 
@@ -34,13 +31,13 @@ export const CreatedWebhookEndpointResponse = Schema.Struct({
 export const WebhookDeliveryResponse = Schema.Struct({
   id: Schema.String.annotations({ description: "The `webhook-id` header of every attempt (msg_...)" }),
   webhook_id: Schema.String,
-  event_type: WebhookEndpoint.WebhookEventType,
+  event_type: WebhookDelivery.WebhookDelivery.fields.event_type,
   workflow_run_id: Schema.NullOr(Schema.Int),
   payload: JsonObject,
   attempts: Schema.Int,
-  status: WebhookDelivery.WebhookDeliveryStatus,
+  status: WebhookDelivery.WebhookDelivery.fields.status,
   next_attempt_at: Schema.NullOr(Timestamp),
-  last_status_code: Schema.NullOr(Schema.Int),
+  last_status_code: WebhookDelivery.WebhookDelivery.fields.last_status_code,
   last_error: Schema.NullOr(
     Schema.Literal("timeout", "connection_failed", "destination_not_allowed", "http_status")
   ).annotations({
