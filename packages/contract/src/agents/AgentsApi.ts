@@ -14,8 +14,7 @@ export const AgentResponse = Schema.Struct({
   id: Schema.Int,
   workflow_id: Schema.Int,
   public_id: Schema.String,
-  name: Schema.String,
-  status: Agent.AgentStatus,
+  ...Agent.Agent.pick("name", "status").fields,
   created_at: Timestamp,
   updated_at: Timestamp,
   workflow_definition: Agent.WorkflowDefinition,
@@ -23,7 +22,7 @@ export const AgentResponse = Schema.Struct({
   template_context_variables: JsonObject,
   call_disposition_codes: JsonObject,
   total_runs: Schema.Int,
-  workflow_configurations: Agent.WorkflowConfigurations
+  workflow_configurations: Agent.Agent.fields.workflow_configurations
 }).annotations({ identifier: "Agent" })
 
 /** One version of an agent's definition. */
@@ -31,7 +30,7 @@ export const AgentDefinitionResponse = Schema.Struct({
   id: Schema.Int,
   workflow_id: Schema.Int,
   version: Schema.Int,
-  workflow_definition: Agent.WorkflowDefinition,
+  workflow_definition: Agent.AgentDefinition.fields.workflow_definition,
   created_at: Timestamp
 }).annotations({ identifier: "AgentDefinition" })
 

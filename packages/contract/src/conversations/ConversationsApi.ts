@@ -3,7 +3,6 @@ import * as Money from "@voice-agent-platform/core/money/Money.js"
 import * as Run from "@voice-agent-platform/core/runs/Run.js"
 import * as ConversationMode from "@voice-agent-platform/core/runs/ConversationMode.js"
 import * as Recording from "@voice-agent-platform/core/runs/Recording.js"
-import * as ToolCallLog from "@voice-agent-platform/core/tools/ToolCallLog.js"
 import * as Transcript from "@voice-agent-platform/core/transcripts/Transcript.js"
 import { Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
@@ -17,8 +16,7 @@ import { InstantParam, Timestamp } from "../shared/Timestamp.js"
 const runSummaryFields = {
   workflow_run_id: Schema.Int,
   workflow_id: Schema.Int,
-  mode: Run.RunMode,
-  status: Run.RunStatus,
+  ...Run.Run.pick("mode", "status").fields,
   initial_context: JsonObject,
   gathered_context: JsonObject,
   duration_seconds: Schema.NullOr(Schema.Int),
@@ -32,37 +30,21 @@ export const RunSummaryResponse = Schema.Struct(runSummaryFields).annotations({ 
 /** A single run: everything the list shows, plus cost, SMS, logs, integration deliveries and file links. */
 export const RunResponse = Schema.Struct({
   ...runSummaryFields,
-  name: Schema.NullOr(Schema.String),
-  phone_number: Schema.NullOr(Schema.String),
+  ...Run.Run.pick("name", "phone_number").fields,
   cost: Schema.Struct({
     amount: Schema.NullOr(Schema.Number).annotations({
       description: "2 decimals; null until the call is billed"
     }),
     currency: Money.Currency
   }),
-  disposition: Schema.NullOr(Schema.String),
-  campaign_id: Schema.NullOr(Schema.Int),
-  sms: Schema.Array(Schema.Struct({ to: Schema.String, text: Schema.String, sent_at: Timestamp })),
-  logs: Schema.Array(
-    Schema.Struct({
-      timestamp: Timestamp,
-      level: Schema.Literal("debug", "info", "warning", "error"),
-      message: Schema.String,
-      tool_call: Schema.optionalWith(ToolCallLog.ToolCallRecord, { exact: true })
-    })
-  ),
+  ...Run.Run.pick("disposition", "campaign_id").fields,
+  // the run's lists as the core keeps them, their instants as ISO text
+  sms: Schema.Array(Schema.Struct({ ...Run.SmsMessage.fields, sent_at: Timestamp })),
+  logs: Schema.Array(Schema.Struct({ ...Run.RunLogEntry.fields, timestamp: Timestamp })),
   integration_deliveries: Schema.Array(
-    Schema.Struct({
-      connection_id: Schema.String,
-      status: Schema.Literal("delivered", "failed"),
-      detail: Schema.NullOr(Schema.String),
-      delivered_at: Timestamp
-    })
+    Schema.Struct({ ...Run.IntegrationDelivery.fields, delivered_at: Timestamp })
   ),
-  files: Schema.Struct({
-    recording: Schema.NullOr(Schema.String),
-    transcript: Schema.NullOr(Schema.String)
-  }).annotations({
+  files: Run.RunFiles.annotations({
     description:
       "Signed download links (valid for an hour), or null while the call is live and when there is no such file"
   })

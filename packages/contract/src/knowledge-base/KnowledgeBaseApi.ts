@@ -10,23 +10,18 @@ import { Timestamp } from "../shared/Timestamp.js"
 
 /** A knowledge-base document as the API shows it: every field of the specification. */
 export const DocumentResponse = Schema.Struct({
+  // ids and counts as plain integers on the wire (the core's are branded or bounded)
   id: Schema.Int,
-  document_uuid: Schema.String,
-  filename: Schema.String,
+  ...Document.Document.pick("document_uuid", "filename").fields,
   file_size_bytes: Schema.Int,
-  file_hash: Schema.String.annotations({ description: "Lower-case hex SHA-256 of the file's bytes" }),
-  mime_type: Schema.String,
-  processing_status: Document.ProcessingStatus,
+  ...Document.Document.pick("file_hash", "mime_type", "processing_status").fields,
   total_chunks: Schema.Int,
   custom_metadata: JsonObject,
   parser_metadata: JsonObject,
   created_at: Timestamp,
   updated_at: Timestamp,
   organization_id: Schema.Int,
-  created_by: Schema.NullOr(Schema.Int),
-  is_active: Schema.Boolean,
-  processing_error: Schema.NullOr(Schema.String),
-  source_url: Schema.NullOr(Schema.String)
+  ...Document.Document.pick("created_by", "is_active", "processing_error", "source_url").fields
 }).annotations({ identifier: "KnowledgeBaseDocument" })
 
 /** One piece of a processed document's text, in document order. */

@@ -18,9 +18,7 @@ const NumberTypeInput = NumberPricing.NumberType.annotations({
 /** A Polish number the organization holds (or held, once released). */
 export const PhoneNumberResponse = Schema.Struct({
   id: Schema.Int,
-  number: Schema.String.annotations({ description: "E.164" }),
-  number_type: NumberPricing.NumberType,
-  status: PhoneNumber.PhoneNumberStatus,
+  ...PhoneNumber.PhoneNumber.pick("number", "number_type", "status").fields,
   activated_at: Schema.NullOr(Timestamp),
   released_at: Schema.NullOr(Timestamp),
   created_at: Timestamp
@@ -49,11 +47,7 @@ export const PhoneNumberChargeResponse = Schema.Struct({
 /** Registered demand for a Polish number. */
 export const NumberRequestResponse = Schema.Struct({
   id: Schema.Int,
-  end_user_id: Schema.Int,
-  consent: Schema.Boolean,
-  note: Schema.String,
-  number_type: Schema.NullOr(NumberPricing.NumberType),
-  status: PhoneNumber.NumberRequest.fields.status,
+  ...PhoneNumber.NumberRequest.pick("end_user_id", "consent", "note", "number_type", "status").fields,
   created_at: Timestamp
 }).annotations({ identifier: "PhoneNumberRequest" })
 

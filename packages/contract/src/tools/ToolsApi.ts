@@ -11,17 +11,11 @@ import { Timestamp } from "../shared/Timestamp.js"
 /** A tool as the API shows it; an integration's `api_key` always reads back as null. */
 export const ToolResponse = Schema.Struct({
   id: Schema.Int,
-  tool_uuid: Schema.String,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  category: Schema.String,
-  icon: Schema.NullOr(Schema.String),
-  icon_color: Schema.NullOr(Schema.String),
-  status: Tool.ToolStatus,
+  ...Tool.Tool.pick("tool_uuid", "name", "description", "category", "icon", "icon_color", "status").fields,
   definition: Schema.typeSchema(ToolDefinition.ToolDefinition).annotations({ identifier: "ToolDefinition" }),
   created_at: Timestamp,
   updated_at: Schema.NullOr(Timestamp),
-  created_by: Schema.NullOr(Schema.Struct({ id: Schema.Int, provider_id: Schema.String }))
+  created_by: Tool.Tool.fields.created_by
 }).annotations({ identifier: "Tool" })
 
 /** `POST /tools`: name, optional presentation fields with their defaults, and the definition. */
