@@ -1,11 +1,14 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { flow } from "effect"
 import { AdminApi } from "./admin/AdminApi.js"
 import { AgentsApi } from "./agents/AgentsApi.js"
 import { CallsApi } from "./calls/CallsApi.js"
 import { CampaignsApi } from "./campaigns/CampaignsApi.js"
 import { ConversationsApi } from "./conversations/ConversationsApi.js"
 import { CredentialsApi } from "./credentials/CredentialsApi.js"
-import { fix } from "./docs/OpenApiDocument.js"
+import * as ServerAndLicense from "./docs/ServerAndLicense.js"
+import * as UnknownSchemaIds from "./docs/UnknownSchemaIds.js"
+import * as ValidationResponses from "./docs/ValidationResponses.js"
 import { DoNotCallApi } from "./do-not-call/DoNotCallApi.js"
 import { ValidationError } from "./errors/ApiErrors.js"
 import { FilesApi } from "./files/FilesApi.js"
@@ -47,4 +50,8 @@ export class Api extends HttpApi.make("voice-agent-platform")
     OpenApi.Description,
     "The public REST API for voice agents. Every `/api/v1` route needs the organization's API key in `X-API-Key`. Errors are `{detail}`; validation errors are 422 `{detail: [{loc, msg, type}]}`."
   )
-  .annotate(OpenApi.Transform, fix) {}
+  // The generated document, corrected to what the server does and what OpenAPI tools require.
+  .annotate(
+    OpenApi.Transform,
+    flow(ValidationResponses.documentAs422, UnknownSchemaIds.remove, ServerAndLicense.fillIn)
+  ) {}

@@ -86,10 +86,11 @@ export class AdminApi extends HttpApiGroup.make("admin")
           identifier: "CreatedOrganization"
         })
       )
-      .annotate(OpenApi.Summary, "Create an organization")
-      .annotate(
-        OpenApi.Description,
-        "Creates an organization and its first API key; the key is shown only here."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create an organization",
+          description: "Creates an organization and its first API key; the key is shown only here."
+        })
       )
   )
   .add(
@@ -98,10 +99,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(UpdateOrganizationRequest)
       .addSuccess(OrganizationResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Update an organization")
-      .annotate(
-        OpenApi.Description,
-        "Changes the name, the number of outbound channels or the recording retention (days; null keeps files)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Update an organization",
+          description:
+            "Changes the name, the number of outbound channels or the recording retention (days; null keeps files)."
+        })
       )
   )
   .add(
@@ -109,10 +112,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPath(organizationPath)
       .addSuccess(IssuedKeyResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Issue an API key")
-      .annotate(
-        OpenApi.Description,
-        "A new key for the organization; the key is shown only here and stored as a SHA-256 hash."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Issue an API key",
+          description:
+            "A new key for the organization; the key is shown only here and stored as a SHA-256 hash."
+        })
       )
   )
   .add(
@@ -120,8 +125,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPath(Schema.Struct({ api_key_id: IntId }))
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Revoke an API key")
-      .annotate(OpenApi.Description, "Revokes the key at once: its next request answers 401.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Revoke an API key",
+          description: "Revokes the key at once: its next request answers 401."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.post("topUp", "/organizations/:organization_id/balance-top-ups")
@@ -129,10 +138,11 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(TopUpRequest)
       .addSuccess(OrganizationResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Top up a balance")
-      .annotate(
-        OpenApi.Description,
-        "Adds `amount_pln` (at most 2 decimals) to the organization's prepaid balance."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Top up a balance",
+          description: "Adds `amount_pln` (at most 2 decimals) to the organization's prepaid balance."
+        })
       )
   )
   .add(
@@ -140,10 +150,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(AddNumberRequest)
       .addSuccess(InventoryNumberResponse)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Add a number to the inventory")
-      .annotate(
-        OpenApi.Description,
-        "Adds a Polish number that organizations can then order. A number already in the inventory is 409."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Add a number to the inventory",
+          description:
+            "Adds a Polish number that organizations can then order. A number already in the inventory is 409."
+        })
       )
   )
   .middleware(OperatorAuthentication)

@@ -14,8 +14,7 @@ export const AgentResponse = Schema.Struct({
   id: Schema.Int,
   workflow_id: Schema.Int,
   public_id: Schema.String,
-  name: Schema.String,
-  status: Agent.AgentStatus,
+  ...Agent.Agent.pick("name", "status").fields,
   created_at: Timestamp,
   updated_at: Timestamp,
   workflow_definition: Agent.WorkflowDefinition,
@@ -23,7 +22,7 @@ export const AgentResponse = Schema.Struct({
   template_context_variables: JsonObject,
   call_disposition_codes: JsonObject,
   total_runs: Schema.Int,
-  workflow_configurations: Agent.WorkflowConfigurations
+  workflow_configurations: Agent.Agent.fields.workflow_configurations
 }).annotations({ identifier: "Agent" })
 
 /** One version of an agent's definition. */
@@ -31,7 +30,7 @@ export const AgentDefinitionResponse = Schema.Struct({
   id: Schema.Int,
   workflow_id: Schema.Int,
   version: Schema.Int,
-  workflow_definition: Agent.WorkflowDefinition,
+  workflow_definition: Agent.AgentDefinition.fields.workflow_definition,
   created_at: Timestamp
 }).annotations({ identifier: "AgentDefinition" })
 
@@ -119,10 +118,12 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .addSuccess(
         CallScript.CallScriptRequest.pipe(Schema.typeSchema).annotations({ identifier: "CallScriptPreview" })
       )
-      .annotate(OpenApi.Summary, "Analyze a call script")
-      .annotate(
-        OpenApi.Description,
-        "Reads a plain-text call script and answers the preview that `POST /agents/from-script` accepts: greeting, steps, objections, required phrases and data fields."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Analyze a call script",
+          description:
+            "Reads a plain-text call script and answers the preview that `POST /agents/from-script` accepts: greeting, steps, objections, required phrases and data fields."
+        })
       )
   )
   .add(
@@ -130,10 +131,12 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .setPayload(strict(CallScript.CallScriptRequest))
       .addSuccess(AgentResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Create Agent From Call Script")
-      .annotate(
-        OpenApi.Description,
-        "Creates an agent from a script preview. The greeting becomes the first message, the steps the conversation plan; required phrases and objection replies get their own sections of the prompt. With `enable_booking`, a booking tool is attached on `scheduler_connection_id` (404 when that connection does not exist)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create Agent From Call Script",
+          description:
+            "Creates an agent from a script preview. The greeting becomes the first message, the steps the conversation plan; required phrases and objection replies get their own sections of the prompt. With `enable_booking`, a booking tool is attached on `scheduler_connection_id` (404 when that connection does not exist)."
+        })
       )
   )
   .add(
@@ -142,16 +145,24 @@ export class AgentsApi extends HttpApiGroup.make("agents")
         Schema.Struct({ ...PageParams, status: Schema.optionalWith(Agent.AgentStatus, { exact: true }) })
       )
       .addSuccess(PageOf(AgentResponse, "AgentPage"))
-      .annotate(OpenApi.Summary, "List agents")
-      .annotate(OpenApi.Description, "The organization's agents, newest first; filter by `status`.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List agents",
+          description: "The organization's agents, newest first; filter by `status`."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/agents/:agent_id")
       .setPath(agentPath)
       .addSuccess(AgentResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get an agent")
-      .annotate(OpenApi.Description, "One agent by public id or number, with its current definition.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get an agent",
+          description: "One agent by public id or number, with its current definition."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.patch("update", "/agents/:agent_id")
@@ -160,10 +171,12 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .addSuccess(AgentResponse)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Update an agent")
-      .annotate(
-        OpenApi.Description,
-        "Changes the name, status, template variables, disposition codes or configuration. `system_prompt`, `first_message`, `tools` and `transfer_numbers` (also when set in `workflow_configurations`) make a new definition version derived from the current one: `current_definition_id` moves to it and `GET …/definitions` lists it. Calls placed afterwards use it; calls placed before keep theirs."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Update an agent",
+          description:
+            "Changes the name, status, template variables, disposition codes or configuration. `system_prompt`, `first_message`, `tools` and `transfer_numbers` (also when set in `workflow_configurations`) make a new definition version derived from the current one: `current_definition_id` moves to it and `GET …/definitions` lists it. Calls placed afterwards use it; calls placed before keep theirs."
+        })
       )
   )
   .add(
@@ -172,8 +185,12 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(AgentDefinitionResponse, "AgentDefinitionPage"))
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "List definition versions")
-      .annotate(OpenApi.Description, "Every version of the agent's definition, newest first.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List definition versions",
+          description: "Every version of the agent's definition, newest first."
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1") {}

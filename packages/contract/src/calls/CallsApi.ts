@@ -63,18 +63,12 @@ const documentRefusals = (operation: Record<string, any>): Record<string, any> =
   return operation
 }
 
-/** Every call-placing endpoint takes the same body, answers the same run and declares the same refusals. */
+/** Every call-placing endpoint takes the same body and answers the same run; its refusals are the group's. */
 const callEndpoint = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.post(name, path)
     .setPayload(PlaceCallRequest)
     .setHeaders(Idempotent.IdempotencyKeyHeader)
     .addSuccess(CallResponse)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
-    .addError(OutsideCallingHours)
-    .addError(TooManyRequests)
-    .addError(ServiceUnavailable)
     .annotate(OpenApi.Transform, (operation) => Idempotent.document(documentRefusals(operation)))
 
 /** Outbound calls: with an agent, through a trigger, and at the legacy address. */
@@ -82,19 +76,21 @@ export class CallsApi extends HttpApiGroup.make("calls")
   .add(
     callEndpoint("placeWithAgent", "/agents/:agent_id/calls")
       .setPath(Schema.Struct({ agent_id: AgentIdParam }))
-      .annotate(OpenApi.Summary, "Place a call with an agent")
-      .annotate(
-        OpenApi.Description,
-        `Places an outbound call and answers the queued run. \`phone_number\` and \`initial_context\` are sibling fields. ${gates}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Place a call with an agent",
+          description: `Places an outbound call and answers the queued run. \`phone_number\` and \`initial_context\` are sibling fields. ${gates}`
+        })
       )
   )
   .add(
     callEndpoint("placeWithTrigger", "/triggers/:trigger_id/calls")
       .setPath(Schema.Struct({ trigger_id: Schema.String.annotations({ description: "trg_..." }) }))
-      .annotate(OpenApi.Summary, "Place a call through a trigger")
-      .annotate(
-        OpenApi.Description,
-        `Places an outbound call with the trigger's agent. The request's \`initial_context\` is laid over the trigger's (a key the request names wins). An archived trigger places no calls (409). ${gates}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Place a call through a trigger",
+          description: `Places an outbound call with the trigger's agent. The request's \`initial_context\` is laid over the trigger's (a key the request names wins). An archived trigger places no calls (409). ${gates}`
+        })
       )
   )
   .add(
@@ -106,12 +102,20 @@ export class CallsApi extends HttpApiGroup.make("calls")
           })
         })
       )
-      .annotate(OpenApi.Summary, "Place a call (legacy address)")
-      .annotate(
-        OpenApi.Description,
-        `The earlier address of \`POST /agents/{agent_id}/calls\`, kept working unchanged; new integrations use that one. ${gates}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Place a call (legacy address)",
+          description: `The earlier address of \`POST /agents/{agent_id}/calls\`, kept working unchanged; new integrations use that one. ${gates}`
+        })
       )
       .annotate(OpenApi.Deprecated, true)
   )
+  // every way of placing a call passes the same gates, so every endpoint can answer every refusal
+  .addError(Forbidden)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(OutsideCallingHours)
+  .addError(TooManyRequests)
+  .addError(ServiceUnavailable)
   .middleware(Authentication)
   .prefix("/api/v1") {}

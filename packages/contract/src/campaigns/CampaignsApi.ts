@@ -176,10 +176,11 @@ const transition = <Name extends "start" | "pause" | "resume" | "cancel">(
     .addSuccess(CampaignResponse)
     .addError(NotFound)
     .addError(Conflict)
-    .annotate(OpenApi.Summary, summary)
-    .annotate(
-      OpenApi.Description,
-      `${description} A transition not allowed from the current status answers 409.`
+    .annotateContext(
+      OpenApi.annotations({
+        summary: summary,
+        description: `${description} A transition not allowed from the current status answers 409.`
+      })
     )
 
 /** Outbound campaigns: one agent calling a list of contacts, within every calling rule. */
@@ -191,10 +192,12 @@ export class CampaignsApi extends HttpApiGroup.make("campaigns")
       .addError(NotFound)
       .addError(Conflict)
       .annotate(BodyPolicy.MaxBodyBytes, maxContactsBodyBytes)
-      .annotate(OpenApi.Summary, "Create a campaign")
-      .annotate(
-        OpenApi.Description,
-        "A campaign in status `created`, optionally with its first contacts (imported as `POST …/contacts` does; the answer's `contacts` says what was added). 404 when the agent or `from_phone_number_id` is not the organization's (or the number is released); 409 for an archived agent, or when the organization already has `QUOTA_CAMPAIGNS` (default 100) campaigns not yet completed or canceled."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create a campaign",
+          description:
+            "A campaign in status `created`, optionally with its first contacts (imported as `POST …/contacts` does; the answer's `contacts` says what was added). 404 when the agent or `from_phone_number_id` is not the organization's (or the number is released); 409 for an archived agent, or when the organization already has `QUOTA_CAMPAIGNS` (default 100) campaigns not yet completed or canceled."
+        })
       )
   )
   .add(
@@ -205,10 +208,11 @@ export class CampaignsApi extends HttpApiGroup.make("campaigns")
       .addError(NotFound)
       .addError(Conflict)
       .annotate(BodyPolicy.MaxBodyBytes, maxContactsBodyBytes)
-      .annotate(OpenApi.Summary, "Add contacts")
-      .annotate(
-        OpenApi.Description,
-        `Adds contacts as JSON (\`{contacts: [...]}\`), as a CSV file (multipart field \`file\`) or as a \`text/csv\` body. A CSV header must have \`phone_number\`; every other column becomes a key of the contact's \`initial_context\` (as text). Numbers are normalised to E.164; a number the campaign already has (or that repeats in the request) counts in \`duplicates\`; an invalid row is listed in \`rejected\` with its 1-based row (the first row after the header is 1) and skipped. A malformed CSV file is a 422 and imports nothing. At most ${ContactImport.maxContactsPerRequest} contacts per request and ${ContactImport.maxContactsPerCampaign} per campaign (one more is a 422 and imports nothing). Allowed while the campaign is \`created\` or \`paused\` (409 otherwise).`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Add contacts",
+          description: `Adds contacts as JSON (\`{contacts: [...]}\`), as a CSV file (multipart field \`file\`) or as a \`text/csv\` body. A CSV header must have \`phone_number\`; every other column becomes a key of the contact's \`initial_context\` (as text). Numbers are normalised to E.164; a number the campaign already has (or that repeats in the request) counts in \`duplicates\`; an invalid row is listed in \`rejected\` with its 1-based row (the first row after the header is 1) and skipped. A malformed CSV file is a 422 and imports nothing. At most ${ContactImport.maxContactsPerRequest} contacts per request and ${ContactImport.maxContactsPerCampaign} per campaign (one more is a 422 and imports nothing). Allowed while the campaign is \`created\` or \`paused\` (409 otherwise).`
+        })
       )
   )
   .add(
@@ -217,26 +221,36 @@ export class CampaignsApi extends HttpApiGroup.make("campaigns")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Remove a pending contact")
-      .annotate(
-        OpenApi.Description,
-        "Erases a contact that has not been called (status `pending`), with its number and context; 409 for any other status."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Remove a pending contact",
+          description:
+            "Erases a contact that has not been called (status `pending`), with its number and context; 409 for any other status."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/campaigns")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(CampaignResponse, "CampaignPage"))
-      .annotate(OpenApi.Summary, "List campaigns")
-      .annotate(OpenApi.Description, "The organization's campaigns, newest first.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List campaigns",
+          description: "The organization's campaigns, newest first."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/campaigns/:campaign_id")
       .setPath(campaignPath)
       .addSuccess(CampaignResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a campaign")
-      .annotate(OpenApi.Description, "One campaign with its counts of contacts per status.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a campaign",
+          description: "One campaign with its counts of contacts per status."
+        })
+      )
   )
   .add(
     transition("start", "Start a campaign", "`created` → `running`: the dialer starts calling its contacts.")
@@ -265,10 +279,12 @@ export class CampaignsApi extends HttpApiGroup.make("campaigns")
       .addSuccess(ReportResponse)
       .addSuccess(ReportCsv)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get Campaign Report")
-      .annotate(
-        OpenApi.Description,
-        "A summary (kept as contacts move, so it is exact while the campaign runs) and one row per contact in the order added, paginated, optionally of one `status`. With `Accept: text/csv` the answer is every contact (paging and `status` ignored) as CSV, streamed. A run that was deleted no longer shows in its contact's row."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get Campaign Report",
+          description:
+            "A summary (kept as contacts move, so it is exact while the campaign runs) and one row per contact in the order added, paginated, optionally of one `status`. With `Accept: text/csv` the answer is every contact (paging and `status` ignored) as CSV, streamed. A run that was deleted no longer shows in its contact's row."
+        })
       )
   )
   .middleware(Authentication)

@@ -3,7 +3,6 @@ import * as Money from "@voice-agent-platform/core/money/Money.js"
 import * as Run from "@voice-agent-platform/core/runs/Run.js"
 import * as ConversationMode from "@voice-agent-platform/core/runs/ConversationMode.js"
 import * as Recording from "@voice-agent-platform/core/runs/Recording.js"
-import * as ToolCallLog from "@voice-agent-platform/core/tools/ToolCallLog.js"
 import * as Transcript from "@voice-agent-platform/core/transcripts/Transcript.js"
 import { Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
@@ -17,8 +16,7 @@ import { InstantParam, Timestamp } from "../shared/Timestamp.js"
 const runSummaryFields = {
   workflow_run_id: Schema.Int,
   workflow_id: Schema.Int,
-  mode: Run.RunMode,
-  status: Run.RunStatus,
+  ...Run.Run.pick("mode", "status").fields,
   initial_context: JsonObject,
   gathered_context: JsonObject,
   duration_seconds: Schema.NullOr(Schema.Int),
@@ -32,37 +30,21 @@ export const RunSummaryResponse = Schema.Struct(runSummaryFields).annotations({ 
 /** A single run: everything the list shows, plus cost, SMS, logs, integration deliveries and file links. */
 export const RunResponse = Schema.Struct({
   ...runSummaryFields,
-  name: Schema.NullOr(Schema.String),
-  phone_number: Schema.NullOr(Schema.String),
+  ...Run.Run.pick("name", "phone_number").fields,
   cost: Schema.Struct({
     amount: Schema.NullOr(Schema.Number).annotations({
       description: "2 decimals; null until the call is billed"
     }),
     currency: Money.Currency
   }),
-  disposition: Schema.NullOr(Schema.String),
-  campaign_id: Schema.NullOr(Schema.Int),
-  sms: Schema.Array(Schema.Struct({ to: Schema.String, text: Schema.String, sent_at: Timestamp })),
-  logs: Schema.Array(
-    Schema.Struct({
-      timestamp: Timestamp,
-      level: Schema.Literal("debug", "info", "warning", "error"),
-      message: Schema.String,
-      tool_call: Schema.optionalWith(ToolCallLog.ToolCallRecord, { exact: true })
-    })
-  ),
+  ...Run.Run.pick("disposition", "campaign_id").fields,
+  // the run's lists as the core keeps them, their instants as ISO text
+  sms: Schema.Array(Schema.Struct({ ...Run.SmsMessage.fields, sent_at: Timestamp })),
+  logs: Schema.Array(Schema.Struct({ ...Run.RunLogEntry.fields, timestamp: Timestamp })),
   integration_deliveries: Schema.Array(
-    Schema.Struct({
-      connection_id: Schema.String,
-      status: Schema.Literal("delivered", "failed"),
-      detail: Schema.NullOr(Schema.String),
-      delivered_at: Timestamp
-    })
+    Schema.Struct({ ...Run.IntegrationDelivery.fields, delivered_at: Timestamp })
   ),
-  files: Schema.Struct({
-    recording: Schema.NullOr(Schema.String),
-    transcript: Schema.NullOr(Schema.String)
-  }).annotations({
+  files: Run.RunFiles.annotations({
     description:
       "Signed download links (valid for an hour), or null while the call is live and when there is no such file"
   })
@@ -136,12 +118,13 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(agentPath)
       .setPayload(CreateConversationRequest)
       .addSuccess(RunResponse)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Create a conversation")
-      .annotate(
-        OpenApi.Description,
-        "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. 409 when the agent is archived."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create a conversation",
+          description:
+            "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. 409 when the agent is archived."
+        })
       )
   )
   .add(
@@ -149,22 +132,24 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(agentPath)
       .setUrlParams(ListRunsQuery)
       .addSuccess(PageOf(RunSummaryResponse, "RunPage"))
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "List runs")
-      .annotate(
-        OpenApi.Description,
-        "The agent's runs (calls, browser sessions, chats), newest first, each with `initial_context`, `gathered_context` and `duration_seconds`; filter by `status` and by creation time (`created_after` inclusive, `created_before` exclusive). Links, logs and SMS come only with a single run."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List runs",
+          description:
+            "The agent's runs (calls, browser sessions, chats), newest first, each with `initial_context`, `gathered_context` and `duration_seconds`; filter by `status` and by creation time (`created_after` inclusive, `created_before` exclusive). Links, logs and SMS come only with a single run."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("get", "/agents/:agent_id/conversations/:run_id")
       .setPath(runPath)
       .addSuccess(RunResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a run")
-      .annotate(
-        OpenApi.Description,
-        "One run with gathered data, duration, cost, SMS, logs, integration deliveries and signed download links of its recording and transcript (null while the call is live or when there is none)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a run",
+          description:
+            "One run with gathered data, duration, cost, SMS, logs, integration deliveries and signed download links of its recording and transcript (null while the call is live or when there is none)."
+        })
       )
   )
   .add(
@@ -172,11 +157,11 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(runPath)
       .setUrlParams(LinkQuery)
       .addSuccess(TranscriptResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a run's transcript")
-      .annotate(
-        OpenApi.Description,
-        `The turns of the conversation: consecutive fragments of one speaker (\`user\` the caller, \`assistant\` the agent) joined into one turn, \`start\` and \`end\` the timestamps of its first and last fragment. \`download_url\` links the raw file, one fragment per line: \`[<timestamp>] <role>: <text>\`. ${fileUnavailable}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a run's transcript",
+          description: `The turns of the conversation: consecutive fragments of one speaker (\`user\` the caller, \`assistant\` the agent) joined into one turn, \`start\` and \`end\` the timestamps of its first and last fragment. \`download_url\` links the raw file, one fragment per line: \`[<timestamp>] <role>: <text>\`. ${fileUnavailable}`
+        })
       )
   )
   .add(
@@ -184,24 +169,27 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPath(runPath)
       .setUrlParams(LinkQuery)
       .addSuccess(RecordingResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a run's recording")
-      .annotate(
-        OpenApi.Description,
-        `A signed link to the call's WAV recording, valid for \`expires_in\` seconds (60..86400, default 3600). ${fileUnavailable}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a run's recording",
+          description: `A signed link to the call's WAV recording, valid for \`expires_in\` seconds (60..86400, default 3600). ${fileUnavailable}`
+        })
       )
   )
   .add(
     HttpApiEndpoint.del("delete", "/agents/:agent_id/conversations/:run_id")
       .setPath(runPath)
       .addSuccess(HttpApiSchema.NoContent)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Delete a call")
-      .annotate(
-        OpenApi.Description,
-        "Irreversible. The recording and transcript leave storage and the run loses its `initial_context` (with the phone number), `gathered_context`, logs, SMS and integration delivery records; afterwards every run endpoint answers 404 and old download links stop working. Webhook deliveries about the call are deleted, and the answer kept for the `Idempotency-Key` that placed it is erased: repeating that request answers 404 and places nothing. Duration and cost stay in the organization's billing records. 409 while the call is `queued`, `ringing` or `in_progress`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete a call",
+          description:
+            "Irreversible. The recording and transcript leave storage and the run loses its `initial_context` (with the phone number), `gathered_context`, logs, SMS and integration delivery records; afterwards every run endpoint answers 404 and old download links stop working. Webhook deliveries about the call are deleted, and the answer kept for the `Idempotency-Key` that placed it is erased: repeating that request answers 404 and places nothing. Duration and cost stay in the organization's billing records. 409 while the call is `queued`, `ringing` or `in_progress`."
+        })
       )
   )
+  // every endpoint names an agent that may not exist
+  .addError(NotFound)
   .middleware(Authentication)
   .prefix("/api/v1") {}

@@ -9,11 +9,14 @@ import { PageOf, PageQuery } from "../shared/Pagination.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
 /** A credential as the API shows it: everything but the secret, which is never returned. */
+// The core's fields where the wire shows them unchanged (its `name` carries the request's length bounds).
+const { credential_uuid, kind, header_name } = Credential.Credential.fields
+
 export const CredentialResponse = Schema.Struct({
-  credential_uuid: Schema.String,
+  credential_uuid,
   name: Schema.String,
-  kind: Credential.CredentialKind,
-  header_name: Schema.NullOr(Schema.String),
+  kind,
+  header_name,
   has_secret: Schema.Boolean,
   created_at: Timestamp
 }).annotations({ identifier: "Credential" })
@@ -33,26 +36,33 @@ export class CredentialsApi extends HttpApiGroup.make("credentials")
     HttpApiEndpoint.post("create", "/credentials")
       .setPayload(CreateCredentialRequest)
       .addSuccess(CredentialResponse)
-      .annotate(OpenApi.Summary, "Create Credential")
-      .annotate(
-        OpenApi.Description,
-        "Stores a secret for HTTP API tools to authenticate with (`credential_uuid` in their config). `bearer` sends `Authorization: Bearer <secret>`; `basic` takes `username:password` as the secret; `api_key_header` sends the secret in `header_name`, which it requires (the other kinds refuse it). The secret is never returned: responses show `has_secret: true`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create Credential",
+          description:
+            "Stores a secret for HTTP API tools to authenticate with (`credential_uuid` in their config). `bearer` sends `Authorization: Bearer <secret>`; `basic` takes `username:password` as the secret; `api_key_header` sends the secret in `header_name`, which it requires (the other kinds refuse it). The secret is never returned: responses show `has_secret: true`."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/credentials")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(CredentialResponse, "CredentialPage"))
-      .annotate(OpenApi.Summary, "List Credentials")
-      .annotate(OpenApi.Description, "The organization's credentials, newest first, without their secrets.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List Credentials",
+          description: "The organization's credentials, newest first, without their secrets."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/credentials/:credential_uuid")
       .setPath(credentialPath)
       .addSuccess(CredentialResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get Credential")
-      .annotate(OpenApi.Description, "One credential, without its secret.")
+      .annotateContext(
+        OpenApi.annotations({ summary: "Get Credential", description: "One credential, without its secret." })
+      )
   )
   .add(
     HttpApiEndpoint.del("delete", "/credentials/:credential_uuid")
@@ -60,10 +70,12 @@ export class CredentialsApi extends HttpApiGroup.make("credentials")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Delete Credential")
-      .annotate(
-        OpenApi.Description,
-        "Deletes the credential and its secret; answers 204. A credential that active tools use answers 409 naming those tools: archive them or point them at another credential first."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete Credential",
+          description:
+            "Deletes the credential and its secret; answers 204. A credential that active tools use answers 409 naming those tools: archive them or point them at another credential first."
+        })
       )
   )
   .middleware(Authentication)

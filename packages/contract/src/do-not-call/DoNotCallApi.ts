@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as DoNotCallEntry from "@voice-agent-platform/core/do-not-call/DoNotCallEntry.js"
 import * as E164 from "@voice-agent-platform/core/phone-numbers/E164.js"
 import { Either, Schema } from "effect"
 import { NotFound } from "../errors/ApiErrors.js"
@@ -7,10 +8,9 @@ import { strict } from "../shared/Json.js"
 import { PageOf, PageQuery } from "../shared/Pagination.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
-/** A number on the organization's Do not call list. */
+/** A number on the organization's Do not call list: the core entry without its organization, dates as ISO text. */
 export const DoNotCallEntryResponse = Schema.Struct({
-  phone_number: Schema.String.annotations({ description: "E.164" }),
-  reason: Schema.NullOr(Schema.String),
+  ...DoNotCallEntry.DoNotCallEntry.pick("phone_number", "reason").fields,
   created_at: Timestamp
 }).annotations({ identifier: "DoNotCallEntry" })
 
@@ -42,28 +42,35 @@ export class DoNotCallApi extends HttpApiGroup.make("doNotCall")
     HttpApiEndpoint.post("add", "/do-not-call")
       .setPayload(AddToDoNotCallRequest)
       .addSuccess(DoNotCallEntryResponse)
-      .annotate(OpenApi.Summary, "Add a number to the Do not call list")
-      .annotate(
-        OpenApi.Description,
-        "Calls to a listed number are refused with 403 (`detail` starts with `do_not_call`), whatever format the call request writes it in. Adding a listed number again keeps it listed (with its first `created_at`) and sets the reason."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Add a number to the Do not call list",
+          description:
+            "Calls to a listed number are refused with 403 (`detail` starts with `do_not_call`), whatever format the call request writes it in. Adding a listed number again keeps it listed (with its first `created_at`) and sets the reason."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/do-not-call")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(DoNotCallEntryResponse, "DoNotCallPage"))
-      .annotate(OpenApi.Summary, "List the Do not call list")
-      .annotate(OpenApi.Description, "The organization's listed numbers, newest first.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List the Do not call list",
+          description: "The organization's listed numbers, newest first."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.del("remove", "/do-not-call/:phone_number")
       .setPath(Schema.Struct({ phone_number: PhoneNumberParam }))
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Remove a number from the Do not call list")
-      .annotate(
-        OpenApi.Description,
-        "Takes the number off the list, so it can be called again; 404 when it is not listed."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Remove a number from the Do not call list",
+          description: "Takes the number off the list, so it can be called again; 404 when it is not listed."
+        })
       )
   )
   .middleware(Authentication)

@@ -132,20 +132,7 @@ export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("Servic
   HttpApiSchema.annotations({ status: 503, description: "A dependency is unavailable; retry later" })
 ) {}
 
-/** Every error class the API answers with. */
-export type ApiError =
-  | Unauthorized
-  | PaymentRequired
-  | Forbidden
-  | NotFound
-  | Conflict
-  | OutsideCallingHours
-  | TooManyRequests
-  | ValidationError
-  | ServiceUnavailable
-  | PayloadTooLarge
-  | UnsupportedMediaType
-
+/** Every error class the API answers with; each carries its status in its `HttpApiSchema` annotation. */
 const classes = [
   Unauthorized,
   PaymentRequired,
@@ -160,22 +147,12 @@ const classes = [
   UnsupportedMediaType
 ] as const
 
-const statuses = new Map<Function, number>([
-  [Unauthorized, 401],
-  [PaymentRequired, 402],
-  [Forbidden, 403],
-  [NotFound, 404],
-  [Conflict, 409],
-  [OutsideCallingHours, 409],
-  [TooManyRequests, 429],
-  [ValidationError, 422],
-  [ServiceUnavailable, 503],
-  [PayloadTooLarge, 413],
-  [UnsupportedMediaType, 415]
-])
+/** An instance of one of the API's error classes. */
+export type ApiError = InstanceType<(typeof classes)[number]>
 
 /** True for an instance of one of the API's error classes. */
 export const isApiError = (u: unknown): u is ApiError => classes.some((c) => u instanceof c)
 
-/** The status an API error answers with. */
-export const statusOf = (error: ApiError): number => statuses.get(error.constructor) ?? 500
+/** The status an API error answers with: the one annotated on its class. */
+export const statusOf = (error: ApiError): number =>
+  HttpApiSchema.getStatusError(error.constructor as (typeof classes)[number])

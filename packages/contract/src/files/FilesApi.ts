@@ -24,10 +24,12 @@ export class FilesApi extends HttpApiGroup.make("files")
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
       .addError(Forbidden)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Download a file")
-      .annotate(
-        OpenApi.Description,
-        "Follows a `download_url` handed out by the run endpoints (a recording is `audio/wav`, a raw transcript `text/plain`). Needs no API key: the link's signature is the credential. A tampered or expired link is 403; a file that was deleted since is 404. Ask the run endpoint for a fresh link when one has expired."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Download a file",
+          description:
+            "Follows a `download_url` handed out by the run endpoints (a recording is `audio/wav`, a raw transcript `text/plain`). Needs no API key: the link's signature is the credential. A tampered or expired link is 403; a file that was deleted since is 404. Ask the run endpoint for a fresh link when one has expired."
+        })
       )
   )
   .prefix("/api/v1") {}

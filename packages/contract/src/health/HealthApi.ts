@@ -7,16 +7,21 @@ export class HealthApi extends HttpApiGroup.make("health")
   .add(
     HttpApiEndpoint.get("health", "/health")
       .addSuccess(Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" }))
-      .annotate(OpenApi.Summary, "Health")
-      .annotate(OpenApi.Description, "Liveness: answers 200 while the process runs. Needs no API key.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Health",
+          description: "Liveness: answers 200 while the process runs. Needs no API key."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("ready", "/ready")
       .addSuccess(Schema.Struct({ status: Schema.Literal("ready") }).annotations({ identifier: "Ready" }))
       .addError(ServiceUnavailable)
-      .annotate(OpenApi.Summary, "Readiness")
-      .annotate(
-        OpenApi.Description,
-        "Readiness: 200 when the storage answers within 2 seconds, else 503. Needs no API key."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Readiness",
+          description: "Readiness: 200 when the storage answers within 2 seconds, else 503. Needs no API key."
+        })
       )
   ) {}

@@ -59,8 +59,8 @@ export const document = (operation: Record<string, any>): Record<string, any> =>
       }
     }
   }
-  // A reused key's 422 is described with the header instead: OpenApiDocument.fix gives every operation
-  // the same 422 description.
+  // A reused key's 422 is described with the header instead: ValidationResponses.documentAs422 gives
+  // every operation the same 422 description.
   const conflict = responses["409"]
   if (conflict !== undefined) {
     conflict.description = `${conflict.description}; or a request with the same Idempotency-Key is still running`

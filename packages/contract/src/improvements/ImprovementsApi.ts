@@ -10,11 +10,10 @@ import { Timestamp } from "../shared/Timestamp.js"
 
 /** A suggestion for improving an agent's prompt. */
 export const ImprovementResponse = Schema.Struct({
+  // ids as plain integers on the wire (the core's are branded), the agent's under its legacy name
   id: Schema.Int,
   workflow_id: Schema.Int,
-  status: Improvement.ImprovementStatus,
-  text: Schema.String,
-  rationale: Schema.NullOr(Schema.String),
+  ...Improvement.Improvement.pick("status", "text", "rationale").fields,
   source_run_id: Schema.NullOr(Schema.Int),
   created_at: Timestamp,
   decided_at: Schema.NullOr(Timestamp),
@@ -52,11 +51,12 @@ export class ImprovementsApi extends HttpApiGroup.make("improvements")
         })
       )
       .addSuccess(PageOf(ImprovementResponse, "ImprovementPage"))
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "List Agent Improvements")
-      .annotate(
-        OpenApi.Description,
-        "The agent's suggestions, newest first; filter by `status` (pending, accepted, dismissed)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List Agent Improvements",
+          description:
+            "The agent's suggestions, newest first; filter by `status` (pending, accepted, dismissed)."
+        })
       )
   )
   .add(
@@ -64,36 +64,40 @@ export class ImprovementsApi extends HttpApiGroup.make("improvements")
       .setPath(agentPath)
       .setPayload(SuggestImprovementRequest)
       .addSuccess(ImprovementResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Suggest an Agent Improvement")
-      .annotate(
-        OpenApi.Description,
-        "Records a pending suggestion. `source_run_id`, when given, must be a run of this agent. Nothing changes until the suggestion is accepted."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Suggest an Agent Improvement",
+          description:
+            "Records a pending suggestion. `source_run_id`, when given, must be a run of this agent. Nothing changes until the suggestion is accepted."
+        })
       )
   )
   .add(
     HttpApiEndpoint.post("accept", "/agents/:agent_id/improvements/:improvement_id/accept")
       .setPath(decisionPath)
       .addSuccess(ImprovementDecisionResponse)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Accept Agent Improvement")
-      .annotate(
-        OpenApi.Description,
-        "Applies the suggestion by appending its text to the agent's system prompt as a new definition version. This is the only way a suggestion changes the agent. A decided suggestion answers 409; two simultaneous accepts append once."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Accept Agent Improvement",
+          description:
+            "Applies the suggestion by appending its text to the agent's system prompt as a new definition version. This is the only way a suggestion changes the agent. A decided suggestion answers 409; two simultaneous accepts append once."
+        })
       )
   )
   .add(
     HttpApiEndpoint.post("dismiss", "/agents/:agent_id/improvements/:improvement_id/dismiss")
       .setPath(decisionPath)
       .addSuccess(ImprovementDecisionResponse)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Dismiss Agent Improvement")
-      .annotate(
-        OpenApi.Description,
-        "Dismisses the suggestion without applying it. A decided suggestion answers 409."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Dismiss Agent Improvement",
+          description: "Dismisses the suggestion without applying it. A decided suggestion answers 409."
+        })
       )
   )
+  // every endpoint names an agent that may not exist
+  .addError(NotFound)
   .middleware(Authentication)
   .prefix("/api/v1") {}

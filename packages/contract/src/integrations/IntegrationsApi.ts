@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as IntegrationConnection from "@voice-agent-platform/core/integrations/IntegrationConnection.js"
 import { Schema } from "effect"
 import { NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
@@ -19,12 +20,14 @@ export const OAuthProvidersResponse = Schema.Struct({
 }).annotations({ identifier: "OAuthProviders" })
 
 /** An integration connection as the API shows it: secrets in `config` masked, `auth_error` `{}` when none. */
+const { id, provider, name: connectionName, enabled } = IntegrationConnection.IntegrationConnection.fields
+
 export const ConnectionResponse = Schema.Struct({
-  id: Schema.String,
-  provider: Schema.String,
-  name: Schema.String,
+  id,
+  provider,
+  name: connectionName,
   config: JsonObject,
-  enabled: Schema.Boolean,
+  enabled,
   created_at: Timestamp,
   updated_at: Timestamp,
   auth_error: JsonObject
@@ -68,36 +71,44 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
   .add(
     HttpApiEndpoint.get("oauthProviders", "/integrations/oauth/providers")
       .addSuccess(OAuthProvidersResponse)
-      .annotate(OpenApi.Summary, "Oauth Providers")
-      .annotate(
-        OpenApi.Description,
-        "Lists which sign-in providers this deployment has an OAuth client for: every known provider (google, microsoft, hubspot, salesforce, calendly) with `configured`, plus any other provider the operator configured. Configuration of the deployment (`OAUTH_<PROVIDER>_CLIENT_ID`); none is configured by default."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Oauth Providers",
+          description:
+            "Lists which sign-in providers this deployment has an OAuth client for: every known provider (google, microsoft, hubspot, salesforce, calendly) with `configured`, plus any other provider the operator configured. Configuration of the deployment (`OAUTH_<PROVIDER>_CLIENT_ID`); none is configured by default."
+        })
       )
   )
   .add(
     HttpApiEndpoint.post("create", "/integrations")
       .setPayload(CreateConnectionRequest)
       .addSuccess(ConnectionResponse)
-      .annotate(OpenApi.Summary, "Create Connection")
-      .annotate(
-        OpenApi.Description,
-        `Creates a connection to an outside provider. \`config\` defaults to \`{}\`, \`enabled\` to true; the id is \`conn_\` + 20 letters and digits. ${secretsNote}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create Connection",
+          description: `Creates a connection to an outside provider. \`config\` defaults to \`{}\`, \`enabled\` to true; the id is \`conn_\` + 20 letters and digits. ${secretsNote}`
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/integrations")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(ConnectionResponse, "IntegrationConnectionPage"))
-      .annotate(OpenApi.Summary, "List Connections")
-      .annotate(OpenApi.Description, `The organization's connections, newest first. ${secretsNote}`)
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List Connections",
+          description: `The organization's connections, newest first. ${secretsNote}`
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/integrations/:connection_id")
       .setPath(connectionPath)
       .addSuccess(ConnectionResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get Connection")
-      .annotate(OpenApi.Description, `One connection. ${secretsNote}`)
+      .annotateContext(
+        OpenApi.annotations({ summary: "Get Connection", description: `One connection. ${secretsNote}` })
+      )
   )
   .add(
     HttpApiEndpoint.put("update", "/integrations/:connection_id")
@@ -105,10 +116,11 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
       .setPayload(UpdateConnectionRequest)
       .addSuccess(ConnectionResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Update Connection")
-      .annotate(
-        OpenApi.Description,
-        `Updates the given fields; omitted fields stay unchanged. A \`config\` replaces the stored one whole, except that a value sent back as \`"****"\` where the stored one reads as \`"****"\` keeps its stored value, so the config read from this API can be sent back as it is. A new \`config\` clears \`auth_error\`. ${secretsNote}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Update Connection",
+          description: `Updates the given fields; omitted fields stay unchanged. A \`config\` replaces the stored one whole, except that a value sent back as \`"****"\` where the stored one reads as \`"****"\` keeps its stored value, so the config read from this API can be sent back as it is. A new \`config\` clears \`auth_error\`. ${secretsNote}`
+        })
       )
   )
   .add(
@@ -116,8 +128,12 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
       .setPath(connectionPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete Connection")
-      .annotate(OpenApi.Description, "Deletes the connection and its stored settings; answers 204.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete Connection",
+          description: "Deletes the connection and its stored settings; answers 204."
+        })
+      )
   )
   .middleware(Authentication)
   .prefix("/api/v1") {}

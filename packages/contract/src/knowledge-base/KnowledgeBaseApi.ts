@@ -10,23 +10,18 @@ import { Timestamp } from "../shared/Timestamp.js"
 
 /** A knowledge-base document as the API shows it: every field of the specification. */
 export const DocumentResponse = Schema.Struct({
+  // ids and counts as plain integers on the wire (the core's are branded or bounded)
   id: Schema.Int,
-  document_uuid: Schema.String,
-  filename: Schema.String,
+  ...Document.Document.pick("document_uuid", "filename").fields,
   file_size_bytes: Schema.Int,
-  file_hash: Schema.String.annotations({ description: "Lower-case hex SHA-256 of the file's bytes" }),
-  mime_type: Schema.String,
-  processing_status: Document.ProcessingStatus,
+  ...Document.Document.pick("file_hash", "mime_type", "processing_status").fields,
   total_chunks: Schema.Int,
   custom_metadata: JsonObject,
   parser_metadata: JsonObject,
   created_at: Timestamp,
   updated_at: Timestamp,
   organization_id: Schema.Int,
-  created_by: Schema.NullOr(Schema.Int),
-  is_active: Schema.Boolean,
-  processing_error: Schema.NullOr(Schema.String),
-  source_url: Schema.NullOr(Schema.String)
+  ...Document.Document.pick("created_by", "is_active", "processing_error", "source_url").fields
 }).annotations({ identifier: "KnowledgeBaseDocument" })
 
 /** One piece of a processed document's text, in document order. */
@@ -118,28 +113,36 @@ export class KnowledgeBaseApi extends HttpApiGroup.make("knowledgeBase")
       .setPayload(UploadDocumentForm)
       .addSuccess(DocumentResponse)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Upload a document")
-      .annotate(
-        OpenApi.Description,
-        "Uploads a file as `multipart/form-data` (part `file`; optional `custom_metadata`, a JSON object as text, and `source_url`). The document is answered `pending` (or already `processing`) and processed in the background: it ends `completed` with `total_chunks`, or `failed` with `processing_error` (for example an unsupported type or a file that is not UTF-8). Readable types: plain text, Markdown, CSV, JSON and HTML, by extension or declared media type. A file over 10 MiB, a missing file or a bad field answers 422; a body that is not `multipart/form-data` 415; a form over 11 MiB in all 413. Uploading the same bytes again makes another document with the same `file_hash`. An organization has at most 1,000 documents unless the server is configured otherwise (`QUOTA_DOCUMENTS`); one more answers 409 `{detail}` and stores nothing."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Upload a document",
+          description:
+            "Uploads a file as `multipart/form-data` (part `file`; optional `custom_metadata`, a JSON object as text, and `source_url`). The document is answered `pending` (or already `processing`) and processed in the background: it ends `completed` with `total_chunks`, or `failed` with `processing_error` (for example an unsupported type or a file that is not UTF-8). Readable types: plain text, Markdown, CSV, JSON and HTML, by extension or declared media type. A file over 10 MiB, a missing file or a bad field answers 422; a body that is not `multipart/form-data` 415; a form over 11 MiB in all 413. Uploading the same bytes again makes another document with the same `file_hash`. An organization has at most 1,000 documents unless the server is configured otherwise (`QUOTA_DOCUMENTS`); one more answers 409 `{detail}` and stores nothing."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/knowledge-base/documents")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(DocumentResponse, "KnowledgeBaseDocumentPage"))
-      .annotate(OpenApi.Summary, "List documents")
-      .annotate(OpenApi.Description, "The organization's knowledge-base documents, newest first.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List documents",
+          description: "The organization's knowledge-base documents, newest first."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/knowledge-base/documents/:document_id")
       .setPath(documentPath)
       .addSuccess(DocumentResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get document details")
-      .annotate(
-        OpenApi.Description,
-        "One document by number or `document_uuid`, with its processing status. Users can access only documents of their own organization; another organization's document answers 404."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get document details",
+          description:
+            "One document by number or `document_uuid`, with its processing status. Users can access only documents of their own organization; another organization's document answers 404."
+        })
       )
   )
   .add(
@@ -148,10 +151,12 @@ export class KnowledgeBaseApi extends HttpApiGroup.make("knowledgeBase")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(DocumentChunkResponse, "KnowledgeBaseDocumentChunkPage"))
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "List document chunks")
-      .annotate(
-        OpenApi.Description,
-        "The pieces a processed document's text was split into (about 1,000 characters each, consecutive pieces sharing up to 100), in document order. Empty until processing completes."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List document chunks",
+          description:
+            "The pieces a processed document's text was split into (about 1,000 characters each, consecutive pieces sharing up to 100), in document order. Empty until processing completes."
+        })
       )
   )
   .add(
@@ -159,17 +164,23 @@ export class KnowledgeBaseApi extends HttpApiGroup.make("knowledgeBase")
       .setPath(documentPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete a document")
-      .annotate(OpenApi.Description, "Deletes the document, its chunks and its stored file; answers 204.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete a document",
+          description: "Deletes the document, its chunks and its stored file; answers 204."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.post("search", "/knowledge-base/search")
       .setPayload(SearchRequest)
       .addSuccess(SearchResponse)
-      .annotate(OpenApi.Summary, "Search the knowledge base")
-      .annotate(
-        OpenApi.Description,
-        "Ranks the chunks of the organization's completed documents by relevance to `query` (any of its words; letter case and diacritics are ignored; a word repeated in a short chunk ranks higher) and answers the best `limit` (1..50, default 5), best first; ties go to the newer document. The search runs in the database through a full-text index. A query with no words answers no results."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Search the knowledge base",
+          description:
+            "Ranks the chunks of the organization's completed documents by relevance to `query` (any of its words; letter case and diacritics are ignored; a word repeated in a short chunk ranks higher) and answers the best `limit` (1..50, default 5), best first; ties go to the newer document. The search runs in the database through a full-text index. A query with no words answers no results."
+        })
       )
   )
   .middleware(Authentication)

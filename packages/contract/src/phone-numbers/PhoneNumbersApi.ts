@@ -18,9 +18,7 @@ const NumberTypeInput = NumberPricing.NumberType.annotations({
 /** A Polish number the organization holds (or held, once released). */
 export const PhoneNumberResponse = Schema.Struct({
   id: Schema.Int,
-  number: Schema.String.annotations({ description: "E.164" }),
-  number_type: NumberPricing.NumberType,
-  status: PhoneNumber.PhoneNumberStatus,
+  ...PhoneNumber.PhoneNumber.pick("number", "number_type", "status").fields,
   activated_at: Schema.NullOr(Timestamp),
   released_at: Schema.NullOr(Timestamp),
   created_at: Timestamp
@@ -49,11 +47,7 @@ export const PhoneNumberChargeResponse = Schema.Struct({
 /** Registered demand for a Polish number. */
 export const NumberRequestResponse = Schema.Struct({
   id: Schema.Int,
-  end_user_id: Schema.Int,
-  consent: Schema.Boolean,
-  note: Schema.String,
-  number_type: Schema.NullOr(NumberPricing.NumberType),
-  status: PhoneNumber.NumberRequest.fields.status,
+  ...PhoneNumber.NumberRequest.pick("end_user_id", "consent", "note", "number_type", "status").fields,
   created_at: Timestamp
 }).annotations({ identifier: "PhoneNumberRequest" })
 
@@ -135,10 +129,11 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
     HttpApiEndpoint.get("list", "/phone-numbers")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(PhoneNumberResponse, "PhoneNumberPage"))
-      .annotate(OpenApi.Summary, "List phone numbers")
-      .annotate(
-        OpenApi.Description,
-        "The organization's numbers, active and released, most recently activated first."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List phone numbers",
+          description: "The organization's numbers, active and released, most recently activated first."
+        })
       )
   )
   .add(
@@ -147,10 +142,12 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
       .addSuccess(PriceQuoteResponse)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Quote a Polish number")
-      .annotate(
-        OpenApi.Description,
-        "Compares the price of a number (activation fee plus the first month), given by `phone_number_id` or for a `number_type`, with the balance, and gives the top-up needed: `top_up_pln = max(0, price_pln - balance_pln)`. Give exactly one of the two parameters (else 422). An unknown inventory number, or one another organization holds, is 404; one this organization already holds is 409 `no_inventory`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Quote a Polish number",
+          description:
+            "Compares the price of a number (activation fee plus the first month), given by `phone_number_id` or for a `number_type`, with the balance, and gives the top-up needed: `top_up_pln = max(0, price_pln - balance_pln)`. Give exactly one of the two parameters (else 422). An unknown inventory number, or one another organization holds, is 404; one this organization already holds is 409 `no_inventory`."
+        })
       )
   )
   .add(
@@ -161,10 +158,12 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
       .addError(NotFound)
       .addError(Conflict)
       .addError(PaymentRequired)
-      .annotate(OpenApi.Summary, "Order a Polish number")
-      .annotate(
-        OpenApi.Description,
-        "Takes an inventory number (the given `phone_number_id`, or any of the `number_type`), activates it at once and debits the activation fee plus the first month, all or nothing. A `phone_number_id` that is unknown or held by another organization: 404. No number of the type left: 409 `no_inventory` (register demand with `POST /phone-numbers/polish/request`). Balance too low: 402 with `top_up_pln`. An `Idempotency-Key` makes retries safe: a repeat takes no second number and debits nothing."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Order a Polish number",
+          description:
+            "Takes an inventory number (the given `phone_number_id`, or any of the `number_type`), activates it at once and debits the activation fee plus the first month, all or nothing. A `phone_number_id` that is unknown or held by another organization: 404. No number of the type left: 409 `no_inventory` (register demand with `POST /phone-numbers/polish/request`). Balance too low: 402 with `top_up_pln`. An `Idempotency-Key` makes retries safe: a repeat takes no second number and debits nothing."
+        })
       )
       .annotate(OpenApi.Transform, Idempotent.document)
   )
@@ -172,26 +171,36 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
     HttpApiEndpoint.post("requestNumber", "/phone-numbers/polish/request")
       .setPayload(RequestNumberRequest)
       .addSuccess(NumberRequestResponse)
-      .annotate(OpenApi.Summary, "Request a Polish number")
-      .annotate(
-        OpenApi.Description,
-        "Registers demand for a Polish number when none is available; the number is then ordered from an operator. `end_user_id` is the organization's own identifier of its end user; `consent` must be true (else 422)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Request a Polish number",
+          description:
+            "Registers demand for a Polish number when none is available; the number is then ordered from an operator. `end_user_id` is the organization's own identifier of its end user; `consent` must be true (else 422)."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("listRequests", "/phone-numbers/polish/requests")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(NumberRequestResponse, "PhoneNumberRequestPage"))
-      .annotate(OpenApi.Summary, "List Polish number requests")
-      .annotate(OpenApi.Description, "The organization's registered demand for numbers, newest first.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List Polish number requests",
+          description: "The organization's registered demand for numbers, newest first."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/phone-numbers/:phone_number_id")
       .setPath(numberPath)
       .addSuccess(PhoneNumberResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a phone number")
-      .annotate(OpenApi.Description, "One of the organization's numbers.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a phone number",
+          description: "One of the organization's numbers."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("releaseQuote", "/phone-numbers/:phone_number_id/release-quote")
@@ -199,10 +208,12 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
       .addSuccess(ReleaseQuoteResponse)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Release Quote")
-      .annotate(
-        OpenApi.Description,
-        "The cost of releasing the number now: the fee for the months left of its minimum period. Months are billed in advance, so the period that contains now is paid; `commitment_until` is the activation plus the minimum months (calendar months in Europe/Warsaw, the day clamped to the month's end); `periods` counts the billing periods that start after now and before `commitment_until`, and `fee_pln = periods × monthly fee`. Both are 0 once the commitment has passed. A released number is 409."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Release Quote",
+          description:
+            "The cost of releasing the number now: the fee for the months left of its minimum period. Months are billed in advance, so the period that contains now is paid; `commitment_until` is the activation plus the minimum months (calendar months in Europe/Warsaw, the day clamped to the month's end); `periods` counts the billing periods that start after now and before `commitment_until`, and `fee_pln = periods × monthly fee`. Both are 0 once the commitment has passed. A released number is 409."
+        })
       )
   )
   .add(
@@ -212,10 +223,12 @@ export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
       .addError(NotFound)
       .addError(Conflict)
       .addError(PaymentRequired)
-      .annotate(OpenApi.Summary, "Release a phone number")
-      .annotate(
-        OpenApi.Description,
-        "Gives the number back and debits the release quote's `fee_pln`, all or nothing. Balance too low: 402 with `top_up_pln`; already released: 409."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Release a phone number",
+          description:
+            "Gives the number back and debits the release quote's `fee_pln`, all or nothing. Balance too low: 402 with `top_up_pln`; already released: 409."
+        })
       )
   )
   .middleware(Authentication)

@@ -98,11 +98,12 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
     HttpApiEndpoint.get("getCall", "/runs/:run_id")
       .setPath(runPath)
       .addSuccess(RuntimeCallResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Read a call to run")
-      .annotate(
-        OpenApi.Description,
-        "The run's number, context and status with the agent's first message and system prompt rendered from `initial_context`, the fields to gather and the longest the call may last."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Read a call to run",
+          description:
+            "The run's number, context and status with the agent's first message and system prompt rendered from `initial_context`, the fields to gather and the longest the call may last."
+        })
       )
   )
   .add(
@@ -110,12 +111,13 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
       .setPath(runPath)
       .setPayload(RuntimeEventsRequest)
       .addSuccess(RuntimeEventsResponse)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Report call events")
-      .annotate(
-        OpenApi.Description,
-        "One event or an array in the order they happened, applied all or nothing: `started`/`ringing`, `answered`, `fragment`, `gathered`, `sms`, `log`, `ended`. A repeated or out-of-order status is `ignored`; any event after the call ended is 409."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Report call events",
+          description:
+            "One event or an array in the order they happened, applied all or nothing: `started`/`ringing`, `answered`, `fragment`, `gathered`, `sms`, `log`, `ended`. A repeated or out-of-order status is `ignored`; any event after the call ended is 409."
+        })
       )
   )
   .add(
@@ -125,23 +127,25 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
       .annotate(BodyPolicy.AcceptedMediaTypes, recordingMediaTypes)
       .annotate(BodyPolicy.MaxBodyBytes, maxRecordingBytes)
       .addSuccess(RuntimeEventsResponse)
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Upload the call's recording")
-      .annotate(
-        OpenApi.Description,
-        "The raw PCM WAV file as the body (`Content-Type: audio/wav`, `audio/x-wav`, `audio/wave` or `audio/vnd.wave`, else 415; at most 200 MB, else 413), streamed; it is the call's `recording` event. Upload it before reporting `ended`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Upload the call's recording",
+          description:
+            "The raw PCM WAV file as the body (`Content-Type: audio/wav`, `audio/x-wav`, `audio/wave` or `audio/vnd.wave`, else 415; at most 200 MB, else 413), streamed; it is the call's `recording` event. Upload it before reporting `ended`."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("getAgent", "/runs/:run_id/agent")
       .setPath(runPath)
       .addSuccess(RuntimeAgentResponse)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Read the agent version of a call")
-      .annotate(
-        OpenApi.Description,
-        "The agent version the run was placed with (a later change of the agent does not change it): prompt and first message with `initial_context` filled, the fields to gather, its active tools as `GET /api/v1/tools` shows them (no credential value, secret header values read `****`, an integration's `api_key` null) and its transfer numbers (E.164)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Read the agent version of a call",
+          description:
+            "The agent version the run was placed with (a later change of the agent does not change it): prompt and first message with `initial_context` filled, the fields to gather, its active tools as `GET /api/v1/tools` shows them (no credential value, secret header values read `****`, an integration's `api_key` null) and its transfer numbers (E.164)."
+        })
       )
   )
   .add(
@@ -149,13 +153,15 @@ export class RuntimeApi extends HttpApiGroup.make("runtime")
       .setPath(runPath)
       .setPayload(RuntimeToolCallRequest)
       .addSuccess(ToolTestResult.annotations({ identifier: "RuntimeToolCallResult" }))
-      .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Call a tool during a call")
-      .annotate(
-        OpenApi.Description,
-        `Runs one of the tools of the run's agent version with the model's \`arguments\`, exactly as \`POST /api/v1/tools/{tool_uuid}/test\` does (same checks, guarded outbound client, deadline and response cap), with the run's \`initial_context\` and the version's transfer numbers. The answer is the executor's result: for a transfer \`response\` is \`{action: "transfer", destination_number}\`, for an end-call \`{action: "end_call", message}\`; a failed call is a 200 with \`ok: false\`. Each call is added to the run's \`logs\` (arguments without secrets, response cut to 4 KiB, duration, outcome) and erased with the run. 404 for a tool that is not one of the version's (another agent's or organization's) or an unknown run; 409 for an archived tool, a run that has ended, or a run that has made ${toolCallsPerRun} tool calls; 422 for an integration tool when no provider adapter is installed.`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Call a tool during a call",
+          description: `Runs one of the tools of the run's agent version with the model's \`arguments\`, exactly as \`POST /api/v1/tools/{tool_uuid}/test\` does (same checks, guarded outbound client, deadline and response cap), with the run's \`initial_context\` and the version's transfer numbers. The answer is the executor's result: for a transfer \`response\` is \`{action: "transfer", destination_number}\`, for an end-call \`{action: "end_call", message}\`; a failed call is a 200 with \`ok: false\`. Each call is added to the run's \`logs\` (arguments without secrets, response cut to 4 KiB, duration, outcome) and erased with the run. 404 for a tool that is not one of the version's (another agent's or organization's) or an unknown run; 409 for an archived tool, a run that has ended, or a run that has made ${toolCallsPerRun} tool calls; 422 for an integration tool when no provider adapter is installed.`
+        })
       )
   )
+  // every call of the runtime names a run that may not exist
+  .addError(NotFound)
   .middleware(RuntimeAuthentication)
   .prefix("/runtime/v1") {}

@@ -11,17 +11,11 @@ import { Timestamp } from "../shared/Timestamp.js"
 /** A tool as the API shows it; an integration's `api_key` always reads back as null. */
 export const ToolResponse = Schema.Struct({
   id: Schema.Int,
-  tool_uuid: Schema.String,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  category: Schema.String,
-  icon: Schema.NullOr(Schema.String),
-  icon_color: Schema.NullOr(Schema.String),
-  status: Tool.ToolStatus,
+  ...Tool.Tool.pick("tool_uuid", "name", "description", "category", "icon", "icon_color", "status").fields,
   definition: Schema.typeSchema(ToolDefinition.ToolDefinition).annotations({ identifier: "ToolDefinition" }),
   created_at: Timestamp,
   updated_at: Schema.NullOr(Timestamp),
-  created_by: Schema.NullOr(Schema.Struct({ id: Schema.Int, provider_id: Schema.String }))
+  created_by: Tool.Tool.fields.created_by
 }).annotations({ identifier: "Tool" })
 
 /** `POST /tools`: name, optional presentation fields with their defaults, and the definition. */
@@ -116,20 +110,24 @@ export class ToolsApi extends HttpApiGroup.make("tools")
       .setPayload(CreateToolRequest)
       .addSuccess(ToolResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Create Tool")
-      .annotate(
-        OpenApi.Description,
-        "Creates an active tool and returns it. Defaults: `icon` `globe`, `icon_color` `#3B82F6`, `category` the definition's `type`, an HTTP API tool's `timeout_ms` 5000, a parameter's `required` true. An HTTP API tool's `credential_uuid` must name a stored credential (404 otherwise). An integration tool's `api_key` is stored but never returned: it reads back as null."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create Tool",
+          description:
+            "Creates an active tool and returns it. Defaults: `icon` `globe`, `icon_color` `#3B82F6`, `category` the definition's `type`, an HTTP API tool's `timeout_ms` 5000, a parameter's `required` true. An HTTP API tool's `credential_uuid` must name a stored credential (404 otherwise). An integration tool's `api_key` is stored but never returned: it reads back as null."
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/tools")
       .setUrlParams(Schema.Struct({ ...PageParams, status: optional(Tool.ToolStatus) }))
       .addSuccess(PageOf(ToolResponse, "ToolPage"))
-      .annotate(OpenApi.Summary, "List Tools")
-      .annotate(
-        OpenApi.Description,
-        "The organization's tools, newest first, archived ones included; filter by `status` (active, archived)."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List Tools",
+          description:
+            "The organization's tools, newest first, archived ones included; filter by `status` (active, archived)."
+        })
       )
   )
   .add(
@@ -137,8 +135,12 @@ export class ToolsApi extends HttpApiGroup.make("tools")
       .setPath(toolPath)
       .addSuccess(ToolResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get Tool")
-      .annotate(OpenApi.Description, "One tool by its `tool_uuid`, archived or not.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get Tool",
+          description: "One tool by its `tool_uuid`, archived or not."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.patch("update", "/tools/:tool_uuid")
@@ -147,10 +149,12 @@ export class ToolsApi extends HttpApiGroup.make("tools")
       .addSuccess(ToolResponse)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Update Tool")
-      .annotate(
-        OpenApi.Description,
-        "Changes the given fields of an active tool, validated as on create; omitted fields stay. A new definition replaces the old one whole, except that an integration `api_key` left out or null keeps the stored key (send an empty string to remove it). A category that was defaulted follows a definition of another type. An archived tool answers 409; an unknown `credential_uuid` 404."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Update Tool",
+          description:
+            "Changes the given fields of an active tool, validated as on create; omitted fields stay. A new definition replaces the old one whole, except that an integration `api_key` left out or null keeps the stored key (send an empty string to remove it). A category that was defaulted follows a definition of another type. An archived tool answers 409; an unknown `credential_uuid` 404."
+        })
       )
   )
   .add(
@@ -158,10 +162,12 @@ export class ToolsApi extends HttpApiGroup.make("tools")
       .setPath(toolPath)
       .addSuccess(ToolResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete Tool")
-      .annotate(
-        OpenApi.Description,
-        "Archives the tool (status `archived`) and returns it; it stays readable but no longer changes. Deleting an archived tool returns it unchanged."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete Tool",
+          description:
+            "Archives the tool (status `archived`) and returns it; it stays readable but no longer changes. Deleting an archived tool returns it unchanged."
+        })
       )
   )
   .add(
@@ -171,10 +177,12 @@ export class ToolsApi extends HttpApiGroup.make("tools")
       .addSuccess(ToolTestResult)
       .addError(NotFound)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Test Tool")
-      .annotate(
-        OpenApi.Description,
-        "Runs the tool once, as an agent would during a call, and answers what happened. An HTTP API tool's arguments are checked against its `parameters` (a bad call is `invalid_arguments`, no request is made), then sent as query parameters (GET, DELETE) or a JSON body (POST, PUT, PATCH); `{{name}}` and `{{initial_context.key}}` placeholders in the URL and header values are filled; the credential is added; the request goes through the guarded outbound client with the tool's `timeout_ms` (at most 30000) and reads at most 256 KiB. A failed call is still a 200 with `ok: false` and `error.type` one of `invalid_arguments`, `timeout`, `destination_not_allowed`, `connection_failed`, `http_status`, `invalid_response`, `no_transfer_destination`. No answer shows a secret. 404 for an unknown tool or agent, 409 for an archived tool, 422 for an integration tool when no provider adapter is installed."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Test Tool",
+          description:
+            "Runs the tool once, as an agent would during a call, and answers what happened. An HTTP API tool's arguments are checked against its `parameters` (a bad call is `invalid_arguments`, no request is made), then sent as query parameters (GET, DELETE) or a JSON body (POST, PUT, PATCH); `{{name}}` and `{{initial_context.key}}` placeholders in the URL and header values are filled; the credential is added; the request goes through the guarded outbound client with the tool's `timeout_ms` (at most 30000) and reads at most 256 KiB. A failed call is still a 200 with `ok: false` and `error.type` one of `invalid_arguments`, `timeout`, `destination_not_allowed`, `connection_failed`, `http_status`, `invalid_response`, `no_transfer_destination`. No answer shows a secret. 404 for an unknown tool or agent, 409 for an archived tool, 422 for an integration tool when no provider adapter is installed."
+        })
       )
   )
   .middleware(Authentication)

@@ -8,12 +8,14 @@ import { PageOf, PageParams } from "../shared/Pagination.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
 /** A trigger as the API shows it; `workflow_id` is its agent's number. */
+const { name, status } = Trigger.Trigger.fields
+
 export const TriggerResponse = Schema.Struct({
   trigger_id: Schema.String.annotations({ description: "`trg_` and 20 characters of [A-Za-z0-9]" }),
   workflow_id: Schema.Int,
-  name: Schema.String,
+  name,
   initial_context: JsonObject,
-  status: Trigger.TriggerStatus,
+  status,
   created_at: Timestamp
 }).annotations({ identifier: "Trigger" })
 
@@ -41,10 +43,12 @@ export class TriggersApi extends HttpApiGroup.make("triggers")
       .setPayload(CreateTriggerRequest)
       .addSuccess(TriggerResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Create a trigger")
-      .annotate(
-        OpenApi.Description,
-        "A named entry point for placing calls with one agent and a base `initial_context`. Place calls with `POST /triggers/{trigger_id}/calls`. 404 when the agent is not one of the organization's."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create a trigger",
+          description:
+            "A named entry point for placing calls with one agent and a base `initial_context`. Place calls with `POST /triggers/{trigger_id}/calls`. 404 when the agent is not one of the organization's."
+        })
       )
   )
   .add(
@@ -53,26 +57,33 @@ export class TriggersApi extends HttpApiGroup.make("triggers")
         Schema.Struct({ ...PageParams, status: Schema.optionalWith(Trigger.TriggerStatus, { exact: true }) })
       )
       .addSuccess(PageOf(TriggerResponse, "TriggerPage"))
-      .annotate(OpenApi.Summary, "List triggers")
-      .annotate(OpenApi.Description, "The organization's triggers, newest first; filter by `status`.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List triggers",
+          description: "The organization's triggers, newest first; filter by `status`."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/triggers/:trigger_id")
       .setPath(triggerPath)
       .addSuccess(TriggerResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a trigger")
-      .annotate(OpenApi.Description, "One trigger, archived ones included.")
+      .annotateContext(
+        OpenApi.annotations({ summary: "Get a trigger", description: "One trigger, archived ones included." })
+      )
   )
   .add(
     HttpApiEndpoint.del("archive", "/triggers/:trigger_id")
       .setPath(triggerPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete (archive) a trigger")
-      .annotate(
-        OpenApi.Description,
-        "Archives the trigger: it stays readable with status `archived`, and calls through it answer 409. Archiving an archived trigger answers 204 again."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete (archive) a trigger",
+          description:
+            "Archives the trigger: it stays readable with status `archived`, and calls through it answer 409. Archiving an archived trigger answers 204 again."
+        })
       )
   )
   .middleware(Authentication)

@@ -92,39 +92,44 @@ export class UsageApi extends HttpApiGroup.make("usage")
     HttpApiEndpoint.get("summary", "/usage")
       .setUrlParams(UsageQuery)
       .addSuccess(UsageSummaryResponse)
-      .annotate(OpenApi.Summary, "Get usage")
-      .annotate(
-        OpenApi.Description,
-        `The organization's calls, their duration and their cost over a period, with the period echoed. ${periodDescription} Deleting a call does not change its usage.`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get usage",
+          description: `The organization's calls, their duration and their cost over a period, with the period echoed. ${periodDescription} Deleting a call does not change its usage.`
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("runs", "/usage/runs")
       .setUrlParams(UsageRunsQuery)
       .addSuccess(PageOf(UsageRunResponse, "UsageRunPage"))
-      .annotate(OpenApi.Summary, "List usage by call")
-      .annotate(
-        OpenApi.Description,
-        `The billing ledger's lines of the period, one per finished call, newest first. ${periodDescription}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List usage by call",
+          description: `The billing ledger's lines of the period, one per finished call, newest first. ${periodDescription}`
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("report", "/reports/usage")
       .setUrlParams(UsageReportQuery)
       .addSuccess(UsageReportResponse)
-      .annotate(OpenApi.Summary, "Usage report")
-      .annotate(
-        OpenApi.Description,
-        `The period's usage grouped by UTC calendar day (\`group_by=day\`, the default; days in ascending order) or by agent (\`group_by=agent\`; by agent number), with the totals of the period. Groups without usage are left out; the rows add up to the totals. ${periodDescription}`
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Usage report",
+          description: `The period's usage grouped by UTC calendar day (\`group_by=day\`, the default; days in ascending order) or by agent (\`group_by=agent\`; by agent number), with the totals of the period. Groups without usage are left out; the rows add up to the totals. ${periodDescription}`
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("legacyCurrentPeriod", "/organizations/usage/current-period")
       .addSuccess(UsageSummaryResponse)
-      .annotate(OpenApi.Summary, "Get usage of the current period (legacy)")
-      .annotate(
-        OpenApi.Description,
-        "Earlier address of `GET /usage` for the current calendar month in UTC; it keeps working unchanged. New integrations use `GET /usage`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get usage of the current period (legacy)",
+          description:
+            "Earlier address of `GET /usage` for the current calendar month in UTC; it keeps working unchanged. New integrations use `GET /usage`."
+        })
       )
       .annotate(OpenApi.Deprecated, true)
   )
@@ -132,10 +137,12 @@ export class UsageApi extends HttpApiGroup.make("usage")
     HttpApiEndpoint.get("legacyRuns", "/organizations/usage/runs")
       .setUrlParams(UsageRunsQuery)
       .addSuccess(PageOf(UsageRunResponse, "UsageRunPage"))
-      .annotate(OpenApi.Summary, "List usage by call (legacy)")
-      .annotate(
-        OpenApi.Description,
-        "Earlier address of `GET /usage/runs`; it keeps working unchanged. New integrations use `GET /usage/runs`."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List usage by call (legacy)",
+          description:
+            "Earlier address of `GET /usage/runs`; it keeps working unchanged. New integrations use `GET /usage/runs`."
+        })
       )
       .annotate(OpenApi.Deprecated, true)
   )

@@ -10,10 +10,7 @@ import { Timestamp } from "../shared/Timestamp.js"
 
 const endpointFields = {
   id: Schema.String.annotations({ description: "`whk_` and 20 characters of [A-Za-z0-9]" }),
-  url: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  events: Schema.Array(WebhookEndpoint.WebhookEventType),
-  enabled: Schema.Boolean,
+  ...WebhookEndpoint.WebhookEndpoint.pick("url", "description", "events", "enabled").fields,
   created_at: Timestamp
 }
 
@@ -34,13 +31,13 @@ export const CreatedWebhookEndpointResponse = Schema.Struct({
 export const WebhookDeliveryResponse = Schema.Struct({
   id: Schema.String.annotations({ description: "The `webhook-id` header of every attempt (msg_...)" }),
   webhook_id: Schema.String,
-  event_type: WebhookEndpoint.WebhookEventType,
+  event_type: WebhookDelivery.WebhookDelivery.fields.event_type,
   workflow_run_id: Schema.NullOr(Schema.Int),
   payload: JsonObject,
   attempts: Schema.Int,
-  status: WebhookDelivery.WebhookDeliveryStatus,
+  status: WebhookDelivery.WebhookDelivery.fields.status,
   next_attempt_at: Schema.NullOr(Timestamp),
-  last_status_code: Schema.NullOr(Schema.Int),
+  last_status_code: WebhookDelivery.WebhookDelivery.fields.last_status_code,
   last_error: Schema.NullOr(
     Schema.Literal("timeout", "connection_failed", "destination_not_allowed", "http_status")
   ).annotations({
@@ -88,26 +85,36 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPayload(CreateWebhookRequest)
       .addSuccess(CreatedWebhookEndpointResponse)
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Create a webhook endpoint")
-      .annotate(
-        OpenApi.Description,
-        'Registers a URL that receives `call.started`, `call.ended` and `call.deleted` (all three unless `events` says otherwise) as JSON POSTs `{type, timestamp, data}` signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`). The answer carries the signing `secret` once. A delivery that meets a network error, a timeout, 408, 425, 429 or 5xx is retried up to 5 attempts, waiting min(30·2^(n-1), 600) seconds; the `webhook-id` stays the same, so receivers de-duplicate on it. An organization has at most 20 endpoints unless the server is configured otherwise (\`QUOTA_WEBHOOK_ENDPOINTS\`); one more answers 409 \`{detail}\`.'
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Create a webhook endpoint",
+          description:
+            'Registers a URL that receives `call.started`, `call.ended` and `call.deleted` (all three unless `events` says otherwise) as JSON POSTs `{type, timestamp, data}` signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`). The answer carries the signing `secret` once. A delivery that meets a network error, a timeout, 408, 425, 429 or 5xx is retried up to 5 attempts, waiting min(30·2^(n-1), 600) seconds; the `webhook-id` stays the same, so receivers de-duplicate on it. An organization has at most 20 endpoints unless the server is configured otherwise (\`QUOTA_WEBHOOK_ENDPOINTS\`); one more answers 409 \`{detail}\`.'
+        })
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/webhooks")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(WebhookEndpointResponse, "WebhookEndpointPage"))
-      .annotate(OpenApi.Summary, "List webhook endpoints")
-      .annotate(OpenApi.Description, "The organization's webhook endpoints, newest first, without secrets.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List webhook endpoints",
+          description: "The organization's webhook endpoints, newest first, without secrets."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/webhooks/:webhook_id")
       .setPath(webhookPath)
       .addSuccess(WebhookEndpointResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Get a webhook endpoint")
-      .annotate(OpenApi.Description, "One webhook endpoint, without its secret.")
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Get a webhook endpoint",
+          description: "One webhook endpoint, without its secret."
+        })
+      )
   )
   .add(
     HttpApiEndpoint.patch("update", "/webhooks/:webhook_id")
@@ -115,10 +122,12 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPayload(UpdateWebhookRequest)
       .addSuccess(WebhookEndpointResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Update a webhook endpoint")
-      .annotate(
-        OpenApi.Description,
-        "Changes `url`, `events`, `description` or `enabled`; omitted fields stay. A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Update a webhook endpoint",
+          description:
+            "Changes `url`, `events`, `description` or `enabled`; omitted fields stay. A disabled endpoint gets no new events, and its pending deliveries wait until it is enabled again."
+        })
       )
   )
   .add(
@@ -126,10 +135,11 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPath(webhookPath)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete a webhook endpoint")
-      .annotate(
-        OpenApi.Description,
-        "Deletes the endpoint with its delivery log; deliveries still pending are not sent."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Delete a webhook endpoint",
+          description: "Deletes the endpoint with its delivery log; deliveries still pending are not sent."
+        })
       )
   )
   .add(
@@ -138,10 +148,12 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setUrlParams(PageQuery)
       .addSuccess(PageOf(WebhookDeliveryResponse, "WebhookDeliveryPage"))
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "List an endpoint's deliveries")
-      .annotate(
-        OpenApi.Description,
-        "The delivery log, newest first: each event with its attempts, status (`pending`, `delivered`, `failed`), next attempt, and the last status code or error. Deleting a call removes the deliveries about it."
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "List an endpoint's deliveries",
+          description:
+            "The delivery log, newest first: each event with its attempts, status (`pending`, `delivered`, `failed`), next attempt, and the last status code or error. Deleting a call removes the deliveries about it."
+        })
       )
   )
   .middleware(Authentication)

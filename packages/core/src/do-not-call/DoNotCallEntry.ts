@@ -4,8 +4,7 @@ import { OrganizationId } from "../organizations/Organization.js"
 /** A number the organization must never call: placing a call to it answers 403. */
 export const DoNotCallEntry = Schema.Struct({
   organization_id: OrganizationId,
-  /** E.164. */
-  phone_number: Schema.String,
+  phone_number: Schema.String.annotations({ description: "E.164" }),
   reason: Schema.NullOr(Schema.String),
   created_at: Schema.DateFromSelf
 })

@@ -15,8 +15,7 @@ export const Document = Schema.Struct({
   organization_id: OrganizationId,
   filename: Schema.String,
   file_size_bytes: Schema.NonNegativeInt,
-  /** Lower-case hex SHA-256 of the file's bytes. */
-  file_hash: Schema.String,
+  file_hash: Schema.String.annotations({ description: "Lower-case hex SHA-256 of the file's bytes" }),
   mime_type: Schema.String,
   processing_status: ProcessingStatus,
   total_chunks: Schema.NonNegativeInt,

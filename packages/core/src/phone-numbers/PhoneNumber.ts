@@ -15,8 +15,7 @@ export type PhoneNumberStatus = typeof PhoneNumberStatus.Type
 /** A Polish phone number, in the inventory or held by an organization. */
 export const PhoneNumber = Schema.Struct({
   id: PhoneNumberId,
-  /** E.164. */
-  number: Schema.String,
+  number: Schema.String.annotations({ description: "E.164" }),
   number_type: NumberType,
   status: PhoneNumberStatus,
   organization_id: Schema.NullOr(OrganizationId),

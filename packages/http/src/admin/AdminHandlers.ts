@@ -22,29 +22,38 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const numbers = yield* PhoneNumbers.PhoneNumbers
     const organizationId = (id: number) => Organization.OrganizationId.make(id)
     return handlers
-      .handle("createOrganization", ({ payload }) =>
-        Effect.map(organizations.create(payload), ({ organization, key }) => ({
-          organization_id: organization.id,
-          api_key: key.api_key
-        }))
+      .handle(
+        "createOrganization",
+        Effect.fn("Admin.createOrganization")(function* ({ payload }) {
+          const { organization, key } = yield* organizations.create(payload)
+          return { organization_id: organization.id, api_key: key.api_key }
+        })
       )
-      .handle("updateOrganization", ({ path, payload }) =>
-        organizations
-          .update(organizationId(path.organization_id), payload)
-          .pipe(Effect.map(organizationResponse), Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "updateOrganization",
+        Effect.fn("Admin.updateOrganization")(function* ({ path, payload }) {
+          return organizationResponse(
+            yield* organizations.update(organizationId(path.organization_id), payload)
+          )
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("issueKey", ({ path }) =>
-        organizations.issueKey(organizationId(path.organization_id)).pipe(Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "issueKey",
+        Effect.fn("Admin.issueKey")(function* ({ path }) {
+          return yield* organizations.issueKey(organizationId(path.organization_id))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("revokeKey", ({ path }) =>
-        Effect.flatMap(organizations.revokeKey(ApiKey.ApiKeyId.make(path.api_key_id)), (revoked) =>
-          revoked
-            ? Effect.void
-            : Effect.fail(new NotFound({ detail: `API key ${path.api_key_id} not found` }))
-        )
+      .handle(
+        "revokeKey",
+        Effect.fn("Admin.revokeKey")(function* ({ path }) {
+          const revoked = yield* organizations.revokeKey(ApiKey.ApiKeyId.make(path.api_key_id))
+          if (!revoked)
+            return yield* Effect.fail(new NotFound({ detail: `API key ${path.api_key_id} not found` }))
+        })
       )
-      .handle("topUp", ({ path, payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "topUp",
+        Effect.fn("Admin.topUp")(function* ({ path, payload }) {
           const amount = Money.fromDecimal(payload.amount_pln)
           if (Either.isLeft(amount)) {
             return yield* Effect.fail(
@@ -59,15 +68,19 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           return organizationResponse(organization)
         })
       )
-      .handle("addNumber", ({ payload }) =>
-        numbers.addToInventory(payload).pipe(
-          Effect.map((number) => ({
-            id: number.id,
-            number: number.number,
-            number_type: number.number_type,
-            status: number.status,
-            created_at: number.created_at
-          })),
+      .handle(
+        "addNumber",
+        Effect.fn("Admin.addNumber")(
+          function* ({ payload }) {
+            const number = yield* numbers.addToInventory(payload)
+            return {
+              id: number.id,
+              number: number.number,
+              number_type: number.number_type,
+              status: number.status,
+              created_at: number.created_at
+            }
+          },
           // The operator's field is `number`, not the calls' `phone_number`.
           Effect.mapError((error) =>
             error._tag === "InvalidPhoneNumber"

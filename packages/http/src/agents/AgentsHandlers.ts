@@ -12,17 +12,22 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
   Effect.gen(function* () {
     const agents = yield* Agents.Agents
     return handlers
-      .handle("analyzeScript", ({ payload }) =>
-        Effect.sync(() => ScriptAnalysis.analyze(payload.script, payload.language))
+      .handle(
+        "analyzeScript",
+        Effect.fn("Agents.analyzeScript")(function* ({ payload }) {
+          return ScriptAnalysis.analyze(payload.script, payload.language)
+        })
       )
-      .handle("createFromScript", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "createFromScript",
+        Effect.fn("Agents.createFromScript")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return agentResponse(yield* agents.createFromScript(organization.id, payload))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Agents.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const page = yield* agents.list(
             organization.id,
@@ -32,14 +37,16 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
           return render(page, agentResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("Agents.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return agentResponse(yield* agents.get(organization.id, path.agent_id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("update", ({ path, payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "update",
+        Effect.fn("Agents.update")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           // configuration fields are merged into the current ones by the store, atomically; definition
           // fields make a new version in the same transaction
@@ -51,16 +58,17 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
             ...(transfer_numbers === undefined ? {} : { transfer_numbers })
           }
           return agentResponse(yield* agents.update(organization.id, path.agent_id, { ...patch, definition }))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("definitions", ({ path, urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "definitions",
+        Effect.fn("Agents.definitions")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           return render(
             yield* agents.definitions(organization.id, path.agent_id, urlParams),
             definitionResponse
           )
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

@@ -54,30 +54,43 @@ export const CallsHandlers = HttpApiBuilder.group(Api, "calls", (handlers) =>
       )
 
     return handlers
-      .handle("placeWithAgent", (request) =>
-        idempotent("/agents/:agent_id/calls", request, placeWithAgent(request.path.agent_id, request.payload))
+      .handle(
+        "placeWithAgent",
+        Effect.fn("Calls.placeWithAgent")(function* (request) {
+          return yield* idempotent(
+            "/agents/:agent_id/calls",
+            request,
+            placeWithAgent(request.path.agent_id, request.payload)
+          )
+        })
       )
-      .handle("placeLegacy", (request) =>
-        idempotent(
-          "/workflow/:workflow_id/calls",
-          request,
-          placeWithAgent(request.path.workflow_id, request.payload)
-        )
+      .handle(
+        "placeLegacy",
+        Effect.fn("Calls.placeLegacy")(function* (request) {
+          return yield* idempotent(
+            "/workflow/:workflow_id/calls",
+            request,
+            placeWithAgent(request.path.workflow_id, request.payload)
+          )
+        })
       )
-      .handle("placeWithTrigger", (request) =>
-        idempotent(
-          "/triggers/:trigger_id/calls",
-          request,
-          Effect.gen(function* () {
-            const organization = yield* CurrentOrganization
-            const run = yield* triggers.placeCall(
-              organization.id,
-              request.path.trigger_id,
-              callOptions(request.payload)
-            )
-            return callResponse(run)
-          }).pipe(Effect.mapError(CoreErrors.toHttp))
-        )
+      .handle(
+        "placeWithTrigger",
+        Effect.fn("Calls.placeWithTrigger")(function* (request) {
+          return yield* idempotent(
+            "/triggers/:trigger_id/calls",
+            request,
+            Effect.gen(function* () {
+              const organization = yield* CurrentOrganization
+              const run = yield* triggers.placeCall(
+                organization.id,
+                request.path.trigger_id,
+                callOptions(request.payload)
+              )
+              return callResponse(run)
+            }).pipe(Effect.mapError(CoreErrors.toHttp))
+          )
+        })
       )
   })
 )

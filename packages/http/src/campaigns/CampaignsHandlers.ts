@@ -1,52 +1,13 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import type {
-  AgentErrors,
-  Campaign,
-  CampaignErrors,
-  PhoneNumberErrors,
-  QuotaErrors
-} from "@voice-agent-platform/core"
+import type { Campaign } from "@voice-agent-platform/core"
 import { AgentStore, Campaigns, CsvWriter, PhoneNumber } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
-import { Conflict, NotFound, ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import * as MediaType from "@voice-agent-platform/contract/edge/MediaType.js"
 import * as CampaignResponses from "./CampaignResponses.js"
 import * as ContactsBody from "./ContactsBody.js"
-
-type CampaignError =
-  | CampaignErrors.CampaignNotFound
-  | CampaignErrors.ContactNotFound
-  | CampaignErrors.CampaignTransitionNotAllowed
-  | CampaignErrors.CampaignNotEditable
-  | CampaignErrors.ContactNotPending
-  | CampaignErrors.TooManyContacts
-  | AgentErrors.AgentNotFound
-  | AgentErrors.AgentArchived
-  | PhoneNumberErrors.PhoneNumberNotFound
-  | QuotaErrors.QuotaExceeded
-
-/** Campaign failures as HTTP answers: 404, 409 or 422. */
-const toHttp = (error: CampaignError): NotFound | Conflict | ValidationError => {
-  switch (error._tag) {
-    case "CampaignNotFound":
-    case "ContactNotFound":
-    case "AgentNotFound":
-    case "PhoneNumberNotFound":
-      return new NotFound({ detail: error.message })
-    case "CampaignTransitionNotAllowed":
-    case "CampaignNotEditable":
-    case "ContactNotPending":
-    case "AgentArchived":
-    case "QuotaExceeded":
-      return new Conflict({ detail: error.message })
-    case "TooManyContacts":
-      return new ValidationError({
-        detail: [{ loc: ["body", "contacts"], msg: error.message, type: "value_error.too_many_contacts" }]
-      })
-  }
-}
 
 /** Whether `text/csv` is one of the media ranges accepted, with a quality above 0 (`q=0`: not wanted). */
 const wantsCsv = (accept: string | undefined) =>
@@ -85,19 +46,23 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
     const one = (campaign: Campaign.Campaign) =>
       Effect.map(render(campaign.organization_id, [campaign]), (rendered) => rendered[0]!)
 
-    const act =
-      (action: Campaigns.CampaignAction) =>
-      ({ path }: { readonly path: { readonly campaign_id: number } }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          return yield* one(
-            yield* campaigns.act(organization.id, path.campaign_id as Campaign.CampaignId, action)
-          )
-        }).pipe(Effect.mapError(toHttp))
+    /** A status action's handler, traced as `Campaigns.<action>`. */
+    const act = (action: Campaigns.CampaignAction) =>
+      Effect.fn(`Campaigns.${action}`)(function* ({
+        path
+      }: {
+        readonly path: { readonly campaign_id: number }
+      }) {
+        const organization = yield* CurrentOrganization
+        return yield* one(
+          yield* campaigns.act(organization.id, path.campaign_id as Campaign.CampaignId, action)
+        )
+      }, Effect.mapError(CoreErrors.toHttp))
 
     return handlers
-      .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "create",
+        Effect.fn("Campaigns.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const { campaign, imported } = yield* campaigns.create(organization.id, {
             name: payload.name,
@@ -115,48 +80,56 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
             }))
           })
           return { ...(yield* one(campaign)), contacts: CampaignResponses.importResponse(imported) }
-        }).pipe(Effect.mapError(toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handleRaw("addContacts", ({ path, request }) =>
-        Effect.gen(function* () {
+      .handleRaw(
+        "addContacts",
+        Effect.fn("Campaigns.addContacts")(function* ({ path, request }) {
           const organization = yield* CurrentOrganization
           const id = path.campaign_id as Campaign.CampaignId
           // An unknown campaign is 404 before a byte of the body is read.
-          yield* Effect.mapError(campaigns.find(organization.id, id), toHttp)
+          yield* Effect.mapError(campaigns.find(organization.id, id), CoreErrors.toHttp)
           const rows = yield* ContactsBody.read(request)
-          const result = yield* Effect.mapError(campaigns.addContacts(organization.id, id, rows), toHttp)
+          const result = yield* Effect.mapError(
+            campaigns.addContacts(organization.id, id, rows),
+            CoreErrors.toHttp
+          )
           return CampaignResponses.importResponse(result)
         })
       )
-      .handle("removeContact", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "removeContact",
+        Effect.fn("Campaigns.removeContact")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* campaigns.removeContact(
             organization.id,
             path.campaign_id as Campaign.CampaignId,
             path.contact_id as Campaign.ContactId
           )
-        }).pipe(Effect.mapError(toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Campaigns.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const page = yield* campaigns.list(organization.id, urlParams)
           return { ...page, items: yield* render(organization.id, page.items) }
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("Campaigns.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return yield* one(yield* campaigns.find(organization.id, path.campaign_id as Campaign.CampaignId))
-        }).pipe(Effect.mapError(toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle("start", act("start"))
       .handle("pause", act("pause"))
       .handle("resume", act("resume"))
       .handle("cancel", act("cancel"))
-      .handle("report", ({ path, urlParams, request }) =>
-        Effect.gen(function* () {
+      .handle(
+        "report",
+        Effect.fn("Campaigns.report")(function* ({ path, urlParams, request }) {
           const organization = yield* CurrentOrganization
           const id = path.campaign_id as Campaign.CampaignId
           if (wantsCsv(request.headers["accept"])) {
@@ -182,7 +155,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
             ...page,
             items: page.items.map(CampaignResponses.reportItem)
           }
-        }).pipe(Effect.mapError(toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

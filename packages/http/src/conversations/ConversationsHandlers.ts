@@ -16,15 +16,21 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
     const signingKey = yield* DownloadLinks.LinkSigningKey
     const signing = Effect.provideService(DownloadLinks.LinkSigningKey, signingKey)
     return handlers
-      .handle("create", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          const run = yield* runs.createConversation(organization.id, path.agent_id, payload)
-          return yield* runResponse(run)
-        }).pipe(signing, Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "create",
+        Effect.fn("Conversations.create")(
+          function* ({ path, payload }) {
+            const organization = yield* CurrentOrganization
+            const run = yield* runs.createConversation(organization.id, path.agent_id, payload)
+            return yield* runResponse(run)
+          },
+          signing,
+          Effect.mapError(CoreErrors.toHttp)
+        )
       )
-      .handle("list", ({ path, urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Conversations.list")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           const { limit, page, ...filter } = urlParams
           return runPageResponse(
@@ -33,43 +39,63 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
               runSummaryResponse
             )
           )
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          const run = yield* runs.get(organization.id, path.agent_id, RunId.RunId.make(path.run_id))
-          return yield* runResponse(run)
-        }).pipe(signing, Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "get",
+        Effect.fn("Conversations.get")(
+          function* ({ path }) {
+            const organization = yield* CurrentOrganization
+            const run = yield* runs.get(organization.id, path.agent_id, RunId.RunId.make(path.run_id))
+            return yield* runResponse(run)
+          },
+          signing,
+          Effect.mapError(CoreErrors.toHttp)
+        )
       )
-      .handle("transcript", ({ path, urlParams }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          const transcript = yield* runs.transcript(
-            organization.id,
-            path.agent_id,
-            RunId.RunId.make(path.run_id)
-          )
-          return yield* transcriptResponse(transcript, urlParams.expires_in)
-        }).pipe(signing, Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "transcript",
+        Effect.fn("Conversations.transcript")(
+          function* ({ path, urlParams }) {
+            const organization = yield* CurrentOrganization
+            const transcript = yield* runs.transcript(
+              organization.id,
+              path.agent_id,
+              RunId.RunId.make(path.run_id)
+            )
+            return yield* transcriptResponse(transcript, urlParams.expires_in)
+          },
+          signing,
+          Effect.mapError(CoreErrors.toHttp)
+        )
       )
-      .handle("recording", ({ path, urlParams }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          const recording = yield* runs.recording(
-            organization.id,
-            path.agent_id,
-            RunId.RunId.make(path.run_id)
-          )
-          const link = yield* downloadUrl(recording.file_key, urlParams.expires_in)
-          return { download_url: link.url, content_type: recording.content_type, expires_at: link.expires_at }
-        }).pipe(signing, Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "recording",
+        Effect.fn("Conversations.recording")(
+          function* ({ path, urlParams }) {
+            const organization = yield* CurrentOrganization
+            const recording = yield* runs.recording(
+              organization.id,
+              path.agent_id,
+              RunId.RunId.make(path.run_id)
+            )
+            const link = yield* downloadUrl(recording.file_key, urlParams.expires_in)
+            return {
+              download_url: link.url,
+              content_type: recording.content_type,
+              expires_at: link.expires_at
+            }
+          },
+          signing,
+          Effect.mapError(CoreErrors.toHttp)
+        )
       )
-      .handle("delete", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "delete",
+        Effect.fn("Conversations.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* runs.delete(organization.id, path.agent_id, RunId.RunId.make(path.run_id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

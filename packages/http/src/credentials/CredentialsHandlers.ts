@@ -12,29 +12,33 @@ export const CredentialsHandlers = HttpApiBuilder.group(Api, "credentials", (han
   Effect.gen(function* () {
     const credentials = yield* Credentials.Credentials
     return handlers
-      .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "create",
+        Effect.fn("Credentials.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return credentialResponse(yield* credentials.create(organization.id, payload))
         })
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Credentials.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* credentials.list(organization.id, urlParams), credentialResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("Credentials.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return credentialResponse(yield* credentials.get(organization.id, path.credential_uuid))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("delete", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "delete",
+        Effect.fn("Credentials.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* credentials.remove(organization.id, path.credential_uuid)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

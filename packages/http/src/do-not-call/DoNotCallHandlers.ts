@@ -12,27 +12,30 @@ export const DoNotCallHandlers = HttpApiBuilder.group(Api, "doNotCall", (handler
   Effect.gen(function* () {
     const list = yield* DoNotCallList.DoNotCallList
     return handlers
-      .handle("add", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "add",
+        Effect.fn("DoNotCall.add")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const entry = yield* list.add(organization.id, {
             phone_number: payload.phone_number,
             reason: payload.reason ?? null
           })
           return doNotCallEntryResponse(entry)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("DoNotCall.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* list.list(organization.id, urlParams), doNotCallEntryResponse)
         })
       )
-      .handle("remove", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "remove",
+        Effect.fn("DoNotCall.remove")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* list.remove(organization.id, path.phone_number)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

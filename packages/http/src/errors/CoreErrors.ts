@@ -3,6 +3,7 @@ import type {
   AgentErrors,
   CallErrors,
   CallEventErrors,
+  CampaignErrors,
   DoNotCallErrors,
   DownloadLinks,
   E164,
@@ -22,6 +23,7 @@ import type {
   UsageErrors,
   WebhookErrors
 } from "@voice-agent-platform/core"
+import type { ValidationIssue } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import {
   Conflict,
   Forbidden,
@@ -33,204 +35,117 @@ import {
   ValidationError
 } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
-/** Every typed failure of the core that the API can meet. */
-export type CoreError =
-  | AgentErrors.AgentNotFound
-  | AgentErrors.AgentArchived
-  | AgentErrors.AgentToolArchived
-  | AgentErrors.InvalidTransferNumber
-  | RuntimeTools.RunEndedNoToolCalls
-  | RuntimeTools.ToolCallLimitReached
-  | RunErrors.RunNotFound
-  | RunErrors.RunFileNotAvailable
-  | Runs.RunStillLive
-  | CallEventErrors.CallAlreadyEnded
-  | CallEventErrors.InvalidRecording
-  | DownloadLinks.DownloadLinkRefused
-  | ImprovementErrors.ImprovementNotFound
-  | ImprovementErrors.ImprovementAlreadyDecided
-  | IntegrationErrors.IntegrationConnectionNotFound
-  | OrganizationErrors.OrganizationNotFound
-  | OrganizationErrors.InsufficientBalance
-  | PhoneNumberErrors.PhoneNumberNotFound
-  | PhoneNumberErrors.NoInventory
-  | PhoneNumberErrors.PhoneNumberNotActive
-  | PhoneNumberErrors.PhoneNumberExists
-  | PhoneNumberErrors.NumberTypeMismatch
-  | E164.InvalidPhoneNumber
-  | UsageErrors.InvalidReportingPeriod
-  | UsageErrors.ReportingPeriodTooLong
-  | CallErrors.DoNotCallListed
-  | CallErrors.OutsideCallingHours
-  | CallErrors.ChannelsBusy
-  | Telephony.TelephonyUnavailable
-  | TriggerErrors.TriggerNotFound
-  | TriggerErrors.TriggerArchived
-  | DoNotCallErrors.DoNotCallEntryNotFound
-  | ToolErrors.ToolNotFound
-  | ToolErrors.ToolArchived
-  | ToolErrors.ToolArchivedNotRun
-  | IntegrationProvider.IntegrationProviderMissing
-  | ToolErrors.CredentialNotFound
-  | ToolErrors.CredentialInUse
-  | KnowledgeBaseErrors.DocumentNotFound
-  | KnowledgeBaseErrors.DocumentTooLarge
-  | WebhookErrors.WebhookEndpointNotFound
-  | QuotaErrors.QuotaExceeded
+type Failure = { readonly message: string }
 
-type HttpErrorOf<E extends CoreError> = E extends { readonly _tag: infer T }
-  ? T extends
-      | "AgentNotFound"
-      | "RunNotFound"
-      | "RunFileNotAvailable"
-      | "ImprovementNotFound"
-      | "IntegrationConnectionNotFound"
-      | "OrganizationNotFound"
-      | "PhoneNumberNotFound"
-      | "TriggerNotFound"
-      | "DoNotCallEntryNotFound"
-      | "ToolNotFound"
-      | "CredentialNotFound"
-      | "DocumentNotFound"
-      | "WebhookEndpointNotFound"
-    ? NotFound
-    : T extends
-          | "AgentArchived"
-          | "AgentToolArchived"
-          | "RunEndedNoToolCalls"
-          | "ToolCallLimitReached"
-          | "RunStillLive"
-          | "CallAlreadyEnded"
-          | "ImprovementAlreadyDecided"
-          | "NoInventory"
-          | "PhoneNumberNotActive"
-          | "PhoneNumberExists"
-          | "TriggerArchived"
-          | "ToolArchived"
-          | "ToolArchivedNotRun"
-          | "CredentialInUse"
-          | "QuotaExceeded"
-      ? Conflict
-      : T extends "InsufficientBalance"
-        ? PaymentRequired
-        : T extends
-              | "InvalidPhoneNumber"
-              | "InvalidTransferNumber"
-              | "InvalidReportingPeriod"
-              | "ReportingPeriodTooLong"
-              | "DocumentTooLarge"
-              | "InvalidRecording"
-              | "NumberTypeMismatch"
-              | "IntegrationProviderMissing"
-          ? ValidationError
-          : T extends "DoNotCallListed" | "DownloadLinkRefused"
-            ? Forbidden
-            : T extends "OutsideCallingHours"
-              ? OutsideCallingHours
-              : T extends "ChannelsBusy"
-                ? TooManyRequests
-                : T extends "TelephonyUnavailable"
-                  ? ServiceUnavailable
-                  : never
-  : never
+// The statuses live on the answer classes (`HttpApiSchema.annotations({ status })` in ApiErrors.ts).
+const notFound = <E extends Failure>(e: E) => new NotFound({ detail: e.message })
+const conflict = <E extends Failure>(e: E) => new Conflict({ detail: e.message })
+const forbidden = <E extends Failure>(e: E) => new Forbidden({ detail: e.message })
+const invalid = (loc: ValidationIssue["loc"], type: string, msg: string) =>
+  new ValidationError({ detail: [{ loc, msg, type }] })
 
 /**
- * The one place where core failures become HTTP answers. Core never knows a status code; handlers pipe
- * their effects through `Effect.mapError(CoreErrors.toHttp)`.
+ * The one place where core failures become HTTP answers: one entry per core error tag, the answer built
+ * from the error. Core never knows a status code; handlers pipe their effects through
+ * `Effect.mapError(CoreErrors.toHttp)`, and the types below are read off this table.
  */
+export const answers = {
+  AgentNotFound: notFound<AgentErrors.AgentNotFound>,
+  RunNotFound: notFound<RunErrors.RunNotFound>,
+  RunFileNotAvailable: notFound<RunErrors.RunFileNotAvailable>,
+  ImprovementNotFound: notFound<ImprovementErrors.ImprovementNotFound>,
+  IntegrationConnectionNotFound: notFound<IntegrationErrors.IntegrationConnectionNotFound>,
+  OrganizationNotFound: notFound<OrganizationErrors.OrganizationNotFound>,
+  PhoneNumberNotFound: notFound<PhoneNumberErrors.PhoneNumberNotFound>,
+  TriggerNotFound: notFound<TriggerErrors.TriggerNotFound>,
+  DoNotCallEntryNotFound: notFound<DoNotCallErrors.DoNotCallEntryNotFound>,
+  ToolNotFound: notFound<ToolErrors.ToolNotFound>,
+  CredentialNotFound: notFound<ToolErrors.CredentialNotFound>,
+  DocumentNotFound: notFound<KnowledgeBaseErrors.DocumentNotFound>,
+  WebhookEndpointNotFound: notFound<WebhookErrors.WebhookEndpointNotFound>,
+  CampaignNotFound: notFound<CampaignErrors.CampaignNotFound>,
+  ContactNotFound: notFound<CampaignErrors.ContactNotFound>,
+
+  AgentArchived: conflict<AgentErrors.AgentArchived>,
+  AgentToolArchived: conflict<AgentErrors.AgentToolArchived>,
+  RunEndedNoToolCalls: conflict<RuntimeTools.RunEndedNoToolCalls>,
+  ToolCallLimitReached: conflict<RuntimeTools.ToolCallLimitReached>,
+  RunStillLive: conflict<Runs.RunStillLive>,
+  CallAlreadyEnded: conflict<CallEventErrors.CallAlreadyEnded>,
+  ImprovementAlreadyDecided: conflict<ImprovementErrors.ImprovementAlreadyDecided>,
+  NoInventory: conflict<PhoneNumberErrors.NoInventory>,
+  PhoneNumberNotActive: conflict<PhoneNumberErrors.PhoneNumberNotActive>,
+  PhoneNumberExists: conflict<PhoneNumberErrors.PhoneNumberExists>,
+  TriggerArchived: conflict<TriggerErrors.TriggerArchived>,
+  ToolArchived: conflict<ToolErrors.ToolArchived>,
+  ToolArchivedNotRun: conflict<ToolErrors.ToolArchivedNotRun>,
+  CredentialInUse: conflict<ToolErrors.CredentialInUse>,
+  QuotaExceeded: conflict<QuotaErrors.QuotaExceeded>,
+  CampaignTransitionNotAllowed: conflict<CampaignErrors.CampaignTransitionNotAllowed>,
+  CampaignNotEditable: conflict<CampaignErrors.CampaignNotEditable>,
+  ContactNotPending: conflict<CampaignErrors.ContactNotPending>,
+
+  InsufficientBalance: (e: OrganizationErrors.InsufficientBalance) =>
+    new PaymentRequired({
+      detail: e.message,
+      balance_pln: Money.toDecimal(e.balance),
+      required_pln: Money.toDecimal(e.required),
+      top_up_pln: Money.toDecimal(e.top_up)
+    }),
+
+  NumberTypeMismatch: (e: PhoneNumberErrors.NumberTypeMismatch) =>
+    invalid(["body", "phone_number_id"], "value_error.number_type", e.message),
+  InvalidPhoneNumber: (e: E164.InvalidPhoneNumber) =>
+    invalid(["body", "phone_number"], "value_error.phone_number", e.message),
+  InvalidTransferNumber: (e: AgentErrors.InvalidTransferNumber) =>
+    invalid(
+      e.in_configuration
+        ? ["body", "workflow_configurations", "transfer_numbers", e.index]
+        : ["body", "transfer_numbers", e.index],
+      "value_error.phone_number",
+      e.message
+    ),
+  InvalidReportingPeriod: (e: UsageErrors.InvalidReportingPeriod) =>
+    invalid(["query", e.field], "value_error", e.message),
+  ReportingPeriodTooLong: (e: UsageErrors.ReportingPeriodTooLong) =>
+    invalid(["query", e.field], "value_error.period_too_long", e.message),
+  DocumentTooLarge: (e: KnowledgeBaseErrors.DocumentTooLarge) =>
+    invalid(["body", "file"], "value_error.file_too_large", e.message),
+  IntegrationProviderMissing: (e: IntegrationProvider.IntegrationProviderMissing) =>
+    invalid(["path", "tool_uuid"], "value_error.integration_provider_missing", e.message),
+  InvalidRecording: (e: CallEventErrors.InvalidRecording) =>
+    invalid(["body"], "value_error.recording", e.message),
+  TooManyContacts: (e: CampaignErrors.TooManyContacts) =>
+    invalid(["body", "contacts"], "value_error.too_many_contacts", e.message),
+
+  DoNotCallListed: forbidden<CallErrors.DoNotCallListed>,
+  DownloadLinkRefused: forbidden<DownloadLinks.DownloadLinkRefused>,
+  OutsideCallingHours: (e: CallErrors.OutsideCallingHours) =>
+    OutsideCallingHours.withRetryAfter(
+      { code: "outside_calling_hours", message: e.message, retry_at: e.retry_at.toISOString() },
+      e.retry_after_seconds
+    ),
+  ChannelsBusy: (e: CallErrors.ChannelsBusy) =>
+    TooManyRequests.withRetryAfter(e.message, e.retry_after_seconds),
+  TelephonyUnavailable: (e: Telephony.TelephonyUnavailable) => new ServiceUnavailable({ detail: e.message })
+}
+
+type Answers = typeof answers
+
+// Checked when compiled: every entry answers the error whose tag is its key (a method's parameter is
+// compared both ways, so an entry taking another tag's error fails here).
+answers satisfies {
+  readonly [Tag in keyof Answers]: { answer(error: { readonly _tag: Tag }): unknown }["answer"]
+}
+
+/** Every typed failure of the core that the API can meet. */
+export type CoreError = { readonly [Tag in keyof Answers]: Parameters<Answers[Tag]>[0] }[keyof Answers]
+
+/** The API error a core error becomes. */
+export type HttpErrorOf<E extends CoreError> = ReturnType<Answers[E["_tag"]]>
+
+/** A core failure as the HTTP answer the table gives it. */
 export const toHttp = <E extends CoreError>(error: E): HttpErrorOf<E> => {
-  const e = error as CoreError
-  switch (e._tag) {
-    case "AgentNotFound":
-    case "RunNotFound":
-    case "RunFileNotAvailable":
-    case "ImprovementNotFound":
-    case "IntegrationConnectionNotFound":
-    case "OrganizationNotFound":
-    case "PhoneNumberNotFound":
-    case "TriggerNotFound":
-    case "DoNotCallEntryNotFound":
-    case "ToolNotFound":
-    case "CredentialNotFound":
-    case "DocumentNotFound":
-    case "WebhookEndpointNotFound":
-      return new NotFound({ detail: e.message }) as HttpErrorOf<E>
-    case "AgentArchived":
-    case "AgentToolArchived":
-    case "RunEndedNoToolCalls":
-    case "ToolCallLimitReached":
-    case "RunStillLive":
-    case "CallAlreadyEnded":
-    case "ImprovementAlreadyDecided":
-    case "NoInventory":
-    case "PhoneNumberNotActive":
-    case "PhoneNumberExists":
-    case "TriggerArchived":
-    case "ToolArchived":
-    case "ToolArchivedNotRun":
-    case "CredentialInUse":
-    case "QuotaExceeded":
-      return new Conflict({ detail: e.message }) as HttpErrorOf<E>
-    case "InsufficientBalance":
-      return new PaymentRequired({
-        detail: e.message,
-        balance_pln: Money.toDecimal(e.balance),
-        required_pln: Money.toDecimal(e.required),
-        top_up_pln: Money.toDecimal(e.top_up)
-      }) as HttpErrorOf<E>
-    case "NumberTypeMismatch":
-      return new ValidationError({
-        detail: [{ loc: ["body", "phone_number_id"], msg: e.message, type: "value_error.number_type" }]
-      }) as HttpErrorOf<E>
-    case "InvalidPhoneNumber":
-      return new ValidationError({
-        detail: [{ loc: ["body", "phone_number"], msg: e.message, type: "value_error.phone_number" }]
-      }) as HttpErrorOf<E>
-    case "InvalidTransferNumber":
-      return new ValidationError({
-        detail: [
-          {
-            loc: e.in_configuration
-              ? ["body", "workflow_configurations", "transfer_numbers", e.index]
-              : ["body", "transfer_numbers", e.index],
-            msg: e.message,
-            type: "value_error.phone_number"
-          }
-        ]
-      }) as HttpErrorOf<E>
-    case "InvalidReportingPeriod":
-      return new ValidationError({
-        detail: [{ loc: ["query", e.field], msg: e.message, type: "value_error" }]
-      }) as HttpErrorOf<E>
-    case "ReportingPeriodTooLong":
-      return new ValidationError({
-        detail: [{ loc: ["query", e.field], msg: e.message, type: "value_error.period_too_long" }]
-      }) as HttpErrorOf<E>
-    case "DocumentTooLarge":
-      return new ValidationError({
-        detail: [{ loc: ["body", "file"], msg: e.message, type: "value_error.file_too_large" }]
-      }) as HttpErrorOf<E>
-    case "IntegrationProviderMissing":
-      return new ValidationError({
-        detail: [
-          { loc: ["path", "tool_uuid"], msg: e.message, type: "value_error.integration_provider_missing" }
-        ]
-      }) as HttpErrorOf<E>
-    case "InvalidRecording":
-      return new ValidationError({
-        detail: [{ loc: ["body"], msg: e.message, type: "value_error.recording" }]
-      }) as HttpErrorOf<E>
-    case "DoNotCallListed":
-    case "DownloadLinkRefused":
-      return new Forbidden({ detail: e.message }) as HttpErrorOf<E>
-    case "OutsideCallingHours":
-      return OutsideCallingHours.withRetryAfter(
-        { code: "outside_calling_hours", message: e.message, retry_at: e.retry_at.toISOString() },
-        e.retry_after_seconds
-      ) as HttpErrorOf<E>
-    case "ChannelsBusy":
-      return TooManyRequests.withRetryAfter(e.message, e.retry_after_seconds) as HttpErrorOf<E>
-    case "TelephonyUnavailable":
-      return new ServiceUnavailable({ detail: e.message }) as HttpErrorOf<E>
-  }
+  const answer = answers[error._tag as keyof Answers] as (error: CoreError) => unknown
+  return answer(error) as HttpErrorOf<E>
 }

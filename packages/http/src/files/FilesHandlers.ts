@@ -16,8 +16,9 @@ export const FilesHandlers = HttpApiBuilder.group(Api, "files", (handlers) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore.BlobStore
     const signingKey = yield* DownloadLinks.LinkSigningKey
-    return handlers.handle("download", ({ urlParams }) =>
-      Effect.gen(function* () {
+    return handlers.handle(
+      "download",
+      Effect.fn("Files.download")(function* ({ urlParams }) {
         const now = new Date(yield* Clock.currentTimeMillis)
         const key = yield* DownloadLinks.verify(urlParams, now).pipe(
           Effect.provideService(DownloadLinks.LinkSigningKey, signingKey),

@@ -9,17 +9,25 @@ export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function* () {
     const organizations = yield* OrganizationStore.OrganizationStore
     return handlers
-      .handle("health", () => Effect.succeed({ status: "ok" as const }))
-      .handle("ready", () =>
-        organizations.count.pipe(
-          Effect.timeout("2 seconds"),
-          Effect.as({ status: "ready" as const }),
-          Effect.catchAllCause((cause) =>
-            Effect.logWarning("readiness check failed", cause).pipe(
-              Effect.zipRight(Effect.fail(new ServiceUnavailable({ detail: "storage is not answering" })))
+      .handle(
+        "health",
+        Effect.fn("Health.health")(function* () {
+          return { status: "ok" as const }
+        })
+      )
+      .handle(
+        "ready",
+        Effect.fn("Health.ready")(function* () {
+          yield* organizations.count.pipe(
+            Effect.timeout("2 seconds"),
+            Effect.catchAllCause((cause) =>
+              Effect.logWarning("readiness check failed", cause).pipe(
+                Effect.zipRight(Effect.fail(new ServiceUnavailable({ detail: "storage is not answering" })))
+              )
             )
           )
-        )
+          return { status: "ready" as const }
+        })
       )
   })
 )

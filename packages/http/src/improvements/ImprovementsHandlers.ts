@@ -30,18 +30,20 @@ export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (h
   Effect.gen(function* () {
     const improvements = yield* Improvements.Improvements
     return handlers
-      .handle("list", ({ path, urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Improvements.list")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
           return render(
             yield* improvements.list(organization.id, path.agent_id, filter, urlParams),
             improvementResponse
           )
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("suggest", ({ path, payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "suggest",
+        Effect.fn("Improvements.suggest")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           const suggestion = yield* improvements.suggest(organization.id, path.agent_id, {
             text: payload.text,
@@ -49,21 +51,23 @@ export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (h
             source_run_id: payload.source_run_id == null ? null : RunId.RunId.make(payload.source_run_id)
           })
           return improvementResponse(suggestion)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("accept", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "accept",
+        Effect.fn("Improvements.accept")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = ImprovementModel.ImprovementId.make(path.improvement_id)
           return decisionResponse(yield* improvements.accept(organization.id, path.agent_id, id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("dismiss", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "dismiss",
+        Effect.fn("Improvements.dismiss")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = ImprovementModel.ImprovementId.make(path.improvement_id)
           return decisionResponse(yield* improvements.dismiss(organization.id, path.agent_id, id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

@@ -12,38 +12,46 @@ export const IntegrationsHandlers = HttpApiBuilder.group(Api, "integrations", (h
   Effect.gen(function* () {
     const integrations = yield* Integrations.Integrations
     return handlers
-      .handle("oauthProviders", () =>
-        Effect.map(integrations.providers, (providers) => ({ providers: [...providers] }))
+      .handle(
+        "oauthProviders",
+        Effect.fn("Integrations.oauthProviders")(function* () {
+          return { providers: [...(yield* integrations.providers)] }
+        })
       )
-      .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "create",
+        Effect.fn("Integrations.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return connectionResponse(yield* integrations.create(organization.id, payload))
         })
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Integrations.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* integrations.list(organization.id, urlParams), connectionResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("Integrations.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return connectionResponse(yield* integrations.get(organization.id, path.connection_id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("update", ({ path, payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "update",
+        Effect.fn("Integrations.update")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           return connectionResponse(yield* integrations.update(organization.id, path.connection_id, payload))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("delete", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "delete",
+        Effect.fn("Integrations.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* integrations.remove(organization.id, path.connection_id)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

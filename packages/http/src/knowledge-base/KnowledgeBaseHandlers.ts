@@ -13,8 +13,9 @@ export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", 
   Effect.gen(function* () {
     const knowledgeBase = yield* KnowledgeBase.KnowledgeBase
     return handlers
-      .handle("upload", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "upload",
+        Effect.fn("KnowledgeBase.upload")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const form = yield* UploadForm.read(payload, knowledgeBase.maxFileBytes)
           const document = yield* knowledgeBase
@@ -29,33 +30,38 @@ export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", 
           return documentResponse(document)
         })
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("KnowledgeBase.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* knowledgeBase.list(organization.id, urlParams), documentResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("KnowledgeBase.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return documentResponse(yield* knowledgeBase.get(organization.id, path.document_id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("chunks", ({ path, urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "chunks",
+        Effect.fn("KnowledgeBase.chunks")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           const { document, page } = yield* knowledgeBase.chunks(organization.id, path.document_id, urlParams)
           return render(page, chunkResponse(document))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("delete", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "delete",
+        Effect.fn("KnowledgeBase.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* knowledgeBase.remove(organization.id, path.document_id)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("search", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "search",
+        Effect.fn("KnowledgeBase.search")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const hits = yield* knowledgeBase.search(organization.id, payload.query, payload.limit)
           return { query: payload.query, results: hits.map(searchResult) }

@@ -20,66 +20,76 @@ export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (h
   Effect.gen(function* () {
     const numbers = yield* PhoneNumbers.PhoneNumbers
     return handlers
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("PhoneNumbers.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* numbers.list(organization.id, urlParams), phoneNumberResponse)
         })
       )
-      .handle("quote", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "quote",
+        Effect.fn("PhoneNumbers.quote")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return priceQuoteResponse(yield* numbers.quote(organization.id, urlParams))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("order", ({ headers, payload }) =>
-        Idempotent.run(
-          {
-            headers,
-            method: "POST",
-            route: "/phone-numbers/polish/order",
-            path: {},
-            body: payload,
-            success: PhoneNumberChargeResponse
-          },
-          Effect.gen(function* () {
-            const organization = yield* CurrentOrganization
-            return chargeResponse(yield* numbers.order(organization.id, payload))
-          }).pipe(Effect.mapError(CoreErrors.toHttp))
-        )
+      .handle(
+        "order",
+        Effect.fn("PhoneNumbers.order")(function* ({ headers, payload }) {
+          return yield* Idempotent.run(
+            {
+              headers,
+              method: "POST",
+              route: "/phone-numbers/polish/order",
+              path: {},
+              body: payload,
+              success: PhoneNumberChargeResponse
+            },
+            Effect.gen(function* () {
+              const organization = yield* CurrentOrganization
+              return chargeResponse(yield* numbers.order(organization.id, payload))
+            }).pipe(Effect.mapError(CoreErrors.toHttp))
+          )
+        })
       )
-      .handle("requestNumber", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "requestNumber",
+        Effect.fn("PhoneNumbers.requestNumber")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return numberRequestResponse(yield* numbers.requestNumber(organization.id, payload))
         })
       )
-      .handle("listRequests", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "listRequests",
+        Effect.fn("PhoneNumbers.listRequests")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* numbers.listRequests(organization.id, urlParams), numberRequestResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("PhoneNumbers.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
           return phoneNumberResponse(yield* numbers.get(organization.id, id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("releaseQuote", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "releaseQuote",
+        Effect.fn("PhoneNumbers.releaseQuote")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
           return releaseQuoteResponse(yield* numbers.releaseQuote(organization.id, id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("release", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "release",
+        Effect.fn("PhoneNumbers.release")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
           return chargeResponse(yield* numbers.release(organization.id, id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

@@ -53,30 +53,35 @@ export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) =
     const calls = yield* RuntimeCalls.RuntimeCalls
     const tools = yield* RuntimeTools.RuntimeTools
     return handlers
-      .handle("getCall", ({ path }) =>
-        calls
-          .find(RunId.RunId.make(path.run_id))
-          .pipe(Effect.map(RuntimeResponses.callResponse), Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "getCall",
+        Effect.fn("Runtime.getCall")(function* ({ path }) {
+          return RuntimeResponses.callResponse(yield* calls.find(RunId.RunId.make(path.run_id)))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("reportEvents", ({ path, payload }) => {
-        const events = toCallEvents(payload)
-        return calls.report(RunId.RunId.make(path.run_id), events).pipe(
-          Effect.map((outcomes) => RuntimeResponses.eventsResponse(path.run_id, events, outcomes)),
-          Effect.mapError(CoreErrors.toHttp)
-        )
-      })
-      .handle("getAgent", ({ path }) =>
-        tools
-          .agentOf(RunId.RunId.make(path.run_id))
-          .pipe(Effect.map(agentResponse), Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "reportEvents",
+        Effect.fn("Runtime.reportEvents")(function* ({ path, payload }) {
+          const events = toCallEvents(payload)
+          const outcomes = yield* calls.report(RunId.RunId.make(path.run_id), events)
+          return RuntimeResponses.eventsResponse(path.run_id, events, outcomes)
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("callTool", ({ path, payload }) =>
-        tools
-          .call(RunId.RunId.make(path.run_id), payload.tool_uuid, payload.arguments ?? {})
-          .pipe(Effect.mapError(CoreErrors.toHttp))
+      .handle(
+        "getAgent",
+        Effect.fn("Runtime.getAgent")(function* ({ path }) {
+          return agentResponse(yield* tools.agentOf(RunId.RunId.make(path.run_id)))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handleRaw("uploadRecording", ({ path, request }) =>
-        Effect.gen(function* () {
+      .handle(
+        "callTool",
+        Effect.fn("Runtime.callTool")(function* ({ path, payload }) {
+          return yield* tools.call(RunId.RunId.make(path.run_id), payload.tool_uuid, payload.arguments ?? {})
+        }, Effect.mapError(CoreErrors.toHttp))
+      )
+      .handleRaw(
+        "uploadRecording",
+        Effect.fn("Runtime.uploadRecording")(function* ({ path, request }) {
           const runId = RunId.RunId.make(path.run_id)
           // An unknown run is 404 before a byte of the body is read.
           yield* Effect.mapError(calls.find(runId), CoreErrors.toHttp)

@@ -14,42 +14,56 @@ export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
     const tools = yield* Tools.Tools
     const executor = yield* ToolExecutor.ToolExecutor
     return handlers
-      .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          return toolResponse(yield* tools.create(organization.id, payload))
-        }).pipe(Effect.mapError(CoreErrors.toHttp), afterAllowedToolUrl(payload.definition))
+      .handle(
+        "create",
+        Effect.fn("Tools.create")(
+          function* ({ payload }) {
+            const organization = yield* CurrentOrganization
+            return toolResponse(yield* tools.create(organization.id, payload))
+          },
+          Effect.mapError(CoreErrors.toHttp),
+          (handler, { payload }) => afterAllowedToolUrl(payload.definition)(handler)
+        )
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Tools.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
           return render(yield* tools.list(organization.id, filter, urlParams), toolResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("Tools.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return toolResponse(yield* tools.get(organization.id, path.tool_uuid))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("update", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          return toolResponse(yield* tools.update(organization.id, path.tool_uuid, payload))
-        }).pipe(Effect.mapError(CoreErrors.toHttp), afterAllowedToolUrl(payload.definition))
+      .handle(
+        "update",
+        Effect.fn("Tools.update")(
+          function* ({ path, payload }) {
+            const organization = yield* CurrentOrganization
+            return toolResponse(yield* tools.update(organization.id, path.tool_uuid, payload))
+          },
+          Effect.mapError(CoreErrors.toHttp),
+          (handler, { payload }) => afterAllowedToolUrl(payload.definition)(handler)
+        )
       )
-      .handle("archive", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "archive",
+        Effect.fn("Tools.archive")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return toolResponse(yield* tools.archive(organization.id, path.tool_uuid))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("test", ({ path, payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "test",
+        Effect.fn("Tools.test")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           return yield* executor.test(organization.id, path.tool_uuid, payload)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

@@ -12,8 +12,9 @@ export const TriggersHandlers = HttpApiBuilder.group(Api, "triggers", (handlers)
   Effect.gen(function* () {
     const triggers = yield* Triggers.Triggers
     return handlers
-      .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
+      .handle(
+        "create",
+        Effect.fn("Triggers.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const trigger = yield* triggers.create(organization.id, {
             agent: String(payload.agent_id),
@@ -21,26 +22,29 @@ export const TriggersHandlers = HttpApiBuilder.group(Api, "triggers", (handlers)
             ...(payload.initial_context == null ? {} : { initial_context: payload.initial_context })
           })
           return triggerResponse(trigger)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Triggers.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
           return render(yield* triggers.list(organization.id, filter, urlParams), triggerResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("Triggers.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return triggerResponse(yield* triggers.get(organization.id, path.trigger_id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("archive", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "archive",
+        Effect.fn("Triggers.archive")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* triggers.archive(organization.id, path.trigger_id)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )

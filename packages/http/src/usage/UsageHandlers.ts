@@ -32,16 +32,37 @@ export const UsageHandlers = HttpApiBuilder.group(Api, "usage", (handlers) =>
       }).pipe(Effect.mapError(CoreErrors.toHttp))
 
     return handlers
-      .handle("summary", ({ urlParams }) => summary(urlParams))
-      .handle("runs", ({ urlParams }) => runs(urlParams))
-      .handle("report", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "summary",
+        Effect.fn("Usage.summary")(function* ({ urlParams }) {
+          return yield* summary(urlParams)
+        })
+      )
+      .handle(
+        "runs",
+        Effect.fn("Usage.runs")(function* ({ urlParams }) {
+          return yield* runs(urlParams)
+        })
+      )
+      .handle(
+        "report",
+        Effect.fn("Usage.report")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const { group_by, ...period } = urlParams
           return reportResponse(yield* usage.report(organization.id, period, group_by))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("legacyCurrentPeriod", () => summary({}))
-      .handle("legacyRuns", ({ urlParams }) => runs(urlParams))
+      .handle(
+        "legacyCurrentPeriod",
+        Effect.fn("Usage.legacyCurrentPeriod")(function* () {
+          return yield* summary({})
+        })
+      )
+      .handle(
+        "legacyRuns",
+        Effect.fn("Usage.legacyRuns")(function* ({ urlParams }) {
+          return yield* runs(urlParams)
+        })
+      )
   })
 )

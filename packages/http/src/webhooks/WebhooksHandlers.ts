@@ -13,47 +13,61 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
   Effect.gen(function* () {
     const webhooks = yield* Webhooks.Webhooks
     return handlers
-      .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          const endpoint = yield* webhooks.create(organization.id, {
-            url: payload.url,
-            ...(payload.events === undefined ? {} : { events: payload.events }),
-            ...(payload.description === undefined ? {} : { description: payload.description })
-          })
-          return createdEndpointResponse(endpoint)
-        }).pipe(Effect.mapError(CoreErrors.toHttp), afterAllowedUrl(payload.url, ["body", "url"]))
+      .handle(
+        "create",
+        Effect.fn("Webhooks.create")(
+          function* ({ payload }) {
+            const organization = yield* CurrentOrganization
+            const endpoint = yield* webhooks.create(organization.id, {
+              url: payload.url,
+              ...(payload.events === undefined ? {} : { events: payload.events }),
+              ...(payload.description === undefined ? {} : { description: payload.description })
+            })
+            return createdEndpointResponse(endpoint)
+          },
+          Effect.mapError(CoreErrors.toHttp),
+          (handler, { payload }) => afterAllowedUrl(payload.url, ["body", "url"])(handler)
+        )
       )
-      .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "list",
+        Effect.fn("Webhooks.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* webhooks.list(organization.id, urlParams), endpointResponse)
         })
       )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "get",
+        Effect.fn("Webhooks.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return endpointResponse(yield* webhooks.get(organization.id, path.webhook_id))
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("update", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const organization = yield* CurrentOrganization
-          return endpointResponse(yield* webhooks.update(organization.id, path.webhook_id, payload))
-        }).pipe(Effect.mapError(CoreErrors.toHttp), afterAllowedUrl(payload.url, ["body", "url"]))
+      .handle(
+        "update",
+        Effect.fn("Webhooks.update")(
+          function* ({ path, payload }) {
+            const organization = yield* CurrentOrganization
+            return endpointResponse(yield* webhooks.update(organization.id, path.webhook_id, payload))
+          },
+          Effect.mapError(CoreErrors.toHttp),
+          (handler, { payload }) => afterAllowedUrl(payload.url, ["body", "url"])(handler)
+        )
       )
-      .handle("delete", ({ path }) =>
-        Effect.gen(function* () {
+      .handle(
+        "delete",
+        Effect.fn("Webhooks.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* webhooks.remove(organization.id, path.webhook_id)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
-      .handle("deliveries", ({ path, urlParams }) =>
-        Effect.gen(function* () {
+      .handle(
+        "deliveries",
+        Effect.fn("Webhooks.deliveries")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           const page = yield* webhooks.deliveries(organization.id, path.webhook_id, urlParams)
           return render(page, deliveryResponse)
-        }).pipe(Effect.mapError(CoreErrors.toHttp))
+        }, Effect.mapError(CoreErrors.toHttp))
       )
   })
 )
