@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
+import { dialerClaimed } from "../observability/OperationalEvents.js"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import { CallEvents } from "../calls/CallEvents.js"
@@ -335,6 +336,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
       )
       for (const campaign of visited) {
         const { dials, moved } = yield* claim(campaign)
+        yield* dialerClaimed(campaign.organization_id, campaign.id, dials.length, moved)
         yield* Effect.forEach(dials, dial, { discard: true, concurrency: 16 })
         progress += moved
       }

@@ -1,4 +1,5 @@
 import { Cause, Clock, Context, Effect, Either, Layer, Option, Queue, Stream, SubscriptionRef } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
@@ -338,7 +339,7 @@ export const layerWith = (
         if (!(yield* Queue.offer(wake, undefined))) yield* settle
       })
 
-      return {
+      return withOperationSpans("KnowledgeBase", {
         maxFileBytes,
         upload: (organizationId, upload) =>
           Effect.gen(function* () {
@@ -416,7 +417,7 @@ export const layerWith = (
           Stream.takeUntil((n) => n <= 0),
           Stream.runDrain
         )
-      }
+      })
     })
   )
 
