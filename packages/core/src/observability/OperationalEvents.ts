@@ -106,3 +106,13 @@ export const dialerClaimed = (
           Effect.annotateLogs({ organization_id: organizationId, campaign_id: campaignId, dialed, moved })
         )
       )
+
+/** Outbound channels held by calls now, all organizations (read from storage when metrics are scraped). */
+export const channelsInUse = Metric.gauge("vap_channels_in_use", {
+  description: "Outbound channels held by calls, all organizations"
+})
+
+/** Webhook deliveries waiting to be sent or retried (read from storage when metrics are scraped). */
+export const webhookBacklog = Metric.gauge("vap_webhook_backlog", {
+  description: "Webhook deliveries pending (waiting to be sent or retried)"
+})

@@ -1,0 +1,97 @@
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import * as OtlpReceiver from "../support/OtlpReceiver.js"
+import type { ReceivedSpan } from "../support/OtlpReceiver.js"
+import { removeDataDirectories, send, start, stop } from "../support/ServerProcesses.js"
+
+/** Numbers in different places; the test calls whichever is inside calling hours for the next 15 minutes. */
+const candidates = ["+48500100200", "+12125551000", "+81355501000", "+61295551000", "+18085551000"]
+const callable = (() => {
+  const soon = [0, 15].map((minutes) => new Date(Date.now() + minutes * 60_000))
+  const allowed = candidates.find((number) =>
+    soon.every((at) => CallingHours.check(TimeZoneCandidates.forNumber(number), at)._tag === "Allowed")
+  )
+  if (allowed === undefined) throw new Error("no candidate number is inside calling hours now")
+  return allowed
+})()
+
+const apiKey = `vap_${"T".repeat(40)}`
+const route = "/api/v1/agents/{agent_id}/calls"
+
+/** Whether `span` has `ancestor` above it (through any number of parents) among `spans`. */
+const descendsFrom = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan, ancestor: ReceivedSpan) => {
+  const byId = new Map(spans.map((s) => [s.spanId, s]))
+  let current: ReceivedSpan | undefined = span
+  for (let depth = 0; current !== undefined && depth < 64; depth++) {
+    if (current.parentSpanId === ancestor.spanId) return true
+    current = current.parentSpanId === undefined ? undefined : byId.get(current.parentSpanId)
+  }
+  return false
+}
+
+describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
+  afterAll(removeDataDirectories)
+
+  it("exports a call's server span, its CallPlacement.place span and the SQL beneath, in one trace", async () => {
+    const receiver = await OtlpReceiver.start()
+    const server = await start({
+      BOOTSTRAP_API_KEY: apiKey,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_SERVICE_NAME: "vap-tracing-test",
+      OTEL_BSP_SCHEDULE_DELAY: "100"
+    })
+    try {
+      const auth = { apiKey }
+      const agent = await send(server.port, "POST", "/api/v1/agents/from-script", auth, {
+        agent: { greeting: "Hello" }
+      })
+      expect(agent.status).toBe(200)
+      const requestId = "tracing-test-call-0001"
+      const placed = await fetch(
+        `http://127.0.0.1:${server.port}/api/v1/agents/${agent.json.public_id}/calls`,
+        {
+          method: "POST",
+          headers: { "x-api-key": apiKey, "content-type": "application/json", "x-request-id": requestId },
+          body: JSON.stringify({ phone_number: callable })
+        }
+      )
+      expect(placed.status, await placed.clone().text()).toBe(200)
+
+      const serverSpan = await receiver.waitFor(
+        (span) => span.name === `POST ${route}` && span.attributes["request_id"] === requestId
+      )
+      expect(serverSpan.kind).toBe(2) // SERVER
+      expect(serverSpan.serviceName).toBe("vap-tracing-test")
+      expect(serverSpan.attributes["http.route"]).toBe(route)
+      expect(serverSpan.attributes["http.request.method"]).toBe("POST")
+      expect(serverSpan.attributes["http.response.status_code"]).toBe(200)
+      expect(typeof serverSpan.attributes["organization_id"]).toBe("number")
+
+      const inTrace = () => receiver.spans.filter((span) => span.traceId === serverSpan.traceId)
+      const placement = await receiver.waitFor(
+        (span) => span.traceId === serverSpan.traceId && span.name === "CallPlacement.place"
+      )
+      expect(descendsFrom(inTrace(), placement, serverSpan)).toBe(true)
+      // the statements arrive in the same or a later batch than the placement
+      await receiver.waitFor(
+        (span) => span.name === "sql.execute" && descendsFrom(inTrace(), span, placement)
+      )
+      const statements = inTrace().filter(
+        (span) => span.name === "sql.execute" && descendsFrom(inTrace(), span, placement)
+      )
+      expect(statements.length).toBeGreaterThan(0)
+      for (const statement of statements) {
+        expect(statement.traceId).toBe(serverSpan.traceId)
+        expect(statement.attributes["db.system.name"]).toBe("postgresql")
+        expect(typeof statement.attributes["db.query.text"]).toBe("string")
+      }
+      // bound parameters (the number called), the API key and the query never leave in an export
+      const exported = receiver.bodies.join("\n")
+      expect(exported).not.toContain(callable)
+      expect(exported).not.toContain(apiKey)
+    } finally {
+      await stop(server)
+      await receiver.close()
+    }
+  }, 90_000)
+})
