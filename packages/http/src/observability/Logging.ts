@@ -24,10 +24,11 @@ const levels: Record<string, LogLevel.LogLevel> = {
  * `LOG_LEVEL` (`trace`, `debug`, `info`, `warn`, `error`, `fatal`, `none`; default `info`).
  */
 export const config: Config.Config<LogSettings> = Config.all({
-  format: Config.literal(
-    "json",
-    "text"
-  )("LOG_FORMAT").pipe(
+  format: Config.string("LOG_FORMAT").pipe(
+    Config.validate({
+      message: "LOG_FORMAT must be json or text",
+      validation: (name): name is LogLines.LogFormat => name === "json" || name === "text"
+    }),
     Config.option,
     Config.map(Option.getOrElse((): LogLines.LogFormat => (process.stdout.isTTY ? "text" : "json")))
   ),
