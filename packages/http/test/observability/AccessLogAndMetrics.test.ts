@@ -15,7 +15,9 @@ const jsonLines = (output: string): Array<Record<string, unknown>> =>
 const accessLine = async (output: () => string, requestId: string) => {
   const deadline = Date.now() + 10_000
   for (;;) {
-    const line = jsonLines(output()).find((entry) => entry["message"] === "request" && entry["request_id"] === requestId)
+    const line = jsonLines(output()).find(
+      (entry) => entry["message"] === "request" && entry["request_id"] === requestId
+    )
     if (line !== undefined) return line
     if (Date.now() > deadline) throw new Error(`no access log line for ${requestId} in:\n${output()}`)
     await new Promise((r) => setTimeout(r, 50))
@@ -60,16 +62,22 @@ describe("the access log and GET /metrics (bundled server)", () => {
 
       // the metrics: refused without the token (or with another), served with it
       expect((await call(server.port, "GET", "/metrics")).status).toBe(401)
-      expect((await call(server.port, "GET", "/metrics", { authorization: "Bearer not-the-token" })).status).toBe(401)
+      expect(
+        (await call(server.port, "GET", "/metrics", { authorization: "Bearer not-the-token" })).status
+      ).toBe(401)
       const metrics = await call(server.port, "GET", "/metrics", { authorization: `Bearer ${metricsToken}` })
       expect(metrics.status).toBe(200)
       expect(metrics.headers["content-type"]).toContain("text/plain")
       expect(metrics.body).toContain("# TYPE vap_http_requests_total counter")
-      expect(metrics.body).toMatch(/^vap_http_requests_total\{route="\/api\/v1\/agents",method="GET",status="200"\} 1$/m)
+      expect(metrics.body).toMatch(
+        /^vap_http_requests_total\{route="\/api\/v1\/agents",method="GET",status="200"\} 1$/m
+      )
       expect(metrics.body).toMatch(
         /^vap_http_requests_total\{route="\/api\/v1\/agents\/\{agent_id\}",method="GET",status="401"\} 1$/m
       )
-      expect(metrics.body).toMatch(/^vap_http_requests_total\{route="\/metrics",method="GET",status="401"\} 2$/m)
+      expect(metrics.body).toMatch(
+        /^vap_http_requests_total\{route="\/metrics",method="GET",status="401"\} 2$/m
+      )
       expect(metrics.body).toContain("# TYPE vap_http_request_duration_seconds histogram")
       expect(metrics.body).toMatch(
         /^vap_http_request_duration_seconds_bucket\{route="\/api\/v1\/agents",method="GET",le="\+Inf"\} 1$/m
@@ -95,8 +103,13 @@ describe("the access log and GET /metrics (bundled server)", () => {
         if (Date.now() > deadline) throw new Error(`no text access log line in:\n${server.output()}`)
         await new Promise((r) => setTimeout(r, 50))
       }
-      const line = server.output().split("\n").find((text) => text.includes("request_id=access-log-test-0003"))!
-      expect(line).toMatch(/^\S+Z INFO  request request_id=access-log-test-0003 method=GET route=\/metrics status=200 duration_ms=/)
+      const line = server
+        .output()
+        .split("\n")
+        .find((text) => text.includes("request_id=access-log-test-0003"))!
+      expect(line).toMatch(
+        /^\S+Z INFO  request request_id=access-log-test-0003 method=GET route=\/metrics status=200 duration_ms=/
+      )
     } finally {
       await stop(server)
     }

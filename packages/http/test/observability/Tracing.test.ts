@@ -89,6 +89,20 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
       const exported = receiver.bodies.join("\n")
       expect(exported).not.toContain(callable)
       expect(exported).not.toContain(apiKey)
+      // the call is also an operator's log line, with its ids
+      const logged = server
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          message: "call placed",
+          level: "INFO",
+          run_id: (await placed.json()).workflow_run_id,
+          organization_id: serverSpan.attributes["organization_id"]
+        })
+      )
     } finally {
       await stop(server)
       await receiver.close()
