@@ -1,5 +1,5 @@
-import { Clock, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
-import { dialerClaimed } from "../observability/OperationalEvents.js"
+import { Clock, Duration, Effect, Either, Layer, Metric, Option, Schedule } from "effect"
+import { callsPlaced, dialerClaimed } from "../observability/OperationalEvents.js"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import { CallEvents } from "../calls/CallEvents.js"
@@ -266,7 +266,9 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
             : transactions.run(Effect.flatMap(now, (at) => withStores(WithdrawnCalls.withdraw(run, at))))
         )
       )
-      return wanted.pipe(Effect.flatMap((yes) => (yes ? place : Effect.void))).pipe(
+      // counted, not logged one by one: the claim batch has its line (`dialerClaimed`)
+      const placeCounted = Effect.zipLeft(place, Metric.increment(callsPlaced))
+      return wanted.pipe(Effect.flatMap((yes) => (yes ? placeCounted : Effect.void))).pipe(
         Effect.catchAllCause(() =>
           events
             .report(run.organization_id, run.workflow_run_id, {
