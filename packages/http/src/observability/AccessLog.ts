@@ -15,12 +15,20 @@ export interface AccessLogEntry {
   readonly organization_id: number | undefined
 }
 
+/** The entry's fields that are set (an unauthenticated request has no organization). */
+const definedFields = (entry: AccessLogEntry): Record<string, unknown> => {
+  const fields: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(entry)) if (value !== undefined) fields[key] = value
+  return fields
+}
+
 /**
- * Where access log lines go: by default through Effect's logger (`info`, message `request`, the entry as
- * annotations), so an embedder's logger receives them; the bundled server writes them directly in its
- * log format instead (`Logging.layer`), which costs far less per request.
+ * Where access log lines go. By default through Effect's logger at `debug` (message `request`, the entry
+ * as annotations): an embedder's logger receives them once it lets `debug` through, and otherwise they
+ * cost next to nothing. The bundled server writes them at `info` directly in its log format instead
+ * (`Logging.layer`), which costs far less per request than Effect's logger pipeline.
  */
 export class AccessLog extends Context.Reference<AccessLog>()("@voice-agent-platform/http/AccessLog", {
   defaultValue: (): ((entry: AccessLogEntry) => Effect.Effect<void>) => (entry) =>
-    Effect.logInfo("request").pipe(Effect.annotateLogs(entry as unknown as Record<string, unknown>))
+    Effect.logDebug("request").pipe(Effect.annotateLogs(definedFields(entry)))
 }) {}

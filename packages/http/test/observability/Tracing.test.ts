@@ -99,7 +99,7 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
         expect.objectContaining({
           message: "call placed",
           level: "INFO",
-          run_id: (await placed.json()).workflow_run_id,
+          run_id: ((await placed.json()) as { workflow_run_id: number }).workflow_run_id,
           organization_id: serverSpan.attributes["organization_id"]
         })
       )
