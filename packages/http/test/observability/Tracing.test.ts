@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import * as OtlpReceiver from "../support/OtlpReceiver.js"
 import type { ReceivedSpan } from "../support/OtlpReceiver.js"
 import { removeDataDirectories, send, start, stop } from "../support/ServerProcesses.js"
@@ -16,6 +17,8 @@ const callable = (() => {
 })()
 
 const apiKey = `vap_${"T".repeat(40)}`
+const reachable = await TestDatabase.serverReachable()
+if (!reachable) TestDatabase.warnUnreachable("the tracing test on PostgreSQL")
 const route = "/api/v1/agents/{agent_id}/calls"
 
 /** Whether `span` has `ancestor` above it (through any number of parents) among `spans`. */
@@ -32,9 +35,11 @@ const descendsFrom = (spans: ReadonlyArray<ReceivedSpan>, span: ReceivedSpan, an
 describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
   afterAll(removeDataDirectories)
 
-  it("exports a call's server span, its CallPlacement.place span and the SQL beneath, in one trace", async () => {
+  /** Places one call on a server over this storage and finds the call's trace at the receiver. */
+  const traceOneCall = async (storage: Record<string, string>) => {
     const receiver = await OtlpReceiver.start()
     const server = await start({
+      ...storage,
       BOOTSTRAP_API_KEY: apiKey,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_SERVICE_NAME: "vap-tracing-test",
@@ -107,5 +112,27 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
       await stop(server)
       await receiver.close()
     }
-  }, 90_000)
+  }
+
+  it(
+    "exports a call's server span, its CallPlacement.place span and the SQL beneath, in one trace (embedded)",
+    () => traceOneCall({}),
+    90_000
+  )
+
+  it.skipIf(!reachable)(
+    "does the same on PostgreSQL (DATABASE_URL)",
+    async () => {
+      const database = await TestDatabase.createDatabase()
+      try {
+        await traceOneCall({
+          DATABASE_URL: TestDatabase.databaseUrl(database),
+          ENCRYPTION_KEY: "the tracing test's encryption key 0123456789"
+        })
+      } finally {
+        await TestDatabase.dropDatabase(database)
+      }
+    },
+    90_000
+  )
 })
