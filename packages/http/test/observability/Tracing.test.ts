@@ -3,7 +3,7 @@ import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import * as OtlpReceiver from "../support/OtlpReceiver.js"
 import type { ReceivedSpan } from "../support/OtlpReceiver.js"
-import { removeDataDirectories, send, start, stop } from "../support/ServerProcesses.js"
+import { call, removeDataDirectories, send, start, stop } from "../support/ServerProcesses.js"
 
 /** Numbers in different places; the test calls whichever is inside calling hours for the next 15 minutes. */
 const candidates = ["+48500100200", "+12125551000", "+81355501000", "+61295551000", "+18085551000"]
@@ -43,7 +43,9 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
       BOOTSTRAP_API_KEY: apiKey,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_SERVICE_NAME: "vap-tracing-test",
-      OTEL_BSP_SCHEDULE_DELAY: "100"
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+      // the call stays live for the whole test: its channel stays held
+      SIM_CALL_SECONDS: "600"
     })
     try {
       const auth = { apiKey }
@@ -61,6 +63,11 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
         }
       )
       expect(placed.status, await placed.clone().text()).toBe(200)
+
+      // the call counted, its channel held (read from the database at the scrape)
+      const metrics = await call(server.port, "GET", "/metrics")
+      expect(metrics.body).toMatch(/^vap_calls_placed_total 1$/m)
+      expect(metrics.body).toMatch(/^vap_channels_in_use 1$/m)
 
       const serverSpan = await receiver.waitFor(
         (span) => span.name === `POST ${route}` && span.attributes["request_id"] === requestId
