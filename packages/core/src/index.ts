@@ -194,3 +194,7 @@ export * as SimulatedEngine from "./SimulatedEngine.js"
 // Quotas per organization
 export * as QuotaErrors from "./quotas/QuotaErrors.js"
 export * as Quotas from "./quotas/Quotas.js"
+
+// Observability: a span per service operation, the operator's log lines and metrics
+export * as OperationalEvents from "./observability/OperationalEvents.js"
+export * as OperationSpans from "./observability/OperationSpans.js"

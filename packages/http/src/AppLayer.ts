@@ -22,6 +22,8 @@ import { WebhooksHandlers } from "./webhooks/WebhooksHandlers.js"
 import { AgentsHandlers } from "./agents/AgentsHandlers.js"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as DocsRoutes from "./docs/DocsRoutes.js"
+import * as MetricsRoute from "./observability/MetricsRoute.js"
+import * as RequestObservation from "./observability/RequestObservation.js"
 import { HealthHandlers } from "./health/HealthHandlers.js"
 import { ImprovementsHandlers } from "./improvements/ImprovementsHandlers.js"
 import * as Authentication from "./middleware/Authentication.js"
@@ -62,8 +64,14 @@ const runtimeHandlers = RuntimeHandlers.pipe(
 export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | OutboundHttp.OutboundHttp> =
   Layer.mergeAll(
     DocsRoutes.layer,
-    // The deadline is registered first, so the response shaping wraps it (its 503 gets X-Request-Id).
-    ErrorResponses.layer(Api).pipe(Layer.provide(RequestDeadline.layer))
+    MetricsRoute.layer,
+    // The deadline is registered first, so the response shaping wraps it (its 503 gets X-Request-Id);
+    // the observation (span, metrics, access log) wraps both, seeing the final status and request id.
+    RequestObservation.layer(Api, [
+      DocsRoutes.docsPath,
+      DocsRoutes.openApiPath,
+      MetricsRoute.metricsPath
+    ]).pipe(Layer.provide(ErrorResponses.layer(Api).pipe(Layer.provide(RequestDeadline.layer))))
   ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { IntegrationConnectionNotFound } from "../integrations/IntegrationErrors.js"
 import { IntegrationStore } from "../integrations/IntegrationStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
@@ -123,7 +124,7 @@ export const layer = Layer.effect(
       )
     }
 
-    return {
+    return withOperationSpans("Agents", {
       resolve,
       get: (organizationId, ref) => Effect.flatMap(resolve(organizationId, ref), view),
       list: (organizationId, filter, page) =>
@@ -210,6 +211,6 @@ export const layer = Layer.effect(
           )
           return { agent: created.agent, definition: created.definition, total_runs: 0 }
         })
-    }
+    })
   })
 )

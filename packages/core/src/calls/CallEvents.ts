@@ -1,4 +1,6 @@
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { callEnded } from "../observability/OperationalEvents.js"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import * as Agents from "../agents/Agents.js"
 import * as CampaignAttempts from "../campaigns/CampaignAttempts.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
@@ -178,6 +180,7 @@ export const make = Effect.gen(function* () {
       })
       yield* fragments.clear(organizationId, runId)
       yield* emit(ended, "call.ended")
+      yield* callEnded(ended)
       // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction,
       // last, so that the campaign's row (its kept counts) is held only until the commit.
       yield* CampaignAttempts.runEnded(ended, now).pipe(
@@ -238,24 +241,26 @@ export const make = Effect.gen(function* () {
       }
     })
 
-  return CallEvents.of({
-    report: (organizationId, runId, event) =>
-      // One transaction per event: events of one call never interleave, and an end is all or nothing.
-      transactions.run(
-        Effect.gen(function* () {
-          const run = yield* find(organizationId, runId)
-          const verdict = CallProgress.decide(run.status, reportedStatus(event))
-          switch (verdict._tag) {
-            case "AfterEnd":
-              return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
-            case "Stale":
-              return { _tag: "Ignored", run } satisfies CallEventOutcome
-            case "Apply":
-              return yield* apply(run, event, verdict.status)
-          }
-        })
-      )
-  })
+  return CallEvents.of(
+    withOperationSpans("CallEvents", {
+      report: (organizationId, runId, event) =>
+        // One transaction per event: events of one call never interleave, and an end is all or nothing.
+        transactions.run(
+          Effect.gen(function* () {
+            const run = yield* find(organizationId, runId)
+            const verdict = CallProgress.decide(run.status, reportedStatus(event))
+            switch (verdict._tag) {
+              case "AfterEnd":
+                return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
+              case "Stale":
+                return { _tag: "Ignored", run } satisfies CallEventOutcome
+              case "Apply":
+                return yield* apply(run, event, verdict.status)
+            }
+          })
+        )
+    })
+  )
 })
 
 /** Runs and transcripts as `CallEvents` uses them: stateless, so it builds its own over the same stores. */

@@ -1,4 +1,6 @@
 import { Clock, Context, Effect, Exit, Layer, Option } from "effect"
+import * as OperationalEvents from "../observability/OperationalEvents.js"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { AgentArchived, AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -198,6 +200,32 @@ export const layer = Layer.effect(
         )
       })
 
-    return { place }
+    /** Each call placed, and each one a gate refused, is logged and counted (`OperationalEvents`). */
+    const placeObserved = (request: PlaceCallRequest) =>
+      place(request).pipe(
+        Effect.tap(OperationalEvents.callPlaced),
+        Effect.tapError((error) => {
+          const gate = refusingGate(error)
+          return gate === undefined
+            ? Effect.void
+            : OperationalEvents.callRefused(gate, request.organizationId)
+        })
+      )
+
+    return withOperationSpans("CallPlacement", { place: placeObserved })
   })
 )
+
+/** The gate a placement error comes from, if it is a gate's refusal. */
+const refusingGate = (error: PlaceCallError): OperationalEvents.Gate | undefined => {
+  switch (error._tag) {
+    case "DoNotCallListed":
+      return "do_not_call"
+    case "OutsideCallingHours":
+      return "calling_hours"
+    case "ChannelsBusy":
+      return "channels"
+    default:
+      return undefined
+  }
+}

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { GatheredField } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import type { Run } from "../runs/Run.js"
@@ -54,29 +55,31 @@ export const make = Effect.gen(function* () {
 
   const locate = (runId: RunId) => RunVersion.locate(runs, runId)
 
-  return RuntimeCalls.of({
-    find: (runId) =>
-      Effect.gen(function* () {
-        const run = yield* locate(runId)
-        const { agent, definition } = yield* RunVersion.versionOf(agents, run)
-        const workflow = definition.workflow_definition
-        return {
-          run,
-          first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
-          system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
-          gathered_fields: workflow.gathered_fields,
-          max_call_duration_seconds: agent.workflow_configurations.max_call_duration_seconds,
-          language: workflow.language
-        }
-      }),
-    report: (runId, batch) =>
-      transactions.run(
+  return RuntimeCalls.of(
+    withOperationSpans("RuntimeCalls", {
+      find: (runId) =>
         Effect.gen(function* () {
           const run = yield* locate(runId)
-          return yield* Effect.forEach(batch, (event) => events.report(run.organization_id, runId, event))
-        })
-      )
-  })
+          const { agent, definition } = yield* RunVersion.versionOf(agents, run)
+          const workflow = definition.workflow_definition
+          return {
+            run,
+            first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
+            system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
+            gathered_fields: workflow.gathered_fields,
+            max_call_duration_seconds: agent.workflow_configurations.max_call_duration_seconds,
+            language: workflow.language
+          }
+        }),
+      report: (runId, batch) =>
+        transactions.run(
+          Effect.gen(function* () {
+            const run = yield* locate(runId)
+            return yield* Effect.forEach(batch, (event) => events.report(run.organization_id, runId, event))
+          })
+        )
+    })
+  )
 })
 
 /** Runtime calls over the stores and the call events service (stateless: it builds its own). */

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import * as DefinitionChanges from "../agents/DefinitionChanges.js"
@@ -178,7 +179,7 @@ export const make = Effect.gen(function* () {
       return result
     })
 
-  return RuntimeTools.of({ agentOf, call })
+  return RuntimeTools.of(withOperationSpans("RuntimeTools", { agentOf, call }))
 })
 
 /** The runtime's tools over the stores and a `ToolExecutor` from the environment. */

@@ -1,4 +1,5 @@
-import { Clock, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Metric, Option, Schedule } from "effect"
+import { callsPlaced, dialerClaimed } from "../observability/OperationalEvents.js"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import { CallEvents } from "../calls/CallEvents.js"
@@ -265,7 +266,9 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
             : transactions.run(Effect.flatMap(now, (at) => withStores(WithdrawnCalls.withdraw(run, at))))
         )
       )
-      return wanted.pipe(Effect.flatMap((yes) => (yes ? place : Effect.void))).pipe(
+      // counted, not logged one by one: the claim batch has its line (`dialerClaimed`)
+      const placeCounted = Effect.zipLeft(place, Metric.increment(callsPlaced))
+      return wanted.pipe(Effect.flatMap((yes) => (yes ? placeCounted : Effect.void))).pipe(
         Effect.catchAllCause(() =>
           events
             .report(run.organization_id, run.workflow_run_id, {
@@ -335,6 +338,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
       )
       for (const campaign of visited) {
         const { dials, moved } = yield* claim(campaign)
+        yield* dialerClaimed(campaign.organization_id, campaign.id, dials.length, moved)
         yield* Effect.forEach(dials, dial, { discard: true, concurrency: 16 })
         progress += moved
       }

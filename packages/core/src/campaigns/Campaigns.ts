@@ -1,4 +1,5 @@
 import { Chunk, Clock, Context, Effect, Either, Layer, Option, Stream } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { AgentArchived, type AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -178,131 +179,136 @@ export const layer = Layer.effect(
         return id
       })
 
-    return Campaigns.of({
-      create: (organizationId, request) =>
-        Effect.gen(function* () {
-          const agent = yield* agents.resolve(organizationId, request.agent)
-          if (agent.status === "archived") return yield* new AgentArchived({ agent_id: agent.public_id })
-          const from = yield* callerId(organizationId, request.from_phone_number_id)
-          const organization = yield* organizations.find(organizationId)
-          const channels = Option.match(organization, { onNone: () => 1, onSome: (o) => o.outbound_channels })
-          const at = yield* now
-          const retry = { ...RetryPolicy.defaults, ...request.retry }
-          return yield* transactions.run(
-            Effect.gen(function* () {
-              const inserted = yield* store.insertWithin(
-                {
-                  organization_id: organizationId,
-                  agent_id: agent.id,
-                  name: request.name,
-                  status: "created",
-                  from_phone_number_id: from,
-                  max_concurrency: request.max_concurrency ?? Math.min(channels, maxConcurrencyLimit),
-                  max_attempts: retry.max_attempts,
-                  retry_delay_seconds: retry.retry_delay_seconds,
-                  retry_on: dedupe(retry.retry_on),
-                  started_at: null,
-                  ended_at: null
-                },
-                at,
-                quotas.campaigns
-              )
-              if (Option.isNone(inserted)) {
-                return yield* new QuotaExceeded({ resource: "campaigns", limit: quotas.campaigns })
-              }
-              const campaign = inserted.value
-              const imported = yield* importInto(campaign, request.contacts ?? [], at)
-              return { campaign: yield* find(organizationId, campaign.id).pipe(Effect.orDie), imported }
-            })
-          )
-        }),
-      find,
-      list: store.list,
-      addContacts: (organizationId, id, rows) =>
-        transactions.run(
+    return Campaigns.of(
+      withOperationSpans("Campaigns", {
+        create: (organizationId, request) =>
           Effect.gen(function* () {
-            const campaign = yield* held(organizationId, id)
-            if (!CampaignLifecycle.acceptsContacts(campaign.status)) {
-              return yield* new CampaignNotEditable({ status: campaign.status })
-            }
-            return yield* importInto(campaign, rows, yield* now)
-          })
-        ),
-      removeContact: (organizationId, id, contactId) =>
-        transactions.run(
-          Effect.gen(function* () {
-            // The campaign is held first, as the dialer holds it while it claims: the two take turns.
-            yield* held(organizationId, id)
-            const contact = yield* Effect.flatMap(
-              store.findContact(organizationId, id, contactId),
-              Option.match({
-                onNone: () => Effect.fail(new ContactNotFound({ contact_id: contactId })),
-                onSome: Effect.succeed
-              })
-            )
-            if (contact.status !== "pending") {
-              return yield* new ContactNotPending({ contact_id: contactId, status: contact.status })
-            }
-            yield* store.removeContact(organizationId, id, contactId)
-            yield* store.tally(organizationId, id, CampaignTally.move("pending", null))
-          })
-        ),
-      act: (organizationId, id, action) =>
-        transactions.run(
-          Effect.gen(function* () {
-            const campaign = yield* held(organizationId, id)
-            const status = yield* Either.match(CampaignLifecycle.transition(campaign.status, action), {
-              onLeft: Effect.fail,
-              onRight: Effect.succeed
+            const agent = yield* agents.resolve(organizationId, request.agent)
+            if (agent.status === "archived") return yield* new AgentArchived({ agent_id: agent.public_id })
+            const from = yield* callerId(organizationId, request.from_phone_number_id)
+            const organization = yield* organizations.find(organizationId)
+            const channels = Option.match(organization, {
+              onNone: () => 1,
+              onSome: (o) => o.outbound_channels
             })
             const at = yield* now
-            yield* store.update(organizationId, id, {
-              status,
-              ...(action === "start" ? { started_at: at } : {}),
-              ...(action === "cancel" ? { ended_at: at } : {})
-            })
-            if (action === "cancel") {
-              const skipped = yield* store.skipPending(organizationId, id, canceledReason)
-              yield* store.tally(organizationId, id, CampaignTally.move("pending", "skipped", skipped))
-            }
-            const moved = yield* find(organizationId, id)
-            if (action === "start") {
-              yield* withPorts(
-                Webhooks.enqueueCampaign(
-                  organizationId,
-                  "campaign.started",
-                  CampaignAttempts.eventData(moved)
+            const retry = { ...RetryPolicy.defaults, ...request.retry }
+            return yield* transactions.run(
+              Effect.gen(function* () {
+                const inserted = yield* store.insertWithin(
+                  {
+                    organization_id: organizationId,
+                    agent_id: agent.id,
+                    name: request.name,
+                    status: "created",
+                    from_phone_number_id: from,
+                    max_concurrency: request.max_concurrency ?? Math.min(channels, maxConcurrencyLimit),
+                    max_attempts: retry.max_attempts,
+                    retry_delay_seconds: retry.retry_delay_seconds,
+                    retry_on: dedupe(retry.retry_on),
+                    started_at: null,
+                    ended_at: null
+                  },
+                  at,
+                  quotas.campaigns
                 )
-              )
-            }
-            // a campaign started (or resumed) with nothing left to call is complete at once
-            return action === "start" || action === "resume"
-              ? yield* withPorts(CampaignAttempts.tallyAndSettle(moved, CampaignTally.none, at))
-              : moved
-          })
-        ),
-      report: (organizationId, id, filter, page) =>
-        Effect.gen(function* () {
-          const campaign = yield* find(organizationId, id)
-          // the kept counts are the totals: the report never counts rows
-          const counts = campaign.totals.counts
-          const total = filter.status === undefined ? CampaignTally.total(counts) : counts[filter.status]
-          return { campaign, page: yield* store.report(organizationId, id, filter, page, total) }
-        }),
-      reportRows: (organizationId, id) =>
-        Effect.map(find(organizationId, id), () =>
-          Stream.paginateChunkEffect(null as ContactOrder | null, (after) =>
-            Effect.map(store.reportAfter(organizationId, id, after, reportStreamBatch), (rows) => {
-              const last = rows[rows.length - 1]
-              const next: Option.Option<ContactOrder | null> =
-                rows.length < reportStreamBatch || last === undefined
-                  ? Option.none()
-                  : Option.some(last.contact.added_order)
-              return [Chunk.fromIterable(rows), next] as const
+                if (Option.isNone(inserted)) {
+                  return yield* new QuotaExceeded({ resource: "campaigns", limit: quotas.campaigns })
+                }
+                const campaign = inserted.value
+                const imported = yield* importInto(campaign, request.contacts ?? [], at)
+                return { campaign: yield* find(organizationId, campaign.id).pipe(Effect.orDie), imported }
+              })
+            )
+          }),
+        find,
+        list: store.list,
+        addContacts: (organizationId, id, rows) =>
+          transactions.run(
+            Effect.gen(function* () {
+              const campaign = yield* held(organizationId, id)
+              if (!CampaignLifecycle.acceptsContacts(campaign.status)) {
+                return yield* new CampaignNotEditable({ status: campaign.status })
+              }
+              return yield* importInto(campaign, rows, yield* now)
             })
+          ),
+        removeContact: (organizationId, id, contactId) =>
+          transactions.run(
+            Effect.gen(function* () {
+              // The campaign is held first, as the dialer holds it while it claims: the two take turns.
+              yield* held(organizationId, id)
+              const contact = yield* Effect.flatMap(
+                store.findContact(organizationId, id, contactId),
+                Option.match({
+                  onNone: () => Effect.fail(new ContactNotFound({ contact_id: contactId })),
+                  onSome: Effect.succeed
+                })
+              )
+              if (contact.status !== "pending") {
+                return yield* new ContactNotPending({ contact_id: contactId, status: contact.status })
+              }
+              yield* store.removeContact(organizationId, id, contactId)
+              yield* store.tally(organizationId, id, CampaignTally.move("pending", null))
+            })
+          ),
+        act: (organizationId, id, action) =>
+          transactions.run(
+            Effect.gen(function* () {
+              const campaign = yield* held(organizationId, id)
+              const status = yield* Either.match(CampaignLifecycle.transition(campaign.status, action), {
+                onLeft: Effect.fail,
+                onRight: Effect.succeed
+              })
+              const at = yield* now
+              yield* store.update(organizationId, id, {
+                status,
+                ...(action === "start" ? { started_at: at } : {}),
+                ...(action === "cancel" ? { ended_at: at } : {})
+              })
+              if (action === "cancel") {
+                const skipped = yield* store.skipPending(organizationId, id, canceledReason)
+                yield* store.tally(organizationId, id, CampaignTally.move("pending", "skipped", skipped))
+              }
+              const moved = yield* find(organizationId, id)
+              if (action === "start") {
+                yield* withPorts(
+                  Webhooks.enqueueCampaign(
+                    organizationId,
+                    "campaign.started",
+                    CampaignAttempts.eventData(moved)
+                  )
+                )
+              }
+              // a campaign started (or resumed) with nothing left to call is complete at once
+              return action === "start" || action === "resume"
+                ? yield* withPorts(CampaignAttempts.tallyAndSettle(moved, CampaignTally.none, at))
+                : moved
+            })
+          ),
+        report: (organizationId, id, filter, page) =>
+          Effect.gen(function* () {
+            const campaign = yield* find(organizationId, id)
+            // the kept counts are the totals: the report never counts rows
+            const counts = campaign.totals.counts
+            const total = filter.status === undefined ? CampaignTally.total(counts) : counts[filter.status]
+            return { campaign, page: yield* store.report(organizationId, id, filter, page, total) }
+          }),
+        reportRows: (organizationId, id) =>
+          Effect.map(find(organizationId, id), () =>
+            Stream.paginateChunkEffect(null as ContactOrder | null, (after) =>
+              Effect.map(store.reportAfter(organizationId, id, after, reportStreamBatch), (rows) => {
+                const last = rows[rows.length - 1]
+                const next: Option.Option<ContactOrder | null> =
+                  rows.length < reportStreamBatch || last === undefined
+                    ? Option.none()
+                    : Option.some(last.contact.added_order)
+                return [Chunk.fromIterable(rows), next] as const
+              })
+            )
           )
-        )
-    })
+      })
+    )
   })
 )
 

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import * as E164 from "../phone-numbers/E164.js"
@@ -43,7 +44,7 @@ export const layer = Layer.effect(
   DoNotCallList,
   Effect.gen(function* () {
     const store = yield* DoNotCallStore
-    return {
+    return withOperationSpans("DoNotCallList", {
       add: (organizationId, input) =>
         Effect.gen(function* () {
           const phoneNumber = yield* E164.normalize(input.phone_number)
@@ -68,6 +69,6 @@ export const layer = Layer.effect(
           const normalized = yield* E164.normalize(phoneNumber)
           return Option.isSome(yield* store.find(organizationId, normalized))
         })
-    }
+    })
   })
 )

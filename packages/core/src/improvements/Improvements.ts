@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { Agent } from "../agents/Agent.js"
 import { AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
@@ -131,7 +132,7 @@ export const layer = Layer.effect(
         })
       )
 
-    return {
+    return withOperationSpans("Improvements", {
       list: (organizationId, ref, filter, page) =>
         Effect.flatMap(resolveAgent(organizationId, ref), (agent) =>
           improvements.list(organizationId, agent.id, filter, page)
@@ -160,6 +161,6 @@ export const layer = Layer.effect(
         }),
       accept: (organizationId, ref, id) => decide(organizationId, ref, id, "accepted"),
       dismiss: (organizationId, ref, id) => decide(organizationId, ref, id, "dismissed")
-    }
+    })
   })
 )

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
@@ -83,7 +84,7 @@ export const layer = Layer.effect(
           : Effect.fail(new IntegrationConnectionNotFound({ connection_id: id }))
       )
 
-    return {
+    return withOperationSpans("Integrations", {
       providers: Effect.sync(() => OAuthProviders.list(clients)),
       create: (organizationId, request) =>
         Effect.gen(function* () {
@@ -130,6 +131,6 @@ export const layer = Layer.effect(
         Effect.flatMap(connections.remove(organizationId, id), (removed) =>
           removed ? Effect.void : Effect.fail(new IntegrationConnectionNotFound({ connection_id: id }))
         )
-    }
+    })
   })
 )

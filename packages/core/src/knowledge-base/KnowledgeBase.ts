@@ -1,4 +1,5 @@
 import { Cause, Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
@@ -279,7 +280,7 @@ export const layerWith = (
           (options.processing?.staleAfterSeconds ?? defaultProcessing.staleAfterSeconds) * 1000
       })
 
-      return {
+      return withOperationSpans("KnowledgeBase", {
         maxFileBytes,
         upload: (organizationId, upload) =>
           Effect.gen(function* () {
@@ -354,7 +355,7 @@ export const layerWith = (
         },
         processPending: processors.wake,
         awaitIdle: processors.awaitIdle
-      }
+      })
     })
   )
 

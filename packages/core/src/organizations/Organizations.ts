@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { MinorUnits } from "../money/Money.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import * as ApiKey from "./ApiKey.js"
@@ -95,7 +96,7 @@ export const layer = Layer.effect(
         )
       )
 
-    return {
+    return withOperationSpans("Organizations", {
       create: (input) =>
         Effect.gen(function* () {
           const organization = yield* insert(input.name, input.outbound_channels ?? defaultOutboundChannels)
@@ -115,6 +116,6 @@ export const layer = Layer.effect(
           yield* storeKey(organization.id, key)
           return { organization, created: true }
         })
-    }
+    })
   })
 )

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { MinorUnits } from "../money/Money.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { InsufficientBalance } from "../organizations/OrganizationErrors.js"
@@ -156,7 +157,7 @@ export const layer = Layer.effect(
         }
       })
 
-    return {
+    return withOperationSpans("PhoneNumbers", {
       quote: (organizationId, subject) =>
         Effect.gen(function* () {
           const numberType =
@@ -249,6 +250,6 @@ export const layer = Layer.effect(
           if (!number.startsWith("+48")) return yield* new E164.InvalidPhoneNumber({ input: input.number })
           return yield* numbers.addToInventory({ number, number_type: input.number_type }, yield* now)
         })
-    }
+    })
   })
 )

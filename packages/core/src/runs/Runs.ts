@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import { AgentArchived } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
@@ -147,7 +148,7 @@ export const layer = Layer.effect(
         ? Effect.fail(new RunStillLive({ workflow_run_id: run.workflow_run_id, status: run.status }))
         : Effect.void
 
-    return {
+    return withOperationSpans("Runs", {
       createConversation: (organizationId, agent, request) =>
         Effect.gen(function* () {
           const resolved = yield* agents.resolve(organizationId, agent)
@@ -256,6 +257,6 @@ export const layer = Layer.effect(
             })
           )
         })
-    }
+    })
   })
 )

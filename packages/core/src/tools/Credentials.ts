@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
 import { SecureRandom, uuidV4 } from "../randomness/SecureRandom.js"
@@ -52,7 +53,7 @@ export const layer = Layer.effect(
           : Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid }))
       )
 
-    return {
+    return withOperationSpans("Credentials", {
       create: (organizationId, request) =>
         Effect.gen(function* () {
           const credentialUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
@@ -86,6 +87,6 @@ export const layer = Layer.effect(
             yield* credentials.remove(organizationId, credentialUuid)
           })
         )
-    }
+    })
   })
 )

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { Agents } from "../agents/Agents.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
@@ -257,7 +258,7 @@ export const layer = Layer.effect(
         }
       })
 
-    return {
+    return withOperationSpans("ToolExecutor", {
       execute,
       test: (organizationId, toolUuid, call) =>
         Effect.gen(function* () {
@@ -275,6 +276,6 @@ export const layer = Layer.effect(
           })
           return executed.result
         })
-    }
+    })
   })
 )

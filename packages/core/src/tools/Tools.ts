@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { SecureRandom, uuidV4 } from "../randomness/SecureRandom.js"
@@ -72,7 +73,7 @@ export const layer = Layer.effect(
           )
     }
 
-    return {
+    return withOperationSpans("Tools", {
       create: (organizationId, request) =>
         Effect.gen(function* () {
           const toolUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
@@ -121,6 +122,6 @@ export const layer = Layer.effect(
             return Option.getOrElse(archived, () => current)
           })
         )
-    }
+    })
   })
 )

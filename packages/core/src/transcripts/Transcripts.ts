@@ -1,4 +1,5 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run } from "../runs/Run.js"
@@ -60,7 +61,7 @@ export const layer = Layer.effect(
         })
       )
 
-    return {
+    return withOperationSpans("Transcripts", {
       save: (organizationId, runId, fragments) =>
         Effect.gen(function* () {
           const run = yield* findRun(organizationId, runId)
@@ -88,6 +89,6 @@ export const layer = Layer.effect(
           }
           return { run, turns: TranscriptTurns.merge(parsed.right), file_key: key }
         })
-    }
+    })
   })
 )

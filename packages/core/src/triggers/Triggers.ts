@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -84,7 +85,7 @@ export const layer = Layer.effect(
         return Option.isSome(found) ? found.value : yield* new TriggerNotFound({ trigger_id: triggerId })
       })
 
-    return {
+    return withOperationSpans("Triggers", {
       create: (organizationId, input) =>
         Effect.gen(function* () {
           const agent = yield* agents.resolve(organizationId, input.agent)
@@ -126,6 +127,6 @@ export const layer = Layer.effect(
             trigger_id: trigger.trigger_id
           })
         })
-    }
+    })
   })
 )

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import * as ReportingPeriod from "./ReportingPeriod.js"
@@ -57,7 +58,7 @@ export const layer = Layer.effect(
     const period = (requested: ReportingPeriod.RequestedPeriod) =>
       Effect.flatMap(Clock.currentTimeMillis, (ms) => ReportingPeriod.resolve(requested, new Date(ms)))
 
-    return {
+    return withOperationSpans("Usage", {
       summary: (organizationId, requested) =>
         Effect.flatMap(period(requested), (within) =>
           Effect.map(ledger.totals(organizationId, within), (totals) => ({ period: within, totals }))
@@ -72,6 +73,6 @@ export const layer = Layer.effect(
             UsageReport.fromRows({ rows, groupBy, period: within })
           )
         )
-    }
+    })
   })
 )

@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, Layer, Schedule, type Scope } from "effect"
+import { webhookDeliveryFailed } from "../observability/OperationalEvents.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { WebhookEndpointId } from "./WebhookEndpoint.js"
 import * as WebhookRetry from "./WebhookRetry.js"
@@ -85,7 +86,18 @@ const attempt = ({ delivery, endpoint }: ClaimedDelivery, timeout: Duration.Dura
       last_error: WebhookRetry.errorCategory(response),
       delivered_at: outcome.status === "delivered" ? now : null
     })
-  })
+    if (outcome.status !== "delivered") {
+      yield* webhookDeliveryFailed({
+        delivery_id: delivery.id,
+        endpoint_id: delivery.endpoint_id,
+        organization_id: delivery.organization_id,
+        attempts: delivery.attempts,
+        error: WebhookRetry.errorCategory(response),
+        status_code: response._tag === "Answered" ? response.status : null,
+        outcome: outcome.status === "pending" ? "retry" : "failed"
+      })
+    }
+  }).pipe(Effect.withSpan("WebhookDispatcher.attempt", { attributes: { delivery_id: delivery.id } }))
 
 /** The claim for `free` more deliveries, passing over the endpoints and organizations at their bound. */
 const claimRequest = (

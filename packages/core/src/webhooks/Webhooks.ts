@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
@@ -149,48 +150,50 @@ export const layer = Layer.effect(
         return Option.isSome(found) ? found.value : yield* notFound(webhookId)
       })
 
-    return Webhooks.of({
-      create: (organizationId, input) =>
-        Effect.gen(function* () {
-          const body = yield* withPorts(base62String(20))
-          const key = yield* random.bytes(secretBytes)
-          const now = new Date(yield* Clock.currentTimeMillis)
-          const inserted = yield* store.insertEndpointWithin(
-            {
-              id: endpointIdFrom(body),
-              organization_id: organizationId,
-              url: input.url,
-              description: input.description ?? null,
-              events: [...new Set(input.events ?? allEventTypes)],
-              secret: WebhookSignature.secretFromBytes(key),
-              enabled: true,
-              created_at: now
-            },
-            quotas.webhook_endpoints
-          )
-          return Option.isSome(inserted)
-            ? inserted.value
-            : yield* new QuotaExceeded({ resource: "webhook_endpoints", limit: quotas.webhook_endpoints })
-        }),
-      list: (organizationId, page) => store.listEndpoints(organizationId, page),
-      get,
-      update: (organizationId, webhookId, patch) =>
-        Effect.gen(function* () {
-          const endpoint = yield* get(organizationId, webhookId)
-          const events = patch.events === undefined ? {} : { events: [...new Set(patch.events)] }
-          const updated = yield* store.updateEndpoint(organizationId, endpoint.id, { ...patch, ...events })
-          return Option.isSome(updated) ? updated.value : yield* notFound(webhookId)
-        }),
-      remove: (organizationId, webhookId) =>
-        Effect.gen(function* () {
-          const endpoint = yield* get(organizationId, webhookId)
-          if (!(yield* store.removeEndpoint(organizationId, endpoint.id))) return yield* notFound(webhookId)
-        }),
-      deliveries: (organizationId, webhookId, page) =>
-        Effect.flatMap(get(organizationId, webhookId), (endpoint) =>
-          store.listDeliveries(organizationId, endpoint.id, page)
-        ),
-      emit: (organizationId, type, run) => withPorts(enqueue(organizationId, type, run))
-    })
+    return Webhooks.of(
+      withOperationSpans("Webhooks", {
+        create: (organizationId, input) =>
+          Effect.gen(function* () {
+            const body = yield* withPorts(base62String(20))
+            const key = yield* random.bytes(secretBytes)
+            const now = new Date(yield* Clock.currentTimeMillis)
+            const inserted = yield* store.insertEndpointWithin(
+              {
+                id: endpointIdFrom(body),
+                organization_id: organizationId,
+                url: input.url,
+                description: input.description ?? null,
+                events: [...new Set(input.events ?? allEventTypes)],
+                secret: WebhookSignature.secretFromBytes(key),
+                enabled: true,
+                created_at: now
+              },
+              quotas.webhook_endpoints
+            )
+            return Option.isSome(inserted)
+              ? inserted.value
+              : yield* new QuotaExceeded({ resource: "webhook_endpoints", limit: quotas.webhook_endpoints })
+          }),
+        list: (organizationId, page) => store.listEndpoints(organizationId, page),
+        get,
+        update: (organizationId, webhookId, patch) =>
+          Effect.gen(function* () {
+            const endpoint = yield* get(organizationId, webhookId)
+            const events = patch.events === undefined ? {} : { events: [...new Set(patch.events)] }
+            const updated = yield* store.updateEndpoint(organizationId, endpoint.id, { ...patch, ...events })
+            return Option.isSome(updated) ? updated.value : yield* notFound(webhookId)
+          }),
+        remove: (organizationId, webhookId) =>
+          Effect.gen(function* () {
+            const endpoint = yield* get(organizationId, webhookId)
+            if (!(yield* store.removeEndpoint(organizationId, endpoint.id))) return yield* notFound(webhookId)
+          }),
+        deliveries: (organizationId, webhookId, page) =>
+          Effect.flatMap(get(organizationId, webhookId), (endpoint) =>
+            store.listDeliveries(organizationId, endpoint.id, page)
+          ),
+        emit: (organizationId, type, run) => withPorts(enqueue(organizationId, type, run))
+      })
+    )
   })
 )

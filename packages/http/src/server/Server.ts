@@ -19,7 +19,8 @@ import {
   PgConnection,
   PgStorage,
   SecretBox,
-  ServerSecrets
+  ServerSecrets,
+  StorageGauges
 } from "@voice-agent-platform/pg"
 import { FileSystemBlobStore, S3BlobStore } from "@voice-agent-platform/blob-stores"
 import type { SqlClient, SqlError } from "@effect/sql"
@@ -30,6 +31,7 @@ import { docsPath } from "../docs/DocsRoutes.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
 import * as RequestDeadline from "../middleware/RequestDeadline.js"
+import * as MetricsRoute from "../observability/MetricsRoute.js"
 import * as NodeOutboundHttp from "../outbound/NodeOutboundHttp.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 import * as Bootstrap from "./Bootstrap.js"
@@ -119,6 +121,7 @@ export const layer = Layer.unwrapEffect(
     const http = HttpApiBuilder.serve().pipe(
       Layer.provide(AppLayer.layer),
       Layer.provide([linkSigning, publicBaseUrl, trustedHosts, outboundPolicy]),
+      Layer.provide(MetricsRoute.layerScrapeGauges(StorageGauges.refresh)),
       Layer.provide(OperatorAuthentication.layerToken(config.adminToken)),
       Layer.provide(RuntimeAuthentication.layerToken(config.runtimeToken)),
       Layer.provide(bootstrap),

@@ -1,0 +1,132 @@
+import type { HttpApi, HttpApiGroup, HttpApp } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpServerRequest, HttpTraceContext } from "@effect/platform"
+import type { HttpServerResponse } from "@effect/platform"
+import type { Tracer } from "effect"
+import { Cause, Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import * as EndpointRouter from "../edge/EndpointRouter.js"
+import { AccessLog } from "./AccessLog.js"
+import * as HttpMetrics from "./HttpMetrics.js"
+
+/** What is learnt about a request while it runs and reported when it is answered. */
+export interface RequestFacts {
+  organizationId: number | undefined
+}
+
+/** This request's facts; none outside `layer`'s middleware (nothing is then recorded). */
+export class CurrentRequestFacts extends Context.Reference<CurrentRequestFacts>()(
+  "@voice-agent-platform/http/CurrentRequestFacts",
+  { defaultValue: (): RequestFacts | undefined => undefined }
+) {}
+
+/** Records the organization a request's API key belongs to (for its access log line and span). */
+export const noteOrganization = (organizationId: number): Effect.Effect<void> =>
+  Effect.map(CurrentRequestFacts, (facts) => {
+    if (facts !== undefined) facts.organizationId = organizationId
+  })
+
+/** The status a request that ended without a response is counted with: interrupted 499, else 500. */
+const statusOf = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>): number =>
+  Exit.isSuccess(exit) ? exit.value.status : Cause.isInterruptedOnly(exit.cause) ? 499 : 500
+
+/**
+ * Observes every request the API answers, from outside the response shaping (so it sees the final
+ * status and `X-Request-Id`):
+ *
+ * - a server span `METHOD /route/{template}` (when a tracer is on), child of a caller's `traceparent`,
+ *   with `http.route`, `url.path`, `request_id`, the status, and the organization once authenticated;
+ *   the platform's own server span is turned off, because it records the query string (a download
+ *   link's signature) as `url.full` and `url.query`;
+ * - `vap_http_requests_total` and `vap_http_request_duration_seconds` by route template (`HttpMetrics`);
+ * - one access log line (`AccessLog`): request id, method, route, status, duration, organization.
+ *
+ * A request no operation matches is recorded under the route `unmatched` (or its path, for the
+ * `extraRoutes` served beside the API: the docs, `/metrics`), never its raw path.
+ */
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  extraRoutes: ReadonlyArray<string>
+) => {
+  const match = EndpointRouter.make(api)
+  const extra = new Set(extraRoutes)
+  // the platform writes parameters `:agent_id`; the route is shown as the OpenAPI document does, `{agent_id}`
+  const templates = new Map<string, string>()
+  const templateOf = (path: string): string => {
+    let template = templates.get(path)
+    if (template === undefined) {
+      template = path.replace(/:(\w+)/g, "{$1}")
+      templates.set(path, template)
+    }
+    return template
+  }
+  const routeOf = (method: string, url: string): string => {
+    const found = match(method, url)
+    if (found !== undefined) return templateOf(found.endpoint.path)
+    const path = url.replace(/[?#].*$/s, "")
+    return extra.has(path) ? path : "unmatched"
+  }
+
+  const observe = (log: AccessLog["Type"]) => (app: HttpApp.Default) =>
+    Effect.withFiberRuntime<
+      HttpServerResponse.HttpServerResponse,
+      unknown,
+      HttpServerRequest.HttpServerRequest
+    >((fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const started = performance.now()
+      const method = request.method
+      const route = routeOf(method, request.url)
+      const facts: RequestFacts = { organizationId: undefined }
+      const handled = Effect.provideService(app, CurrentRequestFacts, facts)
+      const finish = (
+        exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>,
+        span: Tracer.Span | undefined
+      ) => {
+        const status = statusOf(exit)
+        const requestId = Exit.isSuccess(exit) ? exit.value.headers["x-request-id"] : undefined
+        const millis = performance.now() - started
+        HttpMetrics.record(route, method, status, millis / 1000)
+        if (span !== undefined) {
+          // the platform's router sets `http.route` (as `:param`) on the current span: the template wins
+          span.attribute("http.route", route)
+          span.attribute("http.response.status_code", status)
+          if (requestId !== undefined) span.attribute("request_id", requestId)
+          if (facts.organizationId !== undefined) span.attribute("organization_id", facts.organizationId)
+        }
+        return Effect.zipRight(
+          log({
+            request_id: requestId,
+            method,
+            route,
+            status,
+            duration_ms: Math.round(millis * 100) / 100,
+            organization_id: facts.organizationId
+          }),
+          exit
+        )
+      }
+      if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
+        return Effect.flatMap(Effect.exit(handled), (exit) => finish(exit, undefined))
+      }
+      return Effect.useSpan(
+        `${method} ${route}`,
+        {
+          kind: "server",
+          parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers)),
+          captureStackTrace: false,
+          attributes: {
+            "http.request.method": method,
+            "http.route": route,
+            "url.path": request.url.replace(/[?#].*$/s, "")
+          }
+        },
+        (span) =>
+          Effect.flatMap(Effect.exit(Effect.withParentSpan(handled, span)), (exit) => finish(exit, span))
+      )
+    })
+
+  return Layer.merge(
+    HttpApiBuilder.middleware(api, Effect.map(AccessLog, observe) as never),
+    // The platform's server span records the query string (a download link's signature): this one replaces it.
+    Layer.scopedDiscard(Effect.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true))
+  )
+}

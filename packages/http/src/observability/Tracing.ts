@@ -1,0 +1,77 @@
+import { FetchHttpClient } from "@effect/platform"
+import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
+import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
+import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
+
+/** Where and as what spans are exported: OTLP/HTTP (JSON) to `url`. */
+export interface TracingSettings {
+  /** The collector's traces URL: `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  readonly url: string
+  readonly serviceName: string
+  /** `OTEL_EXPORTER_OTLP_HEADERS`: sent with every export (a collector's credentials); never logged. */
+  readonly headers: Redacted.Redacted<Record<string, string>>
+  readonly exportInterval: Duration.Duration
+}
+
+/** The service name spans carry when `OTEL_SERVICE_NAME` is not set. */
+export const defaultServiceName = "voice-agent-platform"
+
+/** `k1=v1,k2=v2`, values URL-encoded, as the OpenTelemetry specification writes headers. */
+const parseHeaders = (text: string): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  for (const pair of text.split(",")) {
+    const at = pair.indexOf("=")
+    if (at <= 0) continue
+    headers[decodeURIComponent(pair.slice(0, at).trim()).toLowerCase()] = decodeURIComponent(
+      pair.slice(at + 1).trim()
+    )
+  }
+  return headers
+}
+
+/**
+ * The standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` (none: no tracing), `OTEL_SERVICE_NAME`
+ * (default `voice-agent-platform`), `OTEL_EXPORTER_OTLP_HEADERS` (default none) and
+ * `OTEL_BSP_SCHEDULE_DELAY` (milliseconds between exports, default 5000).
+ */
+export const config: Config.Config<Option.Option<TracingSettings>> = Config.all({
+  endpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  serviceName: Config.nonEmptyString("OTEL_SERVICE_NAME").pipe(Config.withDefault(defaultServiceName)),
+  headers: Config.redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(Redacted.make(""))),
+  delay: Config.integer("OTEL_BSP_SCHEDULE_DELAY").pipe(
+    Config.validate({
+      message: "OTEL_BSP_SCHEDULE_DELAY must be a number of milliseconds, 1 or more",
+      validation: (n) => n >= 1
+    }),
+    Config.withDefault(5000)
+  )
+}).pipe(
+  Config.map(({ delay, endpoint, headers, serviceName }) =>
+    Option.map(endpoint, (url) => ({
+      url: `${url.href.replace(/\/+$/, "")}/v1/traces`,
+      serviceName,
+      headers: Redacted.make(parseHeaders(Redacted.value(headers))),
+      exportInterval: Duration.millis(delay)
+    }))
+  )
+)
+
+/**
+ * Spans exported over OTLP/HTTP as JSON by `@effect/opentelemetry`'s own exporter (no OpenTelemetry SDK
+ * loaded), in batches every `exportInterval` and once more at shutdown; the export itself is not traced.
+ * Without settings, tracing is off: every span is a no-op and the server makes none.
+ */
+export const layer = (settings: Option.Option<TracingSettings>): Layer.Layer<never> =>
+  Option.match(settings, {
+    onNone: () => Layer.setTracerEnabled(false),
+    onSome: (tracing) =>
+      OtlpTracer.layer({
+        url: tracing.url,
+        resource: { serviceName: tracing.serviceName },
+        headers: Redacted.value(tracing.headers),
+        exportInterval: tracing.exportInterval
+      }).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
+  })
+
+/** `layer` with the settings read from the environment (`config`). */
+export const layerFromEnv = Layer.unwrapEffect(Effect.map(config, layer))

@@ -1,0 +1,23 @@
+import { SqlClient } from "@effect/sql"
+import { OperationalEvents } from "@voice-agent-platform/core"
+import { Effect, Metric } from "effect"
+
+/**
+ * Reads the figures that belong to the whole database rather than to one process, and sets their
+ * gauges: outbound channels held now (`vap_channels_in_use`) and webhook deliveries pending
+ * (`vap_webhook_backlog`). One statement; a failure is logged and leaves the gauges as they were.
+ */
+export const refresh: Effect.Effect<void, never, SqlClient.SqlClient> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly channels: number; readonly backlog: number }>`
+    SELECT
+      (SELECT count(*) FROM channel_reservations WHERE expires_at > now())::int AS channels,
+      (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int AS backlog`
+  const figures = rows[0]
+  if (figures === undefined) return
+  yield* Metric.set(OperationalEvents.channelsInUse, figures.channels)
+  yield* Metric.set(OperationalEvents.webhookBacklog, figures.backlog)
+}).pipe(
+  Effect.catchAllCause((cause) => Effect.logWarning("metrics: the storage gauges could not be read", cause)),
+  Effect.withSpan("StorageGauges.refresh")
+)
