@@ -32,16 +32,19 @@ const isOperation = (value: unknown): value is Effect.Effect<unknown, unknown, u
   !Context.isTag(value) &&
   !(value instanceof Error)
 
+/** No stack trace is taken for a span: capturing one per call costs more than the span itself. */
+const spanOptions = { captureStackTrace: false } as const
+
 const traceOperation = (name: string, value: unknown): unknown => {
-  if (isOperation(value)) return Effect.withSpan(value, name)
+  if (isOperation(value)) return Effect.withSpan(value, name, spanOptions)
   if (typeof value !== "function") return value
   const method = value as (...args: ReadonlyArray<unknown>) => unknown
   return (...args: ReadonlyArray<unknown>) => {
     const result = method(...args)
-    if (isOperation(result)) return Effect.withSpan(result, name)
+    if (isOperation(result)) return Effect.withSpan(result, name, spanOptions)
     // every Effect (an Option too) also counts as a Stream: only a stream that is not one is a stream
     if (Stream.StreamTypeId in Object(result) && !Effect.isEffect(result))
-      return Stream.withSpan(result as Stream.Stream<unknown>, name)
+      return Stream.withSpan(result as Stream.Stream<unknown>, name, spanOptions)
     return result
   }
 }

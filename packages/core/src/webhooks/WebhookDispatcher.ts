@@ -97,7 +97,12 @@ const attempt = ({ delivery, endpoint }: ClaimedDelivery, timeout: Duration.Dura
         outcome: outcome.status === "pending" ? "retry" : "failed"
       })
     }
-  }).pipe(Effect.withSpan("WebhookDispatcher.attempt", { attributes: { delivery_id: delivery.id } }))
+  }).pipe(
+    Effect.withSpan("WebhookDispatcher.attempt", {
+      attributes: { delivery_id: delivery.id },
+      captureStackTrace: false
+    })
+  )
 
 /** The claim for `free` more deliveries, passing over the endpoints and organizations at their bound. */
 const claimRequest = (

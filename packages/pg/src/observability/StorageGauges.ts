@@ -19,5 +19,5 @@ export const refresh: Effect.Effect<void, never, SqlClient.SqlClient> = Effect.g
   yield* Metric.set(OperationalEvents.webhookBacklog, figures.backlog)
 }).pipe(
   Effect.catchAllCause((cause) => Effect.logWarning("metrics: the storage gauges could not be read", cause)),
-  Effect.withSpan("StorageGauges.refresh")
+  Effect.withSpan("StorageGauges.refresh", { captureStackTrace: false })
 )
