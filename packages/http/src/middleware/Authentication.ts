@@ -2,6 +2,7 @@ import { Authentication } from "@voice-agent-platform/contract/middleware/Authen
 import { ApiKey, ApiKeyStore } from "@voice-agent-platform/core"
 import { Unauthorized } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { sha256Hex } from "./KeyHash.js"
 
 /** The middleware tag and what it provides are part of the contract; this is the server's side. */
 export {
@@ -21,7 +22,7 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const value = Redacted.value(key)
           if (!ApiKey.isWellFormed(value)) return yield* Effect.fail(invalid)
-          const found = yield* keys.findActiveByHash(yield* ApiKey.hash(value))
+          const found = yield* keys.findActiveByHash(sha256Hex(value))
           return Option.isSome(found) ? found.value.organization : yield* Effect.fail(invalid)
         })
     }
