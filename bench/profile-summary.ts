@@ -35,13 +35,15 @@ const modulesOf = (url: string) => {
 const sourceOf = (url: string, line: number) => {
   if (!url.endsWith("/dist/bundle/server.js")) return url
   const modules = modulesOf(url)
+  // Before the first module: esbuild's own helpers (CommonJS wrappers, exports).
+  if (modules.length === 0 || line < modules[0]![0]) return "/bundle/esbuild-runtime"
   let [low, high] = [0, modules.length - 1]
   while (low < high) {
     const middle = Math.ceil((low + high) / 2)
     if (modules[middle]![0] <= line) low = middle
     else high = middle - 1
   }
-  const path = modules[low]?.[1] ?? "bundle"
+  const path = modules[low]![1]
   return path.startsWith("node_modules/") ? `/${path}` : `/${path.replace("/dist/src/", "/src/")}`
 }
 for (const node of profile.nodes)
