@@ -138,7 +138,7 @@ execFileSync("npm", ["run", "build", "--silent"], {
 })
 const engine = [
   ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]),
-  fileURLToPath(new URL("../packages/http/dist/bundle/server.js", import.meta.url))
+  fileURLToPath(new URL("../packages/http/dist/bundle/start.js", import.meta.url))
 ]
 
 /** An agent with 60 chat runs, made through the API; answers the page's path. */
