@@ -46,19 +46,30 @@ export const isCurrent = async (location: string = defaultLocation()): Promise<b
 /**
  * Makes the template at `location` unless a current one is there: PGlite creates a data directory (initdb)
  * and closes it (a checkpoint, no lock file left); it is then moved into place in one rename, so a build
- * stopped half-way leaves no half template.
+ * stopped half-way leaves no half template, and of two builds at once the first one's template stays.
  */
 export const ensure = async (location: string = defaultLocation()): Promise<"made" | "current"> => {
   if (await isCurrent(location)) return "current"
-  const building = `${location}.building-${process.pid}`
+  const building = `${location}.building-${process.pid}-${crypto.randomBytes(6).toString("hex")}`
   await fs.rm(building, { recursive: true, force: true })
   await fs.mkdir(building, { recursive: true })
   const { PGlite } = await import("@electric-sql/pglite")
   const database = await PGlite.create(join(building, "pgdata"))
   await database.close()
   await fs.writeFile(join(building, "pglite-version"), await pgliteVersion())
-  await fs.rm(location, { recursive: true, force: true })
-  await fs.rename(building, location)
+  try {
+    await fs.rename(building, location)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error
+    // Another build made one meanwhile: a current one is kept (a server may be copying it), a stale one replaced.
+    if (await isCurrent(location)) {
+      await fs.rm(building, { recursive: true, force: true })
+      return "current"
+    }
+    await fs.rm(location, { recursive: true, force: true })
+    await fs.rename(building, location)
+  }
   return "made"
 }
 
@@ -86,6 +97,12 @@ export const seed = async (
   const copying = `${dataDirectory}.copying-${crypto.randomBytes(6).toString("hex")}`
   try {
     await fs.cp(join(location, "pgdata"), copying, { recursive: true, errorOnExist: true, force: false })
+  } catch {
+    // The template went away while it was copied (a build replacing a stale one): PGlite runs initdb.
+    await fs.rm(copying, { recursive: true, force: true })
+    return "no template"
+  }
+  try {
     await fs.rm(dataDirectory, { recursive: true, force: true })
     await fs.rename(copying, dataDirectory)
   } finally {

@@ -96,6 +96,14 @@ describe("EmbeddedTemplate", () => {
     expect(await fs.readdir(empty)).toContain("PG_VERSION")
   })
 
+  it("is made once by two builds at once: both end, and one template is there, current", async () => {
+    const location = path.join(root, "twice")
+    const results = await Promise.all([EmbeddedTemplate.ensure(location), EmbeddedTemplate.ensure(location)])
+    expect(results).toContain("made")
+    expect(await EmbeddedTemplate.isCurrent(location)).toBe(true)
+    expect((await fs.readdir(root)).filter((name) => name.startsWith("twice"))).toStrictEqual(["twice"])
+  }, 240_000)
+
   it("is not used when missing, or made by another PGlite release; ensure then makes it again", async () => {
     expect(await EmbeddedTemplate.seed(path.join(root, "none"), path.join(root, "no-template"))).toBe(
       "no template"
