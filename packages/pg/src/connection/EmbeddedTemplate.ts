@@ -1,7 +1,7 @@
 import * as crypto from "node:crypto"
 import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
+import { dirname, join, relative } from "node:path"
 
 /**
  * A new embedded data directory without initdb. PGlite runs initdb (5–6 s, 10+ s on a loaded machine) the
@@ -16,7 +16,10 @@ import { dirname, join } from "node:path"
  * the same machine, so the copy is made with Node's file system instead.
  */
 
-/** Where the built template lives: `dist/embedded-template` of this package (`pgdata` and `pglite-version`). */
+/**
+ * Where the built template lives: `dist/embedded-template` of this package (`pgdata`, `pglite-version`, and
+ * `folders.json`, every folder of `pgdata`). It is shipped in the package (`files`).
+ */
 export const defaultLocation = (): string => {
   const require = createRequire(import.meta.url)
   return join(dirname(require.resolve("@voice-agent-platform/pg/package.json")), "dist", "embedded-template")
@@ -40,7 +43,11 @@ const exists = (path: string) =>
 /** Whether `location` holds a template made by the PGlite release in use. */
 export const isCurrent = async (location: string = defaultLocation()): Promise<boolean> => {
   const made = await fs.readFile(join(location, "pglite-version"), "utf8").catch(() => undefined)
-  return made?.trim() === (await pgliteVersion()) && (await exists(join(location, "pgdata", "PG_VERSION")))
+  return (
+    made?.trim() === (await pgliteVersion()) &&
+    (await exists(join(location, "pgdata", "PG_VERSION"))) &&
+    (await exists(join(location, "folders.json")))
+  )
 }
 
 /**
@@ -56,6 +63,13 @@ export const ensure = async (location: string = defaultLocation()): Promise<"mad
   const { PGlite } = await import("@electric-sql/pglite")
   const database = await PGlite.create(join(building, "pgdata"))
   await database.close()
+  // Every folder, so that a copy has the empty ones PostgreSQL needs even where they were lost (npm pack
+  // keeps no empty folder).
+  const entries = await fs.readdir(join(building, "pgdata"), { recursive: true, withFileTypes: true })
+  const folders = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => relative(join(building, "pgdata"), join(entry.parentPath, entry.name)))
+  await fs.writeFile(join(building, "folders.json"), JSON.stringify(folders.sort()))
   await fs.writeFile(join(building, "pglite-version"), await pgliteVersion())
   try {
     await fs.rename(building, location)
@@ -97,6 +111,10 @@ export const seed = async (
   const copying = `${dataDirectory}.copying-${crypto.randomBytes(6).toString("hex")}`
   try {
     await fs.cp(join(location, "pgdata"), copying, { recursive: true, errorOnExist: true, force: false })
+    const folders: ReadonlyArray<string> = JSON.parse(
+      await fs.readFile(join(location, "folders.json"), "utf8")
+    )
+    for (const folder of folders) await fs.mkdir(join(copying, folder), { recursive: true })
   } catch {
     // The template went away while it was copied (a build replacing a stale one): PGlite runs initdb.
     await fs.rm(copying, { recursive: true, force: true })

@@ -84,6 +84,30 @@ describe("EmbeddedTemplate", () => {
     expect((await fs.readdir(path.dirname(copied))).sort()).toStrictEqual(["postgres"])
   }, 240_000)
 
+  it("gives a complete directory from a template that lost its empty folders (npm pack keeps none)", async () => {
+    const packed = path.join(root, "packed")
+    await fs.cp(template, packed, { recursive: true })
+    const emptyFolders = async () => {
+      const entries = await fs.readdir(path.join(packed, "pgdata"), { recursive: true, withFileTypes: true })
+      const folders = entries.filter((entry) => entry.isDirectory())
+      const empty = await Promise.all(
+        folders.map(async (entry) => {
+          const at = path.join(entry.parentPath, entry.name)
+          return (await fs.readdir(at)).length === 0 ? [at] : []
+        })
+      )
+      return empty.flat()
+    }
+    for (let left = await emptyFolders(); left.length > 0; left = await emptyFolders())
+      for (const folder of left) await fs.rmdir(folder)
+    const [fromPacked, fromTemplate] = [path.join(root, "from-packed"), path.join(root, "from-template")]
+    expect(await EmbeddedTemplate.seed(fromPacked, packed)).toBe("copied")
+    expect(await EmbeddedTemplate.seed(fromTemplate, template)).toBe("copied")
+    const files = await filesUnder(fromTemplate)
+    expect(files).toContain("pg_tblspc")
+    expect(await filesUnder(fromPacked)).toStrictEqual(files)
+  })
+
   it("leaves a directory with anything in it alone, and copies into an empty one", async () => {
     const existing = path.join(root, "existing")
     await fs.mkdir(existing, { recursive: true })
