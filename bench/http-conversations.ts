@@ -2,7 +2,8 @@
 // ONE run, on five servers: bare node:http answering the engine's page bytes; a hand-written node:http +
 // `pg` server (bench/handwritten-pg-server.ts, the four obvious statements); the engine on PostgreSQL
 // (`DATABASE_URL`); a hand-written node:http + PGlite server in process (bench/handwritten-pglite-server.ts);
-// the engine on the embedded database (`npm start`'s default). Every server runs in its own process
+// the engine on the embedded database (`npm start`'s default). The engines run as `npm start` runs them
+// (`npm run build` first, then the compiled bundle). Every server runs in its own process
 // group pinned to core 0 (`taskset`, when there is one), the load from this process pinned to core 1.
 // Prints req/s, p50, p99, start to first answer, and the ratios. Run: `npm run bench:http`
 // (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the
@@ -128,9 +129,16 @@ const tsx = (file: string) => [
   fileURLToPath(new URL(file, import.meta.url))
 ]
 const profile = process.env.BENCH_PROFILE
+// The engine runs as `npm start` runs it: built first, then the compiled server bundle.
+console.log("npm run build (as npm start does first)")
+execFileSync("npm", ["run", "build", "--silent"], {
+  cwd: fileURLToPath(new URL("..", import.meta.url)),
+  stdio: "inherit",
+  timeout: 600_000
+})
 const engine = [
   ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]),
-  ...tsx("../packages/http/src/server/main.ts")
+  fileURLToPath(new URL("../packages/http/dist/bundle/start.js", import.meta.url))
 ]
 
 /** An agent with 60 chat runs, made through the API; answers the page's path. */

@@ -1,7 +1,10 @@
 // Summarises a `--cpu-prof` profile (e.g. from `BENCH_PROFILE=<dir> npm run bench:http`): self time by
 // package (or by file inside this repository) and the heaviest functions. Run:
-// `node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]`.
+// `node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]`. A frame in the bundled server
+// (dist/bundle/server.js, what `npm start` runs) is named by the module esbuild put there (its `// path`
+// comments), so the bundle's profile reads like the modules' own.
 import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 
 interface Node {
   readonly id: number
@@ -16,6 +19,35 @@ const profile = JSON.parse(readFileSync(file, "utf8")) as {
   readonly samples: ReadonlyArray<number>
   readonly timeDeltas: ReadonlyArray<number>
 }
+/** For a bundle: the line where each module starts and its path, in order. */
+const bundles = new Map<string, ReadonlyArray<readonly [line: number, path: string]>>()
+const modulesOf = (url: string) => {
+  let modules = bundles.get(url)
+  if (modules === undefined) {
+    modules = readFileSync(fileURLToPath(url), "utf8")
+      .split("\n")
+      .flatMap((line, i) => (/^\/\/ (\S+\.[cm]?js)$/.test(line) ? [[i, line.slice(3)] as const] : []))
+    bundles.set(url, modules)
+  }
+  return modules
+}
+/** The frame's own file: the module of the bundle its line falls in, or its URL. */
+const sourceOf = (url: string, line: number) => {
+  if (!url.endsWith("/dist/bundle/server.js")) return url
+  const modules = modulesOf(url)
+  // Before the first module: esbuild's own helpers (CommonJS wrappers, exports).
+  if (modules.length === 0 || line < modules[0]![0]) return "/bundle/esbuild-runtime"
+  let [low, high] = [0, modules.length - 1]
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (modules[middle]![0] <= line) low = middle
+    else high = middle - 1
+  }
+  const path = modules[low]![1]
+  return path.startsWith("node_modules/") ? `/${path}` : `/${path.replace("/dist/src/", "/src/")}`
+}
+for (const node of profile.nodes)
+  (node.callFrame as { url: string }).url = sourceOf(node.callFrame.url, node.callFrame.lineNumber)
 const byId = new Map(profile.nodes.map((node) => [node.id, node]))
 const self = new Map<number, number>()
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))

@@ -3,6 +3,7 @@ import { ApiKey, ApiKeyStore } from "@voice-agent-platform/core"
 import { Unauthorized } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { noteOrganization } from "../observability/RequestObservation.js"
+import { sha256Hex } from "./KeyHash.js"
 
 /** The middleware tag and what it provides are part of the contract; this is the server's side. */
 export {
@@ -22,7 +23,7 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const value = Redacted.value(key)
           if (!ApiKey.isWellFormed(value)) return yield* Effect.fail(invalid)
-          const found = yield* keys.findActiveByHash(yield* ApiKey.hash(value))
+          const found = yield* keys.findActiveByHash(sha256Hex(value))
           if (Option.isNone(found)) return yield* Effect.fail(invalid)
           yield* noteOrganization(found.value.organization.id)
           return found.value.organization

@@ -24,7 +24,7 @@ import {
 } from "@voice-agent-platform/pg"
 import { FileSystemBlobStore, S3BlobStore } from "@voice-agent-platform/blob-stores"
 import type { SqlClient, SqlError } from "@effect/sql"
-import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { Console, Deferred, Effect, Layer, Option, Redacted } from "effect"
 import { join } from "node:path"
 import * as AppLayer from "../AppLayer.js"
 import { docsPath } from "../docs/DocsRoutes.js"
@@ -151,20 +151,37 @@ export const layer = Layer.unwrapEffect(
             )
           )
         : Layer.empty
-    // Every minute while the server runs: overdue calls are reclaimed, expired files and idempotency
-    // records removed, and documents left pending handed to the processors.
+    // The background work starts once the server listens: its first rounds (a dozen statements) would
+    // otherwise run during start-up, on the embedded database ahead of everything else on its one backend.
+    const listening = yield* Deferred.make<void>()
+    const onceListening = <E, R>(background: Layer.Layer<never, E, R>) =>
+      Layer.scopedDiscard(
+        Effect.flatMap(Effect.scope, (scope) =>
+          Effect.forkScoped(
+            Effect.zipRight(Deferred.await(listening), Layer.buildWithScope(background, scope))
+          )
+        )
+      )
     return Layer.mergeAll(
       filesWarning,
       linksWarning,
-      Layer.effectDiscard(announce).pipe(Layer.provideMerge(http)),
-      Housekeeping.layer(),
-      // Running campaigns are dialed in the background, sharing the work with other servers by leases.
-      CampaignDialer.layer(),
-      // Webhook deliveries go out through the guarded outbound client, a round every second.
-      WebhookDispatcher.layer().pipe(
-        Layer.provide(WebhookSender.layer),
-        Layer.provide(NodeOutboundHttp.layer),
-        Layer.provide(outboundPolicy)
+      Layer.effectDiscard(Effect.zipRight(announce, Deferred.succeed(listening, undefined))).pipe(
+        Layer.provideMerge(http)
+      ),
+      onceListening(
+        Layer.mergeAll(
+          // Every minute while the server runs: overdue calls are reclaimed, expired files and idempotency
+          // records removed, and documents left pending handed to the processors.
+          Housekeeping.layer(),
+          // Running campaigns are dialed in the background, sharing the work with other servers by leases.
+          CampaignDialer.layer(),
+          // Webhook deliveries go out through the guarded outbound client, a round every second.
+          WebhookDispatcher.layer().pipe(
+            Layer.provide(WebhookSender.layer),
+            Layer.provide(NodeOutboundHttp.layer),
+            Layer.provide(outboundPolicy)
+          )
+        )
       )
     ).pipe(Layer.provide(engine), Layer.provide(Layer.merge(database, secretBox)))
   })

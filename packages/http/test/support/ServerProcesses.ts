@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
@@ -7,6 +7,20 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const main = fileURLToPath(new URL("../../src/server/main.ts", import.meta.url))
+/** What `npm start` runs once `npm run build` has made it: the compiled server bundled into one file. */
+const bundled = fileURLToPath(new URL("../../dist/bundle/start.js", import.meta.url))
+const repositoryRoot = fileURLToPath(new URL("../../../../", import.meta.url))
+
+/** `npm run build`, as `npm start` runs it first (incremental: seconds when nothing changed); bounded at 5 minutes. */
+export const build = () =>
+  new Promise<void>((resolve, reject) => {
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm"
+    execFile(npm, ["run", "build"], { cwd: repositoryRoot, timeout: 300_000 }, (error, stdout, stderr) =>
+      error === null
+        ? resolve()
+        : reject(new Error(`npm run build failed: ${error.message}\n${stdout}${stderr}`))
+    )
+  })
 
 /** A port nobody listens on right now. */
 export const freePort = () =>
@@ -53,11 +67,17 @@ export const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
   }
 }
 
-/** Spawns the bundled server the way `npm start` does, in a process group of its own, without waiting. */
-export const spawnServer = (env: Record<string, string>): ChildProcess => {
+/**
+ * Spawns the bundled server, in a process group of its own, without waiting: from the sources through
+ * `tsx` (what the tests change is what runs), or `compiled` exactly as `npm start` runs it (after `build`).
+ */
+export const spawnServer = (
+  env: Record<string, string>,
+  { compiled = false }: { readonly compiled?: boolean } = {}
+): ChildProcess => {
   const child = spawn(
     process.execPath,
-    ["--conditions=@voice-agent-platform/source", "--import", "tsx", main],
+    compiled ? [bundled] : ["--conditions=@voice-agent-platform/source", "--import", "tsx", main],
     {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,9 +1,9 @@
-import { PGlite } from "@electric-sql/pglite"
 import type { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs/promises"
 import type { Lookups } from "../lookups/LookupCache.js"
 import * as DataDirectoryLock from "./DataDirectoryLock.js"
+import * as EmbeddedTemplate from "./EmbeddedTemplate.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 export interface EmbeddedPostgresOptions {
@@ -15,6 +15,9 @@ export interface EmbeddedPostgresOptions {
  * An embedded PostgreSQL (PGlite: PostgreSQL compiled to WebAssembly) inside this process, reached through
  * the same SQL as a PostgreSQL server, by an `@effect/sql` client over PGlite's own query API
  * (`PgliteClient`): no socket in between. It also provides the lookup cache (`Lookups`).
+ *
+ * A new data directory starts from the template made at build time (`EmbeddedTemplate`) instead of
+ * running initdb, when the package was built.
  *
  * PGlite is a single backend: transactions run one after another, as they would on one server
  * connection, and no statement of one transaction can interleave with another's. The database is closed
@@ -28,7 +31,13 @@ export const layer = (
       if (options.dataDirectory !== undefined) yield* DataDirectoryLock.hold(options.dataDirectory)
       const database = yield* Effect.acquireRelease(
         Effect.promise(async () => {
-          if (options.dataDirectory !== undefined) await fs.mkdir(options.dataDirectory, { recursive: true })
+          if (options.dataDirectory !== undefined) {
+            // A new directory starts as a copy of the built template (no initdb) when there is one.
+            await EmbeddedTemplate.seed(options.dataDirectory)
+            await fs.mkdir(options.dataDirectory, { recursive: true })
+          }
+          // Loaded here, not with this module: a server on DATABASE_URL never reads PGlite's code.
+          const { PGlite } = await import("@electric-sql/pglite")
           return PGlite.create(options.dataDirectory ?? "memory://")
         }),
         (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
