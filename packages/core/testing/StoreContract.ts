@@ -37,6 +37,7 @@ import { endpointIdFrom } from "../src/webhooks/WebhookEndpoint.js"
 import type { ClaimRequest } from "../src/webhooks/WebhookStore.js"
 import { WebhookStore } from "../src/webhooks/WebhookStore.js"
 import { campaignStoreContract } from "./CampaignStoreContract.js"
+import { campaignTallyContract } from "./CampaignTallyContract.js"
 import * as Fixtures from "./Fixtures.js"
 
 const page = (n: number, limit = 50) => ({ page: n, limit })
@@ -106,6 +107,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
     })
 
     campaignStoreContract(it)
+    campaignTallyContract(it)
 
     describe("API keys", () => {
       it.effect("finds an active key by hash, and never a revoked one", () =>
