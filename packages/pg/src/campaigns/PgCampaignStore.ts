@@ -31,17 +31,17 @@ const totalsColumns = [
 ] as const
 
 /** The sums of a campaign's tallies not yet folded into its row, named `tallied_<column>` (0 when none). */
-const Tallied = Schema.Struct(
-  Object.fromEntries(
-    totalsColumns.map(([, tally]) => [
-      `tallied_${tally}`,
-      Schema.optionalWith(Schema.Number, { default: () => 0 })
-    ])
-  ) as Record<
-    `tallied_${(typeof totalsColumns)[number][1]}`,
-    Schema.optionalWith<typeof Schema.Number, { default: () => number }>
-  >
-)
+const sum = Schema.optionalWith(Schema.Number, { default: () => 0 })
+const Tallied = Schema.Struct({
+  tallied_pending: sum,
+  tallied_in_progress: sum,
+  tallied_completed: sum,
+  tallied_failed: sum,
+  tallied_skipped: sum,
+  tallied_attempts: sum,
+  tallied_duration_seconds: sum,
+  tallied_cost: sum
+})
 
 /**
  * A campaign as its row holds it, the kept totals in columns of their own, with the sums of its tallies
