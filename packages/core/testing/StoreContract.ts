@@ -4,6 +4,7 @@ import type { Stores } from "../src/storage/Stores.js"
 import { agentStoreContract } from "./AgentStoreContract.js"
 import { callStoreContract } from "./CallStoreContract.js"
 import { campaignStoreContract } from "./CampaignStoreContract.js"
+import { campaignTallyContract } from "./CampaignTallyContract.js"
 import { doNotCallStoreContract } from "./DoNotCallStoreContract.js"
 import { documentStoreContract } from "./DocumentStoreContract.js"
 import { idContract } from "./IdContract.js"
@@ -26,6 +27,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
   layer(stores, { timeout: "60 seconds" })(`storage contract: ${name}`, (it) => {
     organizationStoreContract(it)
     campaignStoreContract(it)
+    campaignTallyContract(it)
     agentStoreContract(it)
     runStoreContract(it)
     callStoreContract(it)

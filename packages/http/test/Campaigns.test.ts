@@ -248,6 +248,10 @@ describe.each([
         yield* events.report(org.id, runId, { type: "answered" })
         yield* events.report(org.id, runId, { type: "gathered", values: { confirmed: true } })
         yield* events.report(org.id, runId, { type: "ended", status: "completed", duration_seconds: 42 })
+        // every contact final: the report counts it at once, the dialer's next round completes the campaign
+        const settled = (yield* get(client, `${url}/report`)).body as Body
+        expect(settled).toMatchObject({ status: "running", summary: { pending: 0, in_progress: 0 } })
+        yield* dialer.round
         const done = (yield* get(client, `${url}/report`)).body as Body
         expect(done.status).toBe("completed")
         expect(done.summary).toMatchObject({

@@ -178,11 +178,12 @@ export const make = Effect.gen(function* () {
         currency: run.currency,
         recorded_at: now
       })
-      yield* fragments.clear(organizationId, runId)
+      // none kept (the run's events take turns, so none can arrive meanwhile): nothing to clear
+      if (spoken.length > 0) yield* fragments.clear(organizationId, runId)
       yield* emit(ended, "call.ended")
       yield* callEnded(ended)
-      // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction,
-      // last, so that the campaign's row (its kept counts) is held only until the commit.
+      // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction;
+      // its totals are added without holding the campaign's row (see CampaignAttempts.runEnded).
       yield* CampaignAttempts.runEnded(ended, now).pipe(
         Effect.provideService(CampaignStore, campaigns),
         Effect.provideService(WebhookStore, webhookStore),

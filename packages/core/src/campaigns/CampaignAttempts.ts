@@ -54,11 +54,12 @@ const attemptEnd = (status: Run["status"]): AttemptEnd =>
     : "failed"
 
 /**
- * An attempt of a contact in progress ended `end`: the contact completes, waits for its retry, or fails
- * (per the campaign's retry policy; a retry in a canceled campaign is skipped with reason `canceled`),
- * its lease is dropped, and the campaign's totals take the move and the attempt's talk time and cost.
+ * How an attempt of a contact in progress that ended `end` moves it: the contact completes, waits for its
+ * retry, or fails (per the campaign's retry policy; a retry in a canceled campaign is skipped with reason
+ * `canceled`), its lease dropped; answers the change to the campaign's totals (the move, the attempt's
+ * talk time and cost), which the caller adds.
  */
-export const settle = (
+const moveOn = (
   campaign: Campaign,
   contact: Contact,
   end: AttemptEnd,
@@ -84,14 +85,32 @@ export const settle = (
       lease_owner: null,
       lease_expires_at: null
     })
-    const delta = CampaignTally.attemptEnded(CampaignTally.move("in_progress", status), durationSeconds, cost)
-    return yield* tallyAndSettle(campaign, delta, now)
+    return CampaignTally.attemptEnded(CampaignTally.move("in_progress", status), durationSeconds, cost)
   })
 
 /**
- * The call of a campaign's run ended (the run is final): its contact moves on. Runs in the transaction
- * that ends the run, which holds the run; nothing happens when no contact is in progress on this run
- * (its lease was already taken back).
+ * An attempt of a contact in progress ended `end` (see `moveOn`), the campaign held (`findForUpdate`):
+ * its totals take the change and a running campaign left with every contact final completes.
+ */
+export const settle = (
+  campaign: Campaign,
+  contact: Contact,
+  end: AttemptEnd,
+  durationSeconds: number,
+  cost: number,
+  now: Date
+) =>
+  Effect.flatMap(moveOn(campaign, contact, end, durationSeconds, cost, now), (delta) =>
+    tallyAndSettle(campaign, delta, now)
+  )
+
+/**
+ * The call of a campaign's run ended (the run is final): its contact moves on (see `moveOn`). Runs in the
+ * transaction that ends the run, which holds the run; nothing happens when no contact is in progress on
+ * this run (its lease was already taken back). The campaign is held only against status changes
+ * (`findForAttemptEnd`) and the totals take the change without holding its row (`tallyConcurrently`), so
+ * simultaneous ends never wait for each other; the campaign that this end leaves with every contact final
+ * is completed by the dialer's next round (`CampaignStore.running` answers it), which holds it.
  */
 export const runEnded = (run: Run, now: Date) =>
   Effect.gen(function* () {
@@ -100,9 +119,9 @@ export const runEnded = (run: Run, now: Date) =>
     const organizationId: OrganizationId = run.organization_id
     const contact = yield* store.findContactByRunForUpdate(organizationId, run.workflow_run_id)
     if (Option.isNone(contact) || contact.value.status !== "in_progress") return
-    const campaign = yield* store.findForUpdate(organizationId, contact.value.campaign_id)
+    const campaign = yield* store.findForAttemptEnd(organizationId, contact.value.campaign_id)
     if (Option.isNone(campaign)) return
-    yield* settle(
+    const delta = yield* moveOn(
       campaign.value,
       contact.value,
       attemptEnd(run.status),
@@ -110,4 +129,5 @@ export const runEnded = (run: Run, now: Date) =>
       run.cost ?? 0,
       now
     )
+    yield* store.tallyConcurrently(organizationId, campaign.value.id, delta)
   })

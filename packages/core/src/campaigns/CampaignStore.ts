@@ -30,9 +30,14 @@ export interface AddedContacts {
 }
 
 /**
- * Storage of campaigns and their contacts. The campaign's `totals` change only through `tally`, which
- * callers run in the transaction that moves the contacts (see `CampaignTally`). Operations named "for
- * update" hold their rows until the surrounding transaction ends (row locks in SQL).
+ * Storage of campaigns and their contacts. The campaign's `totals` change only through `tally` (the
+ * campaign held) or `tallyConcurrently` (a call's end, the campaign not held), which callers run in the
+ * transaction that moves the contacts (see `CampaignTally`); every read answers the totals of both.
+ * Operations named "for update" hold their rows until the surrounding transaction ends (row locks in SQL).
+ *
+ * Holds on a campaign, strongest first: `findForUpdate` (status changes: every other hold waits),
+ * `findForClaim` (dialers' claims take turns with each other and with status changes, not with calls'
+ * ends), `findForAttemptEnd` (calls' ends: only status changes wait for them, and they for those).
  */
 export class CampaignStore extends Context.Tag("@voice-agent-platform/core/CampaignStore")<
   CampaignStore,
@@ -45,6 +50,23 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       organizationId: OrganizationId,
       id: CampaignId
     ) => Effect.Effect<Option.Option<Campaign>>
+    /**
+     * The campaign, held as a dialer's claim holds it: claims of several processes take turns, and a status
+     * change waits for the claim (and it for one), but calls' ends (`findForAttemptEnd`,
+     * `tallyConcurrently`) go on meanwhile.
+     */
+    readonly findForClaim: (
+      organizationId: OrganizationId,
+      id: CampaignId
+    ) => Effect.Effect<Option.Option<Campaign>>
+    /**
+     * The campaign as a call's end reads it: its status cannot change until the transaction ends (a
+     * pause or cancel waits, or is waited for), while other ends and claims go on.
+     */
+    readonly findForAttemptEnd: (
+      organizationId: OrganizationId,
+      id: CampaignId
+    ) => Effect.Effect<Option.Option<Campaign>>
     /** The organization's campaigns, newest first. */
     readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Campaign>>
     readonly update: (
@@ -52,8 +74,18 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       id: CampaignId,
       patch: CampaignPatch
     ) => Effect.Effect<Option.Option<Campaign>>
-    /** Adds a change to the campaign's kept totals. */
+    /** Adds a change to the campaign's kept totals; the caller holds the campaign (`findForUpdate`/`findForClaim`). */
     readonly tally: (organizationId: OrganizationId, id: CampaignId, delta: TallyDelta) => Effect.Effect<void>
+    /**
+     * Adds a change to the campaign's kept totals without holding the campaign's row: simultaneous calls'
+     * ends never wait for each other. Every read answers it once committed (SQL keeps it in a row of its
+     * own, folded into the campaign's by the next claim).
+     */
+    readonly tallyConcurrently: (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      delta: TallyDelta
+    ) => Effect.Effect<void>
     /**
      * Adds pending contacts, in the order given; a number the campaign already has is not added again
      * (counted in `duplicates`). Nothing is added to another organization's campaign.
@@ -88,14 +120,25 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
     ) => Effect.Effect<Option.Option<Contact>>
     /**
      * The dialer placed attempts: each contact moves `in_progress` with its run, one more attempt, no
-     * outcome or wait, under `owner`'s lease until `leaseExpiresAt`. One statement for the claim's contacts.
+     * outcome or wait, under `owner`'s lease for `leaseSeconds` on the store's clock (as `renewLeases` and
+     * `expiredLeases`: one clock for every lease, whatever the dialers' clocks say). One statement for the
+     * claim's contacts.
      */
     readonly startAttempts: (
       organizationId: OrganizationId,
       attempts: ReadonlyArray<{ readonly id: ContactId; readonly runId: RunId }>,
       owner: string,
-      leaseExpiresAt: Date
+      leaseSeconds: number
     ) => Effect.Effect<void>
+    /**
+     * Of the campaign's runs given, those still `queued` while the campaign is `running`, in one read:
+     * what the dialer may still hand to telephony after its claim committed (see `WithdrawnCalls`).
+     */
+    readonly stillQueued: (
+      organizationId: OrganizationId,
+      campaignId: CampaignId,
+      runIds: ReadonlyArray<RunId>
+    ) => Effect.Effect<ReadonlySet<RunId>>
     /** Erases a contact of the campaign; answers it. */
     readonly removeContact: (
       organizationId: OrganizationId,

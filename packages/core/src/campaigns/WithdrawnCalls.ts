@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { ChannelStore } from "../calls/ChannelStore.js"
+import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
 import { CampaignId, type ContactStatus } from "./Campaign.js"
@@ -16,23 +17,21 @@ import * as CampaignTally from "./CampaignTally.js"
  */
 
 /**
- * A short read before dialing: whether the run is still `queued` and its campaign still `running`.
- * The run is read first, so a pause answered meanwhile is seen by the campaign's read.
+ * A short read before dialing, for the runs one claim created (all of one campaign): the ids of those
+ * still `queued` while their campaign is still `running`, in one read (`CampaignStore.stillQueued`).
  */
-export const stillWanted = (run: Run) =>
-  Effect.gen(function* () {
-    if (run.campaign_id === null) return true
-    const current = yield* Effect.flatMap(RunStore, (runs) =>
-      runs.find(run.organization_id, run.workflow_run_id)
+export const stillWanted = (
+  organizationId: OrganizationId,
+  campaignId: CampaignId,
+  runs: ReadonlyArray<Run>
+) =>
+  Effect.flatMap(CampaignStore, (store) =>
+    store.stillQueued(
+      organizationId,
+      campaignId,
+      runs.map((run) => run.workflow_run_id)
     )
-    const campaign = yield* Effect.flatMap(CampaignStore, (store) =>
-      store.find(run.organization_id, CampaignId.make(run.campaign_id!))
-    )
-    return (
-      Option.exists(current, (r) => r.status === "queued") &&
-      Option.exists(campaign, (c) => c.status === "running")
-    )
-  })
+  )
 
 /**
  * Withdraws the call, in the caller's transaction, when it is still unwanted with its rows held (the

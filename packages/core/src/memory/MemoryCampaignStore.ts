@@ -4,6 +4,7 @@ import { CampaignId, ContactId, ContactOrder } from "../campaigns/Campaign.js"
 import { CampaignStore, type NewCampaign } from "../campaigns/CampaignStore.js"
 import * as CampaignLifecycle from "../campaigns/CampaignLifecycle.js"
 import * as CampaignTally from "../campaigns/CampaignTally.js"
+import type { TallyDelta } from "../campaigns/CampaignTally.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
 import { MinorUnits } from "../money/Money.js"
@@ -76,37 +77,43 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.ef
       return row
     }
 
+    const addTally = (organizationId: OrganizationId, id: CampaignId, delta: TallyDelta) => {
+      campaigns.replaceOwn(organizationId, id, (campaign) => {
+        const t = campaign.totals
+        const c = t.counts
+        return {
+          ...campaign,
+          totals: {
+            counts: {
+              pending: c.pending + delta.counts.pending,
+              in_progress: c.in_progress + delta.counts.in_progress,
+              completed: c.completed + delta.counts.completed,
+              failed: c.failed + delta.counts.failed,
+              skipped: c.skipped + delta.counts.skipped
+            },
+            attempts: t.attempts + delta.attempts,
+            duration_seconds: t.duration_seconds + delta.duration_seconds,
+            cost: MinorUnits.make(t.cost + delta.cost)
+          }
+        }
+      })
+    }
+
     return {
       insert: (campaign, now) => db.atomically(() => insertRow(campaign, now)),
       find: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       findForUpdate: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
+      findForClaim: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
+      findForAttemptEnd: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       list: (organizationId, page) => db.atomically(() => campaigns.newestPage(organizationId, page)),
       update: (organizationId, id, patch) =>
         db.atomically(() =>
           campaigns.replaceOwn(organizationId, id, (campaign) => ({ ...campaign, ...patch }))
         ),
-      tally: (organizationId, id, delta) =>
-        db.atomically(() => {
-          campaigns.replaceOwn(organizationId, id, (campaign) => {
-            const t = campaign.totals
-            const c = t.counts
-            return {
-              ...campaign,
-              totals: {
-                counts: {
-                  pending: c.pending + delta.counts.pending,
-                  in_progress: c.in_progress + delta.counts.in_progress,
-                  completed: c.completed + delta.counts.completed,
-                  failed: c.failed + delta.counts.failed,
-                  skipped: c.skipped + delta.counts.skipped
-                },
-                attempts: t.attempts + delta.attempts,
-                duration_seconds: t.duration_seconds + delta.duration_seconds,
-                cost: MinorUnits.make(t.cost + delta.cost)
-              }
-            }
-          })
-        }),
+      tally: (organizationId, id, delta) => db.atomically(() => addTally(organizationId, id, delta)),
+      // one step at a time in memory: nothing to hold
+      tallyConcurrently: (organizationId, id, delta) =>
+        db.atomically(() => addTally(organizationId, id, delta)),
       addContacts: (organizationId, id, newContacts, now) =>
         db.atomically(() => {
           if (campaigns.own(organizationId, id) === undefined) return { added: [], duplicates: 0 }
@@ -156,20 +163,40 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.ef
         ),
       updateContact: (organizationId, id, patch) =>
         db.atomically(() => contacts.replaceOwn(organizationId, id, (contact) => ({ ...contact, ...patch }))),
-      startAttempts: (organizationId, attempts, owner, leaseExpiresAt) =>
+      startAttempts: (organizationId, attempts, owner, leaseSeconds) =>
+        Effect.flatMap(Clock.currentTimeMillis, (ms) => {
+          const leaseExpiresAt = new Date(ms + leaseSeconds * 1000)
+          return db.atomically(() => {
+            for (const { id, runId } of attempts) {
+              contacts.replaceOwn(organizationId, id, (contact) => ({
+                ...contact,
+                status: "in_progress",
+                attempts: contact.attempts + 1,
+                last_run_id: runId,
+                outcome: null,
+                next_attempt_at: null,
+                lease_owner: owner,
+                lease_expires_at: leaseExpiresAt
+              }))
+            }
+          })
+        }),
+      stillQueued: (organizationId, campaignId, runIds) =>
         db.atomically(() => {
-          for (const { id, runId } of attempts) {
-            contacts.replaceOwn(organizationId, id, (contact) => ({
-              ...contact,
-              status: "in_progress",
-              attempts: contact.attempts + 1,
-              last_run_id: runId,
-              outcome: null,
-              next_attempt_at: null,
-              lease_owner: owner,
-              lease_expires_at: leaseExpiresAt
-            }))
-          }
+          const running = campaigns.own(organizationId, campaignId)?.status === "running"
+          return new Set(
+            running
+              ? runIds.filter((id) => {
+                  const run = runs.get(id)
+                  return (
+                    run !== undefined &&
+                    run.organization_id === organizationId &&
+                    run.campaign_id === campaignId &&
+                    run.status === "queued"
+                  )
+                })
+              : []
+          )
         }),
       removeContact: (organizationId, campaignId, id) =>
         db.atomically(() =>

@@ -34,6 +34,14 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           runs.set(row.workflow_run_id, row)
           return row
         }),
+      insertMany: (many, now) =>
+        db.atomically(() =>
+          many.map((run) => {
+            const row: Run = { ...run, workflow_run_id: RunId.make(db.nextId("runs")), created_at: now }
+            runs.set(row.workflow_run_id, row)
+            return row
+          })
+        ),
       find: (organizationId, id) => db.atomically(() => runs.findOwn(organizationId, id)),
       // In memory a transaction already excludes every other access: there is nothing more to hold.
       findForUpdate: (organizationId, id) => db.atomically(() => runs.findOwn(organizationId, id)),

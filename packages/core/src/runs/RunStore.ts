@@ -43,6 +43,8 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
   RunStore,
   {
     readonly insert: (run: NewRun, now: Date) => Effect.Effect<Run>
+    /** Stores several runs in one step (a dialer's claim); answers them all, in no particular order. */
+    readonly insertMany: (runs: ReadonlyArray<NewRun>, now: Date) => Effect.Effect<ReadonlyArray<Run>>
     readonly find: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>
     /**
      * The run, held until the surrounding transaction ends (a row lock in SQL): a transaction that decides

@@ -33,11 +33,13 @@ const actBeforeDialing = (action: CampaignAction) =>
     })
     yield* campaigns.act(organization.id, campaign.id, "start")
     const runs = yield* RunStore
+    const stored = yield* CampaignStore
     let acted = false
+    // the action is answered after the claim committed, as the dialer reads which calls are still wanted
     const dialer = yield* CampaignDialer.make("withdrawing-dialer").pipe(
-      Effect.provideService(RunStore, {
-        ...runs,
-        find: (organizationId, id) =>
+      Effect.provideService(CampaignStore, {
+        ...stored,
+        stillQueued: (organizationId, campaignId, runIds) =>
           Effect.zipRight(
             acted
               ? Effect.void
@@ -45,7 +47,7 @@ const actBeforeDialing = (action: CampaignAction) =>
                   acted = true
                   return Effect.orDie(Effect.asVoid(campaigns.act(organization.id, campaign.id, action)))
                 }),
-            runs.find(organizationId, id)
+            stored.stillQueued(organizationId, campaignId, runIds)
           )
       })
     )

@@ -7,6 +7,7 @@ import { Campaign, Contact } from "@voice-agent-platform/core/campaigns/Campaign
 import type { ContactPatch } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { RunId } from "@voice-agent-platform/core/runs/RunId.js"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
@@ -17,7 +18,35 @@ const contactsPerStatement = 1000
 
 const Found = Schema.Struct({ id: Schema.Number })
 
-/** A campaign as its row holds it: the kept totals in columns of their own. */
+/** The totals' columns of a campaign's row, and the names of `campaign_tallies`' columns that add to them. */
+const totalsColumns = [
+  ["pending_count", "pending"],
+  ["in_progress_count", "in_progress"],
+  ["completed_count", "completed"],
+  ["failed_count", "failed"],
+  ["skipped_count", "skipped"],
+  ["attempts_count", "attempts"],
+  ["duration_seconds_total", "duration_seconds"],
+  ["cost_total", "cost"]
+] as const
+
+/** The sums of a campaign's tallies not yet folded into its row, named `tallied_<column>` (0 when none). */
+const sum = Schema.optionalWith(Schema.Number, { default: () => 0 })
+const Tallied = Schema.Struct({
+  tallied_pending: sum,
+  tallied_in_progress: sum,
+  tallied_completed: sum,
+  tallied_failed: sum,
+  tallied_skipped: sum,
+  tallied_attempts: sum,
+  tallied_duration_seconds: sum,
+  tallied_cost: sum
+})
+
+/**
+ * A campaign as its row holds it, the kept totals in columns of their own, with the sums of its tallies
+ * (`campaign_tallies`, calls' ends) when the read joined them: the totals are the two added.
+ */
 const CampaignRow = Schema.Struct({
   ...Campaign.omit("totals").fields,
   pending_count: Schema.Number,
@@ -27,7 +56,8 @@ const CampaignRow = Schema.Struct({
   skipped_count: Schema.Number,
   attempts_count: Schema.Number,
   duration_seconds_total: Schema.Number,
-  cost_total: Schema.Number
+  cost_total: Schema.Number,
+  ...Tallied.fields
 })
 
 const CampaignFromRow = Schema.transform(CampaignRow, Schema.typeSchema(Campaign), {
@@ -36,15 +66,15 @@ const CampaignFromRow = Schema.transform(CampaignRow, Schema.typeSchema(Campaign
     ...row,
     totals: {
       counts: {
-        pending: row.pending_count,
-        in_progress: row.in_progress_count,
-        completed: row.completed_count,
-        failed: row.failed_count,
-        skipped: row.skipped_count
+        pending: row.pending_count + row.tallied_pending,
+        in_progress: row.in_progress_count + row.tallied_in_progress,
+        completed: row.completed_count + row.tallied_completed,
+        failed: row.failed_count + row.tallied_failed,
+        skipped: row.skipped_count + row.tallied_skipped
       },
-      attempts: row.attempts_count,
-      duration_seconds: row.duration_seconds_total,
-      cost: row.cost_total
+      attempts: row.attempts_count + row.tallied_attempts,
+      duration_seconds: row.duration_seconds_total + row.tallied_duration_seconds,
+      cost: row.cost_total + row.tallied_cost
     }
   }),
   encode: () => {
@@ -94,8 +124,44 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(CampaignFromRow)
     const contactRow = Rows.first(Contact)
+    /** Campaigns `c` with the sums of their unfolded tallies (`t`): `SELECT c.*, t.* ${tallied} WHERE …`. */
+    const tallied = sql`FROM campaigns c LEFT JOIN LATERAL (
+        SELECT ${sql.literal(
+          totalsColumns.map(([, tally]) => `coalesce(sum(${tally}), 0)::int8 AS tallied_${tally}`).join(", ")
+        )}
+        FROM campaign_tallies WHERE campaign_tallies.campaign_id = c.id) t ON true`
     const find = (organizationId: number, id: number) =>
-      one(sql`SELECT * FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id}`)
+      one(sql`SELECT c.*, t.* ${tallied} WHERE c.organization_id = ${organizationId} AND c.id = ${id}`)
+    /**
+     * Adds the campaign's tallies to its row and deletes them, in one statement; the caller holds the
+     * row. Answers the campaign when there were any (tallies committed meanwhile stay for the next fold).
+     */
+    const fold = (organizationId: number, id: number) =>
+      one(sql`
+        WITH folded AS (
+          DELETE FROM campaign_tallies WHERE organization_id = ${organizationId} AND campaign_id = ${id}
+          RETURNING *),
+        sums AS (SELECT count(*) AS n, ${sql.literal(
+          totalsColumns.map(([, tally]) => `coalesce(sum(${tally}), 0) AS ${tally}`).join(", ")
+        )} FROM folded)
+        UPDATE campaigns c SET ${sql.literal(
+          totalsColumns.map(([column, tally]) => `${column} = c.${column} + sums.${tally}`).join(", ")
+        )}
+        FROM sums WHERE c.organization_id = ${organizationId} AND c.id = ${id} AND sums.n > 0
+        RETURNING c.*`)
+    /** The campaign held by `lock` (a row-lock clause), its tallies folded into its row. */
+    const findFolded = (organizationId: number, id: number, lock: string) =>
+      Effect.flatMap(
+        one(sql`
+          SELECT * FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id} ${sql.literal(lock)}`),
+        (held) =>
+          Option.isNone(held)
+            ? Effect.succeed(held)
+            : Effect.map(
+                fold(organizationId, id),
+                Option.orElse(() => held)
+              )
+      )
     const reportSelect = sql`
       SELECT k.*, r.status AS run_status, r.disposition AS run_disposition,
         r.duration_seconds AS run_duration_seconds, r.gathered_context AS run_gathered_context
@@ -116,25 +182,34 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
     return {
       insert,
       find,
-      findForUpdate: (organizationId, id) =>
-        one(sql`SELECT * FROM campaigns WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`),
+      findForUpdate: (organizationId, id) => findFolded(organizationId, id, "FOR UPDATE"),
+      // claims take turns with each other and with FOR UPDATE; calls' ends hold FOR KEY SHARE, which
+      // conflicts with neither a claim's lock nor its fold (an UPDATE of no key column)
+      findForClaim: (organizationId, id) => findFolded(organizationId, id, "FOR NO KEY UPDATE"),
+      findForAttemptEnd: (organizationId, id) =>
+        one(sql`
+          SELECT c.*, t.* ${tallied} WHERE c.organization_id = ${organizationId} AND c.id = ${id}
+          FOR KEY SHARE OF c`),
       list: (organizationId, page) => {
         const { limit, offset } = Paging.window(page)
         return Paging.page(
           sql<{ readonly total: number }>`
             SELECT count(*)::int8 AS total FROM campaigns WHERE organization_id = ${organizationId}`,
           Rows.all(CampaignFromRow)(sql`
-            SELECT * FROM campaigns WHERE organization_id = ${organizationId}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
+            SELECT c.*, t.* ${tallied} WHERE c.organization_id = ${organizationId}
+            ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit} OFFSET ${offset}`),
           page
         )
       },
       update: (organizationId, id, patch) =>
         Object.keys(patch).length === 0
           ? find(organizationId, id)
-          : one(sql`
-              UPDATE campaigns SET ${sql.update(patch)}
-              WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
+          : Effect.zipRight(
+              Rows.run(sql`
+                UPDATE campaigns SET ${sql.update(patch)}
+                WHERE organization_id = ${organizationId} AND id = ${id}`),
+              find(organizationId, id)
+            ),
       tally: (organizationId, id, d) =>
         Rows.run(sql`
           UPDATE campaigns SET
@@ -147,6 +222,20 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
             duration_seconds_total = duration_seconds_total + ${d.duration_seconds},
             cost_total = cost_total + ${d.cost}
           WHERE organization_id = ${organizationId} AND id = ${id}`),
+      tallyConcurrently: (organizationId, id, d) =>
+        Rows.run(sql`
+          INSERT INTO campaign_tallies ${sql.insert({
+            organization_id: organizationId,
+            campaign_id: id,
+            pending: d.counts.pending,
+            in_progress: d.counts.in_progress,
+            completed: d.counts.completed,
+            failed: d.counts.failed,
+            skipped: d.counts.skipped,
+            attempts: d.attempts,
+            duration_seconds: d.duration_seconds,
+            cost: d.cost
+          })}`),
       addContacts: (organizationId, id, contacts, now) =>
         sql
           .withTransaction(
@@ -201,16 +290,26 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           : contactRow(sql`
               UPDATE campaign_contacts SET ${sql.update(patch)}
               WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`),
-      startAttempts: (organizationId, attempts, owner, leaseExpiresAt) =>
+      startAttempts: (organizationId, attempts, owner, leaseSeconds) =>
         attempts.length === 0
           ? Effect.void
           : Rows.run(sql`
               UPDATE campaign_contacts k SET status = 'in_progress', attempts = k.attempts + 1,
-                last_run_id = a.run_id, outcome = NULL, next_attempt_at = NULL,
-                lease_owner = ${owner}, lease_expires_at = ${leaseExpiresAt}
+                last_run_id = a.run_id, outcome = NULL, next_attempt_at = NULL, lease_owner = ${owner},
+                lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
               FROM unnest(${attempts.map((a) => a.id)}::int8[], ${attempts.map((a) => a.runId)}::int8[])
                 AS a (id, run_id)
               WHERE k.organization_id = ${organizationId} AND k.id = a.id`),
+      stillQueued: (organizationId, campaignId, runIds) =>
+        runIds.length === 0
+          ? Effect.succeed(new Set())
+          : Rows.all(Schema.Struct({ workflow_run_id: RunId }))(
+              sql`
+              SELECT r.workflow_run_id FROM runs r JOIN campaigns c
+                ON c.organization_id = r.organization_id AND c.id = r.campaign_id
+              WHERE r.organization_id = ${organizationId} AND c.id = ${campaignId} AND c.status = 'running'
+                AND r.status = 'queued' AND r.workflow_run_id = ANY(${runIds}::int8[])`
+            ).pipe(Effect.map((rows) => new Set(rows.map((r) => r.workflow_run_id)))),
       removeContact: (organizationId, campaignId, id) =>
         contactRow(sql`
           DELETE FROM campaign_contacts
@@ -243,24 +342,29 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
       running: (now, limit, perOrganization) =>
         Rows.all(CampaignFromRow)(
           sql`
-          UPDATE campaigns c SET last_visited_at = ${now}
-          FROM (
-            SELECT id FROM (
-              SELECT r.id, r.last_visited_at, row_number() OVER (
-                PARTITION BY r.organization_id ORDER BY r.last_visited_at NULLS FIRST, r.id) AS nth
-              FROM campaigns r
-              WHERE r.status = 'running' AND (
-                (r.pending_count = 0 AND r.in_progress_count = 0)
-                OR EXISTS (
-                  SELECT 1 FROM campaign_contacts k
-                  WHERE k.campaign_id = r.id AND k.status = 'pending'
-                    AND (k.next_attempt_at IS NULL OR k.next_attempt_at <= ${now})))
-            ) ranked
-            WHERE nth <= ${perOrganization}
-            ORDER BY last_visited_at NULLS FIRST, id LIMIT ${limit}
-          ) picked
-          WHERE c.id = picked.id
-          RETURNING c.*`
+          WITH visited AS (
+            UPDATE campaigns v SET last_visited_at = ${now}
+            FROM (
+              SELECT id FROM (
+                SELECT r.id, r.last_visited_at, row_number() OVER (
+                  PARTITION BY r.organization_id ORDER BY r.last_visited_at NULLS FIRST, r.id) AS nth
+                FROM campaigns r
+                WHERE r.status = 'running' AND (
+                  -- nothing left to dial, counting the calls' ends not yet folded
+                  (SELECT r.pending_count + coalesce(sum(t.pending), 0) = 0
+                      AND r.in_progress_count + coalesce(sum(t.in_progress), 0) = 0
+                    FROM campaign_tallies t WHERE t.campaign_id = r.id)
+                  OR EXISTS (
+                    SELECT 1 FROM campaign_contacts k
+                    WHERE k.campaign_id = r.id AND k.status = 'pending'
+                      AND (k.next_attempt_at IS NULL OR k.next_attempt_at <= ${now})))
+              ) ranked
+              WHERE nth <= ${perOrganization}
+              ORDER BY last_visited_at NULLS FIRST, id LIMIT ${limit}
+            ) picked
+            WHERE v.id = picked.id
+            RETURNING v.id)
+          SELECT c.*, t.* ${tallied} WHERE c.id IN (SELECT id FROM visited)`
         ).pipe(Effect.map((rows) => [...rows].sort((a, b) => a.id - b.id))),
       claimDue: (organizationId, id, now, limit) =>
         Rows.all(Contact)(sql`

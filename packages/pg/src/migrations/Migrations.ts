@@ -9,6 +9,7 @@ import tenancy from "./0004_tenancy.js"
 import tools from "./0005_tools.js"
 import campaigns from "./0006_campaigns.js"
 import lookupNotifications from "./0007_lookup_notifications.js"
+import campaignTallies from "./0008_campaign_tallies.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -21,7 +22,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0004_tenancy": tenancy,
   "0005_tools": tools,
   "0006_campaigns": campaigns,
-  "0007_lookup_notifications": lookupNotifications
+  "0007_lookup_notifications": lookupNotifications,
+  "0008_campaign_tallies": campaignTallies
 }
 
 /** The table that records which versions ran. */

@@ -108,6 +108,11 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
       insert: (run, now) =>
         Rows.single(RunRow)(sql`
           INSERT INTO runs ${sql.insert(columns({ ...run, created_at: now }))} RETURNING *`),
+      insertMany: (many, now) =>
+        many.length === 0
+          ? Effect.succeed([])
+          : all(sql`
+              INSERT INTO runs ${sql.insert(many.map((run) => columns({ ...run, created_at: now })))} RETURNING *`),
       find: (organizationId, id) =>
         one(sql`SELECT * FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}`),
       findForUpdate: (organizationId, id) =>

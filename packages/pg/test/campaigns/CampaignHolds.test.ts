@@ -1,0 +1,162 @@
+import { describe, expect, it } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import type { CampaignId } from "@voice-agent-platform/core/campaigns/Campaign.js"
+import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
+import * as CampaignTally from "@voice-agent-platform/core/campaigns/CampaignTally.js"
+import * as DialerClaim from "@voice-agent-platform/core/campaigns/DialerClaim.js"
+import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
+import * as SecureRandom from "@voice-agent-platform/core/randomness/SecureRandom.js"
+import { Fixtures } from "@voice-agent-platform/core/testing"
+import { Deferred, Effect, Fiber, Layer, Option, TestClock } from "effect"
+import * as PgStorage from "../../src/storage/PgStorage.js"
+import {
+  layerFreshDatabase,
+  layerSecretBox,
+  serverReachable,
+  warnUnreachable
+} from "../../testing/TestDatabase.js"
+
+const reachable = await serverReachable()
+if (!reachable) warnUnreachable("the campaign holds test")
+
+const storage = PgStorage.layer.pipe(
+  Layer.provideMerge(Layer.merge(layerFreshDatabase, layerSecretBox)),
+  Layer.merge(SecureRandom.layerWebCrypto)
+)
+
+/** A running campaign of two contacts (+48, dialable at noon in Warsaw), tallied `status`. */
+const running = (status: "pending" | "in_progress") =>
+  Effect.gen(function* () {
+    const store = yield* CampaignStore
+    const org = yield* Fixtures.organization({ outbound_channels: 10 })
+    const { agent } = yield* Fixtures.agent(org.id)
+    const campaign = yield* store.insert(
+      Fixtures.newCampaign(org.id, agent.id, { status: "running" }),
+      Fixtures.epoch
+    )
+    const numbers = ["+48500500001", "+48500500002"].map((phone_number) => ({
+      phone_number,
+      initial_context: {}
+    }))
+    const { added } = yield* store.addContacts(org.id, campaign.id, numbers, Fixtures.epoch)
+    yield* store.tally(org.id, campaign.id, CampaignTally.move(null, status, 2))
+    return { org, campaign, contacts: added }
+  })
+
+/** Holds the campaign with `hold` in a transaction of its own until `release`; answers once it holds. */
+const holding = (
+  hold: Effect.Effect<unknown, never, CampaignStore>,
+  release: Deferred.Deferred<void>,
+  order: Array<string>,
+  name: string
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const held = yield* Deferred.make<void>()
+    const fiber = yield* sql
+      .withTransaction(
+        Effect.gen(function* () {
+          yield* hold
+          order.push(`${name} holds`)
+          yield* Deferred.succeed(held, undefined)
+          yield* Deferred.await(release)
+          order.push(`${name} ends`)
+        })
+      )
+      .pipe(Effect.timeout("30 seconds"))
+      .pipe(Effect.fork)
+    yield* Deferred.await(held)
+    return fiber
+  })
+
+const callEnds = (organizationId: OrganizationId, id: CampaignId) =>
+  Effect.gen(function* () {
+    const store = yield* CampaignStore
+    yield* store.findForAttemptEnd(organizationId, id)
+    yield* store.tallyConcurrently(organizationId, id, CampaignTally.move("in_progress", "completed"))
+  })
+
+describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
+  it.live("calls' ends go on while a claim holds the campaign; a status change waits for the claim", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const store = yield* CampaignStore
+      const { org, campaign } = yield* running("in_progress")
+      const order: Array<string> = []
+      const release = yield* Deferred.make<void>()
+      const claim = yield* holding(store.findForClaim(org.id, campaign.id), release, order, "claim")
+      // two ends, one after the other, both while the claim holds
+      for (const n of [1, 2]) {
+        const end = yield* Effect.fork(sql.withTransaction(callEnds(org.id, campaign.id)))
+        yield* Fiber.join(end).pipe(Effect.timeout("10 seconds"))
+        order.push(`end ${n}`)
+      }
+      const pause = yield* sql
+        .withTransaction(
+          Effect.map(store.findForUpdate(org.id, campaign.id), () => {
+            order.push("pause holds")
+          })
+        )
+        .pipe(Effect.fork)
+      yield* Effect.sleep("300 millis")
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(claim)
+      yield* Fiber.join(pause)
+      expect(order).toEqual(["claim holds", "end 1", "end 2", "claim ends", "pause holds"])
+      const totals = Option.getOrThrow(yield* store.find(org.id, campaign.id)).totals.counts
+      expect(totals).toMatchObject({ pending: 0, in_progress: 0, completed: 2 })
+    }).pipe(Effect.provide(storage))
+  )
+
+  it.live("a status change waits for a call's end in progress, which another end does not", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const store = yield* CampaignStore
+      const { org, campaign } = yield* running("in_progress")
+      const order: Array<string> = []
+      const release = yield* Deferred.make<void>()
+      const end = yield* holding(callEnds(org.id, campaign.id), release, order, "end 1")
+      yield* sql.withTransaction(callEnds(org.id, campaign.id)).pipe(Effect.timeout("5 seconds"))
+      order.push("end 2")
+      const cancel = yield* sql
+        .withTransaction(
+          Effect.map(store.findForUpdate(org.id, campaign.id), (found) => {
+            order.push("cancel holds")
+            return found
+          })
+        )
+        .pipe(Effect.fork)
+      yield* Effect.sleep("300 millis")
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(end)
+      // the cancel's hold folds both ends' tallies into the campaign's row
+      const held = Option.getOrThrow(yield* Fiber.join(cancel))
+      expect(order).toEqual(["end 1 holds", "end 2", "end 1 ends", "cancel holds"])
+      expect(held.totals.counts.completed).toBe(2)
+      const rows = yield* sql<{ readonly n: number }>`
+        SELECT count(*)::int8 AS n FROM campaign_tallies WHERE campaign_id = ${campaign.id}`
+      expect(rows[0]!.n).toBe(0)
+    }).pipe(Effect.provide(storage))
+  )
+
+  it.effect("a claim starts its leases on the database's clock, not on a dialer's clock that lags", () =>
+    Effect.gen(function* () {
+      // the dialer's clock years behind the database's: noon in Warsaw, in 2020
+      yield* TestClock.setTime(new Date("2020-02-10T11:00:00Z").getTime())
+      const store = yield* CampaignStore
+      const { org, campaign } = yield* running("pending")
+      const claim = yield* DialerClaim.make("lagging-dialer", { claimBatch: 10, leaseSeconds: 60 })
+      const { dials } = yield* claim(campaign)
+      expect(dials).toHaveLength(2)
+      const contacts = (yield* store.listContacts(org.id, campaign.id, {}, { page: 1, limit: 10 })).items
+      const [databaseNow] = yield* (yield* SqlClient.SqlClient)<{ readonly now: Date }>`SELECT now() AS now`
+      for (const contact of contacts) {
+        expect(contact).toMatchObject({ status: "in_progress", lease_owner: "lagging-dialer" })
+        // a minute from the database's now: no other process takes these calls back meanwhile
+        expect(contact.lease_expires_at!.getTime()).toBeGreaterThan(databaseNow!.now.getTime() + 30_000)
+      }
+      const expired = yield* store.expiredLeases(1000)
+      expect(expired.filter((c) => c.campaign_id === campaign.id)).toEqual([])
+    }).pipe(Effect.provide(storage))
+  )
+})
