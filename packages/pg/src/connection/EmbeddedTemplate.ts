@@ -14,7 +14,7 @@ import * as PgliteClient from "./PgliteClient.js"
  * a new data directory is a copy of it (a few tens of milliseconds), and PGlite then opens it as an
  * existing one. The template is already migrated to the schema versions of the code that built it (its
  * `schema_migrations` records them), so a server starting on a copy runs only versions added since (none
- * normally; 130 statements, 3.8 s on a loaded machine, otherwise). Nothing is downloaded: without a
+ * normally; about 130 statements otherwise). Nothing is downloaded: without a
  * template (the package was not built, or was built with another PGlite) PGlite runs initdb as before.
  *
  * `PGlite.create({ loadDataDir })` (a `dumpDataDir` tarball) was measured as the other way: it writes
