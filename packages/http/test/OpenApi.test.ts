@@ -140,4 +140,20 @@ describe("OpenAPI document", () => {
         expect(page.text.length).toBeGreaterThan(100_000)
       }).pipe(Effect.provide(TestServer))
   )
+  it.effect("the page and /public-openapi.json carry the same document", () =>
+    Effect.gen(function* () {
+      const client = yield* HttpClient.HttpClient
+      const page = yield* send(client, HttpClientRequest.get("/api/v1/public-docs"))
+      const embedded = /<script id="api-reference" type="application\/json">\s*([\s\S]*?)\s*<\/script>/.exec(
+        page.text
+      )
+      const document = yield* fetchDocument
+      expect(JSON.parse(embedded![1]!)).toEqual(document)
+      // Scalar's own script (read from @effect/platform's copy on first request), configured for html
+      expect(page.text).toContain("@scalar/api-reference")
+      expect(page.text).toContain('JSON.stringify({"_integration":"html"})')
+      const again = yield* send(client, HttpClientRequest.get("/api/v1/public-docs"))
+      expect(again.text).toBe(page.text)
+    }).pipe(Effect.provide(TestServer))
+  )
 })
