@@ -1,4 +1,4 @@
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
 import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
 import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
 import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
@@ -15,6 +15,20 @@ export interface TracingSettings {
 
 /** The service name spans carry when `OTEL_SERVICE_NAME` is not set. */
 export const defaultServiceName = "voice-agent-platform"
+
+/**
+ * How long one export request may take (10 s, as OpenTelemetry's default `OTEL_EXPORTER_OTLP_TIMEOUT`):
+ * a collector that accepts the connection and never answers fails the export (its spans are dropped and
+ * the exporter pauses for a minute) instead of holding the exporter forever.
+ */
+export const exportTimeout = Duration.seconds(10)
+
+/** The exporter's HTTP client: `fetch`, each request bounded by `timeout`. */
+export const exporterClient = (timeout: Duration.Duration): Layer.Layer<HttpClient.HttpClient> =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(HttpClient.HttpClient, HttpClient.transformResponse(Effect.timeout(timeout)))
+  ).pipe(Layer.provide(FetchHttpClient.layer))
 
 /** `k1=v1,k2=v2`, values URL-encoded, as the OpenTelemetry specification writes headers. */
 const parseHeaders = (text: string): Record<string, string> => {
@@ -58,7 +72,8 @@ export const config: Config.Config<Option.Option<TracingSettings>> = Config.all(
 
 /**
  * Spans exported over OTLP/HTTP as JSON by `@effect/opentelemetry`'s own exporter (no OpenTelemetry SDK
- * loaded), in batches every `exportInterval` and once more at shutdown; the export itself is not traced.
+ * loaded), in batches every `exportInterval` and once more at shutdown, each request bounded by
+ * `exportTimeout`; the export itself is not traced.
  * Without settings, tracing is off: every span is a no-op and the server makes none.
  */
 export const layer = (settings: Option.Option<TracingSettings>): Layer.Layer<never> =>
@@ -70,7 +85,7 @@ export const layer = (settings: Option.Option<TracingSettings>): Layer.Layer<nev
         resource: { serviceName: tracing.serviceName },
         headers: Redacted.value(tracing.headers),
         exportInterval: tracing.exportInterval
-      }).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
+      }).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(exporterClient(exportTimeout)))
   })
 
 /** `layer` with the settings read from the environment (`config`). */
