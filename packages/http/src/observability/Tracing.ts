@@ -1,7 +1,7 @@
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
 import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
-import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted } from "effect"
 
 /** Where and as what spans are exported: OTLP/HTTP (JSON) to `url`. */
 export interface TracingSettings {
@@ -30,26 +30,52 @@ export const exporterClient = (timeout: Duration.Duration): Layer.Layer<HttpClie
     Effect.map(HttpClient.HttpClient, HttpClient.transformResponse(Effect.timeout(timeout)))
   ).pipe(Layer.provide(FetchHttpClient.layer))
 
-/** `k1=v1,k2=v2`, values URL-encoded, as the OpenTelemetry specification writes headers. */
-const parseHeaders = (text: string): Record<string, string> => {
+/** `k1=v1,k2=v2`, values URL-encoded, as the OpenTelemetry specification writes headers; a malformed escape fails. */
+const parseHeaders = (text: string): Either.Either<Record<string, string>, ConfigError.ConfigError> => {
   const headers: Record<string, string> = {}
   for (const pair of text.split(",")) {
     const at = pair.indexOf("=")
     if (at <= 0) continue
-    headers[decodeURIComponent(pair.slice(0, at).trim()).toLowerCase()] = decodeURIComponent(
-      pair.slice(at + 1).trim()
-    )
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim()).toLowerCase()] = decodeURIComponent(
+        pair.slice(at + 1).trim()
+      )
+    } catch {
+      return Either.left(
+        ConfigError.InvalidData(
+          ["OTEL_EXPORTER_OTLP_HEADERS"],
+          "OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs with URL-encoded values (a % escape is malformed)"
+        )
+      )
+    }
   }
-  return headers
+  return Either.right(headers)
 }
 
 /**
- * The standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` (none: no tracing), `OTEL_SERVICE_NAME`
+ * The standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` (none or empty: no tracing), `OTEL_SERVICE_NAME`
  * (default `voice-agent-platform`), `OTEL_EXPORTER_OTLP_HEADERS` (default none) and
  * `OTEL_BSP_SCHEDULE_DELAY` (milliseconds between exports, default 5000).
  */
 export const config: Config.Config<Option.Option<TracingSettings>> = Config.all({
-  endpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  // set but empty: tracing off, as when unset
+  endpoint: Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")).pipe(
+    Config.map(Option.filter((text) => text.trim() !== "")),
+    Config.mapOrFail((text) =>
+      Option.match(text, {
+        onNone: () => Either.right(Option.none<URL>()),
+        onSome: (value) =>
+          URL.canParse(value)
+            ? Either.right(Option.some(new URL(value)))
+            : Either.left(
+                ConfigError.InvalidData(
+                  ["OTEL_EXPORTER_OTLP_ENDPOINT"],
+                  "OTEL_EXPORTER_OTLP_ENDPOINT must be a URL such as http://otel-collector:4318"
+                )
+              )
+      })
+    )
+  ),
   serviceName: Config.nonEmptyString("OTEL_SERVICE_NAME").pipe(Config.withDefault(defaultServiceName)),
   headers: Config.redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault(Redacted.make(""))),
   delay: Config.integer("OTEL_BSP_SCHEDULE_DELAY").pipe(
@@ -60,13 +86,19 @@ export const config: Config.Config<Option.Option<TracingSettings>> = Config.all(
     Config.withDefault(5000)
   )
 }).pipe(
-  Config.map(({ delay, endpoint, headers, serviceName }) =>
-    Option.map(endpoint, (url) => ({
-      url: `${url.href.replace(/\/+$/, "")}/v1/traces`,
-      serviceName,
-      headers: Redacted.make(parseHeaders(Redacted.value(headers))),
-      exportInterval: Duration.millis(delay)
-    }))
+  Config.mapOrFail(({ delay, endpoint, headers, serviceName }) =>
+    Option.match(endpoint, {
+      onNone: () => Either.right(Option.none<TracingSettings>()),
+      onSome: (url) =>
+        Either.map(parseHeaders(Redacted.value(headers)), (parsed) =>
+          Option.some<TracingSettings>({
+            url: `${url.href.replace(/\/+$/, "")}/v1/traces`,
+            serviceName,
+            headers: Redacted.make(parsed),
+            exportInterval: Duration.millis(delay)
+          })
+        )
+    })
   )
 )
 
