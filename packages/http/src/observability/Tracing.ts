@@ -1,4 +1,4 @@
-import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpClientError } from "@effect/platform"
 import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
 import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
 import { Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted } from "effect"
@@ -27,7 +27,20 @@ export const exportTimeout = Duration.seconds(10)
 export const exporterClient = (timeout: Duration.Duration): Layer.Layer<HttpClient.HttpClient> =>
   Layer.effect(
     HttpClient.HttpClient,
-    Effect.map(HttpClient.HttpClient, HttpClient.transformResponse(Effect.timeout(timeout)))
+    Effect.map(
+      HttpClient.HttpClient,
+      HttpClient.transform((response, request) =>
+        Effect.timeoutFail(response, {
+          duration: timeout,
+          onTimeout: () =>
+            new HttpClientError.RequestError({
+              request,
+              reason: "Transport",
+              description: `the collector did not answer within ${Duration.format(timeout)}`
+            })
+        })
+      )
+    )
   ).pipe(Layer.provide(FetchHttpClient.layer))
 
 /** `k1=v1,k2=v2`, values URL-encoded, as the OpenTelemetry specification writes headers; a malformed escape fails. */

@@ -29,7 +29,7 @@ describe("the span exporter's HTTP client", () => {
         Effect.either
       )
       expect(result._tag).toBe("Left")
-      if (result._tag === "Left") expect(result.left._tag).toBe("TimeoutException")
+      if (result._tag === "Left") expect(String(result.left)).toContain("did not answer within")
       // bounded well under the test's own timeout, however loaded the machine
       expect(Date.now() - started).toBeLessThan(4000)
     })
