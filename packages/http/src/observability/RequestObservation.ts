@@ -124,6 +124,9 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
     }
     return template
   }
+  /** Whether the API answers this request itself (an operation, or one of the `extraRoutes`). */
+  const servedHere = (method: string, url: string): boolean =>
+    match(method, url) !== undefined || extra.has(url.replace(/[?#].*$/s, ""))
   const routeOf = (method: string, url: string): string => {
     const found = match(method, url)
     if (found !== undefined) return templateOf(found.endpoint.path)
@@ -133,7 +136,13 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
 
   return Layer.merge(
     HttpApiBuilder.middleware(api, Effect.map(AccessLog, (log) => observe(routeOf, log)) as never),
-    // The platform's server span records the query string (a download link's signature): this one replaces it.
-    Layer.scopedDiscard(Effect.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true))
+    // The platform's server span records the query string (a download link's signature): this one replaces
+    // it for the API's own requests; any other (an embedder's routes on the same server) keeps it.
+    Layer.scopedDiscard(
+      Effect.locallyScopedWith(
+        HttpMiddleware.currentTracerDisabledWhen,
+        (previous) => (request) => previous(request) || servedHere(request.method, request.url)
+      )
+    )
   )
 }
