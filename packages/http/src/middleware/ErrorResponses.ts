@@ -16,11 +16,15 @@ import * as StorableText from "@voice-agent-platform/contract/middleware/Storabl
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/
 
-/** The request's id: the caller's `X-Request-Id` when it looks like one, else a fresh UUID. */
-const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
+/** The caller's `X-Request-Id` when it looks like one. */
+export const givenRequestId = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
   const given = request.headers["x-request-id"]
-  return given !== undefined && requestIdPattern.test(given) ? given : globalThis.crypto.randomUUID()
+  return given !== undefined && requestIdPattern.test(given) ? given : undefined
 }
+
+/** The request's id: the caller's `X-Request-Id` when it looks like one, else a fresh UUID. */
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string =>
+  givenRequestId(request) ?? globalThis.crypto.randomUUID()
 
 /** An API error as its JSON response: the status of its class, its fields as the body, `Retry-After` when it has one. */
 export const render = (error: ApiError): HttpServerResponse.HttpServerResponse => {

@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Layer, Metric, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Metric, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
 import * as PrometheusText from "./PrometheusText.js"
 
@@ -69,9 +69,39 @@ export const layer = HttpApiBuilder.Router.use((router) =>
   })
 )
 
-/** The scrape-time gauges read by `refresh`, with what it needs taken from where this layer is built. */
+/** How long a gauge reading is reused: scrapes within it cost no database query. */
+export const gaugesReuseFor = Duration.seconds(5)
+/** How long one gauge reading may take; past it the scrape is served with the figures read before. */
+export const gaugesReadTimeout = Duration.seconds(2)
+
+/**
+ * `refresh` read at most once per `reuseFor` (scrapes in between, concurrent ones too, share the last
+ * reading) and cut at `timeout`: a slow or failed reading leaves the gauges as they were and never fails
+ * the scrape, so `/metrics` costs the database at most one bounded query per interval.
+ */
+export const boundedRefresh = <R>(
+  refresh: Effect.Effect<void, never, R>,
+  options: { readonly reuseFor: Duration.Duration; readonly timeout: Duration.Duration }
+): Effect.Effect<Effect.Effect<void>, never, R> =>
+  Effect.flatMap(Effect.context<R>(), (context) =>
+    Effect.cachedWithTTL(
+      refresh.pipe(
+        Effect.timeout(options.timeout),
+        Effect.catchAll(() =>
+          Effect.logWarning("metrics: the storage gauges took too long; the last figures stand")
+        ),
+        Effect.provide(context)
+      ),
+      options.reuseFor
+    )
+  )
+
+/**
+ * The scrape-time gauges read by `refresh` (through `boundedRefresh`: reused for `gaugesReuseFor`, cut
+ * at `gaugesReadTimeout`), with what it needs taken from where this layer is built.
+ */
 export const layerScrapeGauges = <R>(refresh: Effect.Effect<void, never, R>): Layer.Layer<never, never, R> =>
   Layer.effect(
     ScrapeGauges,
-    Effect.map(Effect.context<R>(), (context) => Effect.provide(refresh, context))
+    boundedRefresh(refresh, { reuseFor: gaugesReuseFor, timeout: gaugesReadTimeout })
   ) as Layer.Layer<never, never, R>

@@ -1,5 +1,5 @@
 import type { MetricPair } from "effect"
-import { MetricState } from "effect"
+import { MetricKeyType, MetricState } from "effect"
 
 /** The Prometheus text exposition format's content type. */
 export const contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -26,7 +26,8 @@ const numberText = (value: number | bigint): string =>
           : String(value)
 
 /**
- * Effect's metrics (`Metric.unsafeSnapshot()`) in the Prometheus text format: counters, gauges and
+ * Effect's metrics (`Metric.unsafeSnapshot()`) in the Prometheus text format: counters (an `incremental`
+ * one; one that may go down is a gauge), gauges and
  * histograms (cumulative buckets with `le`, `_sum`, `_count`); a frequency as a counter per value
  * (label `key`); a summary's quantiles with `quantile`, `_sum`, `_count`. One `# HELP`/`# TYPE` per name.
  */
@@ -45,7 +46,10 @@ export const render = (pairs: ReadonlyArray<MetricPair.MetricPair.Untyped>): str
     const help = metricKey.description._tag === "Some" ? metricKey.description.value : undefined
     const tags = metricKey.tags.map((label) => [label.key, label.value] as const)
     if (MetricState.isCounterState(metricState)) {
-      family(name, "counter", help).lines.push(`${name}${labelText(tags)} ${numberText(metricState.count)}`)
+      // Effect's counters may go down unless `incremental` (`effect_fiber_active`): those are gauges to Prometheus
+      const type =
+        MetricKeyType.isCounterKey(metricKey.keyType) && metricKey.keyType.incremental ? "counter" : "gauge"
+      family(name, type, help).lines.push(`${name}${labelText(tags)} ${numberText(metricState.count)}`)
     } else if (MetricState.isGaugeState(metricState)) {
       family(name, "gauge", help).lines.push(`${name}${labelText(tags)} ${numberText(metricState.value)}`)
     } else if (MetricState.isHistogramState(metricState)) {

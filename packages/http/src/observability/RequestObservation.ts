@@ -4,6 +4,7 @@ import type { HttpServerResponse } from "@effect/platform"
 import type { Tracer } from "effect"
 import { Cause, Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
 import * as EndpointRouter from "../edge/EndpointRouter.js"
+import * as ErrorResponses from "../middleware/ErrorResponses.js"
 import { AccessLog } from "./AccessLog.js"
 import * as HttpMetrics from "./HttpMetrics.js"
 
@@ -27,6 +28,71 @@ export const noteOrganization = (organizationId: number): Effect.Effect<void> =>
 /** The status a request that ended without a response is counted with: interrupted 499, else 500. */
 const statusOf = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>): number =>
   Exit.isSuccess(exit) ? exit.value.status : Cause.isInterruptedOnly(exit.cause) ? 499 : 500
+
+/**
+ * Wraps one app in the observation `layer` describes: `routeOf` names a request's route. The report is
+ * written in `onExit`, which runs uninterruptibly: a request the client abandons (the platform then
+ * interrupts its handler) is still logged, counted and its span closed, with status 499.
+ */
+export const observe =
+  (routeOf: (method: string, url: string) => string, log: AccessLog["Type"]) => (app: HttpApp.Default) =>
+    Effect.withFiberRuntime<
+      HttpServerResponse.HttpServerResponse,
+      unknown,
+      HttpServerRequest.HttpServerRequest
+    >((fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const started = performance.now()
+      const method = request.method
+      const route = routeOf(method, request.url)
+      const facts: RequestFacts = { organizationId: undefined }
+      const handled = Effect.provideService(app, CurrentRequestFacts, facts)
+      const finish = (
+        exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>,
+        span: Tracer.Span | undefined
+      ) => {
+        const status = statusOf(exit)
+        // an abandoned request has no response: its id is the caller's, if it gave one
+        const requestId = Exit.isSuccess(exit)
+          ? exit.value.headers["x-request-id"]
+          : ErrorResponses.givenRequestId(request)
+        const millis = performance.now() - started
+        HttpMetrics.record(route, method, status, millis / 1000)
+        if (span !== undefined) {
+          // the platform's router sets `http.route` (as `:param`) on the current span: the template wins
+          span.attribute("http.route", route)
+          span.attribute("http.response.status_code", status)
+          if (requestId !== undefined) span.attribute("request_id", requestId)
+          if (facts.organizationId !== undefined) span.attribute("organization_id", facts.organizationId)
+        }
+        return log({
+          request_id: requestId,
+          method,
+          route,
+          status,
+          duration_ms: Math.round(millis * 100) / 100,
+          organization_id: facts.organizationId
+        })
+      }
+      if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
+        // `onExit` runs uninterruptibly, also when the platform interrupts an abandoned request (499)
+        return Effect.onExit(handled, (exit) => finish(exit, undefined))
+      }
+      return Effect.useSpan(
+        `${method} ${route}`,
+        {
+          kind: "server",
+          parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers)),
+          captureStackTrace: false,
+          attributes: {
+            "http.request.method": method,
+            "http.route": route,
+            "url.path": request.url.replace(/[?#].*$/s, "")
+          }
+        },
+        (span) => Effect.onExit(Effect.withParentSpan(handled, span), (exit) => finish(exit, span))
+      )
+    })
 
 /**
  * Observes every request the API answers, from outside the response shaping (so it sees the final
@@ -58,6 +124,9 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
     }
     return template
   }
+  /** Whether the API answers this request itself (an operation, or one of the `extraRoutes`). */
+  const servedHere = (method: string, url: string): boolean =>
+    match(method, url) !== undefined || extra.has(url.replace(/[?#].*$/s, ""))
   const routeOf = (method: string, url: string): string => {
     const found = match(method, url)
     if (found !== undefined) return templateOf(found.endpoint.path)
@@ -65,68 +134,15 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
     return extra.has(path) ? path : "unmatched"
   }
 
-  const observe = (log: AccessLog["Type"]) => (app: HttpApp.Default) =>
-    Effect.withFiberRuntime<
-      HttpServerResponse.HttpServerResponse,
-      unknown,
-      HttpServerRequest.HttpServerRequest
-    >((fiber) => {
-      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      const started = performance.now()
-      const method = request.method
-      const route = routeOf(method, request.url)
-      const facts: RequestFacts = { organizationId: undefined }
-      const handled = Effect.provideService(app, CurrentRequestFacts, facts)
-      const finish = (
-        exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>,
-        span: Tracer.Span | undefined
-      ) => {
-        const status = statusOf(exit)
-        const requestId = Exit.isSuccess(exit) ? exit.value.headers["x-request-id"] : undefined
-        const millis = performance.now() - started
-        HttpMetrics.record(route, method, status, millis / 1000)
-        if (span !== undefined) {
-          // the platform's router sets `http.route` (as `:param`) on the current span: the template wins
-          span.attribute("http.route", route)
-          span.attribute("http.response.status_code", status)
-          if (requestId !== undefined) span.attribute("request_id", requestId)
-          if (facts.organizationId !== undefined) span.attribute("organization_id", facts.organizationId)
-        }
-        return Effect.zipRight(
-          log({
-            request_id: requestId,
-            method,
-            route,
-            status,
-            duration_ms: Math.round(millis * 100) / 100,
-            organization_id: facts.organizationId
-          }),
-          exit
-        )
-      }
-      if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
-        return Effect.flatMap(Effect.exit(handled), (exit) => finish(exit, undefined))
-      }
-      return Effect.useSpan(
-        `${method} ${route}`,
-        {
-          kind: "server",
-          parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers)),
-          captureStackTrace: false,
-          attributes: {
-            "http.request.method": method,
-            "http.route": route,
-            "url.path": request.url.replace(/[?#].*$/s, "")
-          }
-        },
-        (span) =>
-          Effect.flatMap(Effect.exit(Effect.withParentSpan(handled, span)), (exit) => finish(exit, span))
-      )
-    })
-
   return Layer.merge(
-    HttpApiBuilder.middleware(api, Effect.map(AccessLog, observe) as never),
-    // The platform's server span records the query string (a download link's signature): this one replaces it.
-    Layer.scopedDiscard(Effect.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true))
+    HttpApiBuilder.middleware(api, Effect.map(AccessLog, (log) => observe(routeOf, log)) as never),
+    // The platform's server span records the query string (a download link's signature): this one replaces
+    // it for the API's own requests; any other (an embedder's routes on the same server) keeps it.
+    Layer.scopedDiscard(
+      Effect.locallyScopedWith(
+        HttpMiddleware.currentTracerDisabledWhen,
+        (previous) => (request) => previous(request) || servedHere(request.method, request.url)
+      )
+    )
   )
 }

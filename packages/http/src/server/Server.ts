@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import {
   DownloadLinks,
@@ -120,6 +120,11 @@ export const layer = Layer.unwrapEffect(
     const trustedHosts = Layer.orDie(PublicBaseUrl.layerTrustedHosts(config.publicHosts))
     const http = HttpApiBuilder.serve().pipe(
       Layer.provide(AppLayer.layer),
+      // This server answers nothing but the API: the platform's span (full URL, query string) is off for all,
+      // requests no route matches included.
+      Layer.provide(
+        Layer.scopedDiscard(Effect.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true))
+      ),
       Layer.provide([linkSigning, publicBaseUrl, trustedHosts, outboundPolicy]),
       Layer.provide(MetricsRoute.layerScrapeGauges(StorageGauges.refresh)),
       Layer.provide(OperatorAuthentication.layerToken(config.adminToken)),

@@ -13,6 +13,8 @@ describe("PrometheusText.render", () => {
       yield* Metric.increment(Metric.tagged(counter, "route", '/a/"b"\\c'))
       yield* Metric.incrementBy(Metric.tagged(counter, "route", "/d"), 2)
       yield* Metric.set(Metric.gauge("prom_test_in_use"), 3)
+      // a counter that may go down (as Effect's effect_fiber_active) is a gauge to Prometheus
+      yield* Metric.incrementBy(Metric.counter("prom_test_active"), 2)
       const histogram = Metric.histogram("prom_test_seconds", MetricBoundaries.fromIterable([0.1, 1]))
       yield* Metric.update(histogram, 0.05)
       yield* Metric.update(histogram, 0.5)
@@ -25,6 +27,7 @@ describe("PrometheusText.render", () => {
       expect(text).toContain('prom_test_requests_total{route="/a/\\"b\\"\\\\c"} 1\n')
       expect(text).toContain('prom_test_requests_total{route="/d"} 2\n')
       expect(text).toContain("# TYPE prom_test_in_use gauge\nprom_test_in_use 3\n")
+      expect(text).toContain("# TYPE prom_test_active gauge\nprom_test_active 2\n")
       expect(text).toContain("# TYPE prom_test_seconds histogram\n")
       expect(text).toContain('prom_test_seconds_bucket{le="0.1"} 1\n')
       expect(text).toContain('prom_test_seconds_bucket{le="1"} 2\n')

@@ -53,6 +53,20 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
         agent: { greeting: "Hello" }
       })
       expect(agent.status).toBe(200)
+      // a link-like query string (signature) on a matched route and on no route at all
+      const listed = await call(server.port, "GET", "/api/v1/agents?page=1&signature=span-link-signature", {
+        "x-api-key": apiKey,
+        "x-request-id": "tracing-test-query-0001"
+      })
+      expect(listed.status).toBe(200)
+      expect(
+        (await call(server.port, "GET", "/api/v1/no-such-route?signature=unmatched-link-signature")).status
+      ).toBe(404)
+      const listedSpan = await receiver.waitFor(
+        (span) => span.attributes["request_id"] === "tracing-test-query-0001"
+      )
+      expect(listedSpan.attributes["url.path"]).toBe("/api/v1/agents")
+
       const requestId = "tracing-test-call-0001"
       const placed = await fetch(
         `http://127.0.0.1:${server.port}/api/v1/agents/${agent.json.public_id}/calls`,
@@ -101,6 +115,7 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
       const exported = receiver.bodies.join("\n")
       expect(exported).not.toContain(callable)
       expect(exported).not.toContain(apiKey)
+      expect(exported).not.toContain("signature")
       // the call is also an operator's log line, with its ids
       const logged = server
         .output()

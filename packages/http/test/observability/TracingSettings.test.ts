@@ -33,6 +33,15 @@ describe("Tracing settings (OTEL_*)", () => {
         expect(String(set.headers)).not.toContain("abc")
         expect(Duration.toMillis(set.exportInterval)).toBe(250)
         expect(yield* Effect.flip(read({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }))).toBeDefined()
+        // empty: tracing off, as unset; a malformed header escape: a clear configuration error, not a throw
+        expect(Option.isNone(yield* read({ OTEL_EXPORTER_OTLP_ENDPOINT: "" }))).toBe(true)
+        const malformed = yield* Effect.flip(
+          read({
+            OTEL_EXPORTER_OTLP_ENDPOINT: "http://c",
+            OTEL_EXPORTER_OTLP_HEADERS: "authorization=%E0%A4%A"
+          })
+        )
+        expect(String(malformed)).toContain("OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs")
         expect(
           yield* Effect.flip(read({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", OTEL_BSP_SCHEDULE_DELAY: "0" }))
         ).toBeDefined()
