@@ -8,6 +8,13 @@ import * as SimulationConfig from "../../src/calls/SimulationConfig.js"
 import { InMemory } from "../../src/index.js"
 import { organizationWithAgent, setNow } from "../services/Engine.js"
 import { rows, warsawNoon } from "../campaigns/DialerTesting.js"
+import { CallEvents } from "../../src/calls/CallEvents.js"
+import * as WebhookDispatcher from "../../src/webhooks/WebhookDispatcher.js"
+import { Webhooks } from "../../src/webhooks/Webhooks.js"
+import { WebhookStore } from "../../src/webhooks/WebhookStore.js"
+import { setup, testLayer } from "../webhooks/WebhookFixtures.js"
+import * as Housekeeping from "../../src/housekeeping/Housekeeping.js"
+import { engine } from "../services/Engine.js"
 import { recordingTracer } from "./RecordingTracer.js"
 
 const simulated = InMemory.layerSimulated.pipe(Layer.provide(SimulationConfig.layer(2)))
@@ -53,5 +60,44 @@ describe("background work's traces", () => {
       ).toBe(true)
       expect(dial.attributes.get("dials")).toBe(2)
     }).pipe(Effect.provide(simulated))
+  )
+
+  it.effect("an idle webhook round records no span; one that claims is a WebhookDispatcher.round trace", () =>
+    Effect.gen(function* () {
+      const { organization, run } = yield* setup
+      const tracer = yield* recordingTracer
+      const store = yield* WebhookStore
+      const round = WebhookDispatcher.deliverDue().pipe(
+        Effect.provideService(WebhookStore, withOperationSpans("WebhookStore", store)),
+        tracer.recording
+      )
+      expect(yield* round).toBe(0)
+      expect(tracer.spans).toEqual([])
+      yield* (yield* Webhooks).create(organization.id, {
+        url: "https://a.example/h",
+        events: ["call.started"]
+      })
+      yield* Effect.flatMap(CallEvents, (calls) =>
+        calls.report(organization.id, run.workflow_run_id, { type: "ringing" })
+      )
+      expect(yield* round).toBe(1)
+      const roots = tracer.roots()
+      expect(roots.map((span) => span.name)).toEqual(["WebhookDispatcher.round"])
+      expect(tracer.childrenOf(roots[0]!)).toEqual(["WebhookDispatcher.attempt"])
+      const attempt = tracer.spans.find((span) => span.name === "WebhookDispatcher.attempt")!
+      expect(tracer.childrenOf(attempt)).toContain("WebhookStore.recordAttempt")
+    }).pipe(Effect.provide(testLayer))
+  )
+
+  it.effect("a housekeeping pass is one Housekeeping.pass trace, its reclaim and sweep beneath", () =>
+    Effect.gen(function* () {
+      const tracer = yield* recordingTracer
+      yield* tracer.recording(Housekeeping.pass)
+      const roots = tracer.roots()
+      expect(roots.map((span) => span.name)).toEqual(["Housekeeping.pass"])
+      expect(tracer.childrenOf(roots[0]!)).toEqual(
+        expect.arrayContaining(["CallReclaim.reclaim", "RetentionSweep.sweep"])
+      )
+    }).pipe(Effect.provide(engine))
   )
 })
