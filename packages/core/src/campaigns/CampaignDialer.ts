@@ -65,13 +65,13 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
       return yield* Effect.gen(function* () {
         let progress = 0
         for (const campaign of visited) {
-          const { dials, moved } = yield* claim(campaign).pipe(
+          const { dials, moved, refused } = yield* claim(campaign).pipe(
             Effect.withSpan("CampaignDialer.claim", {
               captureStackTrace: false,
               attributes: { campaign_id: campaign.id }
             })
           )
-          yield* dialerClaimed(campaign.organization_id, campaign.id, dials.length, moved)
+          yield* dialerClaimed(campaign.organization_id, campaign.id, dials.length, moved, refused)
           yield* dial(campaign, dials).pipe(
             Effect.withSpan("CampaignDialer.dial", {
               captureStackTrace: false,
