@@ -181,7 +181,6 @@ export const make = Effect.gen(function* () {
       // none kept (the run's events take turns, so none can arrive meanwhile): nothing to clear
       if (spoken.length > 0) yield* fragments.clear(organizationId, runId)
       yield* emit(ended, "call.ended")
-      yield* callEnded(ended)
       // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction;
       // its totals are added without holding the campaign's row (see CampaignAttempts.runEnded).
       yield* CampaignAttempts.runEnded(ended, now).pipe(
@@ -246,20 +245,27 @@ export const make = Effect.gen(function* () {
     withOperationSpans("CallEvents", {
       report: (organizationId, runId, event) =>
         // One transaction per event: events of one call never interleave, and an end is all or nothing.
-        transactions.run(
-          Effect.gen(function* () {
-            const run = yield* find(organizationId, runId)
-            const verdict = CallProgress.decide(run.status, reportedStatus(event))
-            switch (verdict._tag) {
-              case "AfterEnd":
-                return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
-              case "Stale":
-                return { _tag: "Ignored", run } satisfies CallEventOutcome
-              case "Apply":
-                return yield* apply(run, event, verdict.status)
-            }
-          })
-        )
+        transactions
+          .run(
+            Effect.gen(function* () {
+              const run = yield* find(organizationId, runId)
+              const verdict = CallProgress.decide(run.status, reportedStatus(event))
+              switch (verdict._tag) {
+                case "AfterEnd":
+                  return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
+                case "Stale":
+                  return { _tag: "Ignored", run } satisfies CallEventOutcome
+                case "Apply":
+                  return yield* apply(run, event, verdict.status)
+              }
+            })
+          )
+          .pipe(
+            // logged and counted once the end is committed: a rolled-back (or retried) end counts nothing
+            Effect.tap((outcome) =>
+              event.type === "ended" && outcome._tag === "Applied" ? callEnded(outcome.run) : Effect.void
+            )
+          )
     })
   )
 })

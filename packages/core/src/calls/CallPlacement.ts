@@ -185,12 +185,14 @@ export const layer = Layer.effect(
                 Exit.isFailure(exit)
                   ? Effect.gen(function* () {
                       const failedAt = new Date(yield* Clock.currentTimeMillis)
-                      yield* runs.update(request.organizationId, run.workflow_run_id, {
+                      const failed = yield* runs.update(request.organizationId, run.workflow_run_id, {
                         status: "failed",
                         ended_at: failedAt,
                         channel_reservation_id: null
                       })
                       yield* release
+                      // an end like any other for the operator: its "call ended" line and count
+                      if (Option.isSome(failed)) yield* OperationalEvents.callEnded(failed.value)
                     })
                   : Effect.void
               )

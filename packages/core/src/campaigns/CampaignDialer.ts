@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { backgroundSpan, untraced } from "../observability/BackgroundSpans.js"
 import { dialerClaimed } from "../observability/OperationalEvents.js"
 import { uuidV4 } from "../randomness/SecureRandom.js"
 import { CampaignStore } from "./CampaignStore.js"
@@ -51,23 +52,43 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
 
     /**
      * One round: each running campaign with work (see `CampaignStore.running`), the least recently visited
-     * first, gets a claim, and its calls are handed to telephony once the claim committed.
+     * first, gets a claim, and its calls are handed to telephony once the claim committed. The poll is
+     * untraced; a round that visits campaigns is one `CampaignDialer.round` trace, a
+     * `CampaignDialer.claim` and a `CampaignDialer.dial` span per campaign beneath.
      */
     const round = Effect.gen(function* () {
-      let progress = 0
       const now = new Date(yield* Clock.currentTimeMillis)
-      const visited = yield* store.running(now, settings.campaignsPerRound, settings.campaignsPerOrganization)
-      for (const campaign of visited) {
-        const { dials, moved } = yield* claim(campaign)
-        yield* dialerClaimed(campaign.organization_id, campaign.id, dials.length, moved)
-        yield* dial(campaign, dials)
-        progress += moved
-      }
-      return progress
+      const visited = yield* untraced(
+        store.running(now, settings.campaignsPerRound, settings.campaignsPerOrganization)
+      )
+      if (visited.length === 0) return 0
+      return yield* Effect.gen(function* () {
+        let progress = 0
+        for (const campaign of visited) {
+          const { dials, moved, refused } = yield* claim(campaign).pipe(
+            Effect.withSpan("CampaignDialer.claim", {
+              captureStackTrace: false,
+              attributes: { campaign_id: campaign.id }
+            })
+          )
+          yield* dialerClaimed(campaign.organization_id, campaign.id, dials.length, moved, refused)
+          yield* dial(campaign, dials).pipe(
+            Effect.withSpan("CampaignDialer.dial", {
+              captureStackTrace: false,
+              attributes: { campaign_id: campaign.id, dials: dials.length }
+            })
+          )
+          progress += moved
+        }
+        return progress
+      }).pipe(backgroundSpan("CampaignDialer.round", { campaigns: visited.length }))
     })
 
-    /** Renews this process's leases for `leaseSeconds`, on the store's clock. */
-    const heartbeat = store.renewLeases(owner, settings.leaseSeconds)
+    /**
+     * Renews this process's leases for `leaseSeconds`, on the store's clock. Untraced: one statement every
+     * `heartbeatSeconds` whether or not a call is live, which would otherwise be a root trace each time.
+     */
+    const heartbeat = untraced(store.renewLeases(owner, settings.leaseSeconds))
 
     return { round, heartbeat, recover }
   })

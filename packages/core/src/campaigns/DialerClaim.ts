@@ -4,6 +4,7 @@ import { AgentStore } from "../agents/AgentStore.js"
 import * as CallGates from "../calls/CallGates.js"
 import { ChannelStore } from "../calls/ChannelStore.js"
 import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
+import { type Gate, noRefusals } from "../observability/OperationalEvents.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import { SecureRandom, uuidV4 } from "../randomness/SecureRandom.js"
@@ -33,10 +34,14 @@ export interface Dial {
   readonly fromNumber: string | null
 }
 
-/** What one claim did: the calls to hand to telephony, and how many contacts it moved in all. */
+/**
+ * What one claim did: the calls to hand to telephony, how many contacts it moved in all, and how many
+ * each call gate refused (counted by the dialer once the claim committed, as `POST …/calls` counts its own).
+ */
 export interface Claimed {
   readonly dials: ReadonlyArray<Dial>
   readonly moved: number
+  readonly refused: Readonly<Record<Gate, number>>
 }
 
 /** What a claim is bounded by: its batch, and the lease its attempts start with. */
@@ -45,7 +50,7 @@ export interface ClaimSettings {
   readonly leaseSeconds: number
 }
 
-const nothing: Claimed = { dials: [], moved: 0 }
+const nothing: Claimed = { dials: [], moved: 0, refused: noRefusals }
 
 /**
  * The claim of the dialer known to the database as `owner`: one transaction for one campaign. The
@@ -127,6 +132,7 @@ export const make = (owner: string, settings: ClaimSettings) =>
           const dialer = yield* dialingAs(campaign)
           let delta: TallyDelta = CampaignTally.none
           let moved = 0
+          const refused = { ...noRefusals }
           if (Either.isLeft(dialer)) {
             for (const contact of due) {
               yield* store.updateContact(organizationId, contact.id, {
@@ -136,7 +142,7 @@ export const make = (owner: string, settings: ClaimSettings) =>
             }
             delta = CampaignTally.combine(delta, CampaignTally.move("pending", "failed", due.length))
             yield* CampaignAttempts.tallyAndSettle(campaign, delta, at).pipe(withCampaigns)
-            return { dials: [], moved: due.length }
+            return { dials: [], moved: due.length, refused: noRefusals }
           }
           // the gates in `CallGates`' order, the Do not call list read once for every claimed number
           const listed = yield* doNotCall.listedAmong(
@@ -163,10 +169,12 @@ export const make = (owner: string, settings: ClaimSettings) =>
                 })
               )
               moved++
+              refused.do_not_call++
             } else if (gate._tag === "OutsideCallingHours") {
               // wait for the window, without holding the others up
               yield* store.updateContact(organizationId, contact.id, { next_attempt_at: gate.retryAt })
               moved++
+              refused.calling_hours++
             } else if (open.length < room) {
               // past `room` the rest stay pending, their locks released when this transaction ends
               open.push(contact)
@@ -201,15 +209,16 @@ export const make = (owner: string, settings: ClaimSettings) =>
             attempts: placed.length
           })
           moved += placed.length
-          const refused = open[decision.granted]
-          if (refused !== undefined && decision.retryAfterSeconds !== null) {
-            yield* store.updateContact(organizationId, refused.id, {
+          const waiting = open[decision.granted]
+          if (waiting !== undefined && decision.retryAfterSeconds !== null) {
+            yield* store.updateContact(organizationId, waiting.id, {
               next_attempt_at: new Date(at.getTime() + decision.retryAfterSeconds * 1000)
             })
             moved++
+            refused.channels++
           }
           yield* CampaignAttempts.tallyAndSettle(campaign, delta, at).pipe(withCampaigns)
-          return { dials, moved }
+          return { dials, moved, refused }
         })
       )
   })

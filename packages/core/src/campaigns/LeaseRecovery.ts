@@ -1,5 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { CallEvents } from "../calls/CallEvents.js"
+import { backgroundSpan, untraced } from "../observability/BackgroundSpans.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import { isLive } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
@@ -63,8 +64,13 @@ export const make = (recoveryBatch: number) =>
     return Effect.gen(function* () {
       let total = 0
       for (;;) {
-        const expired = yield* store.expiredLeases(recoveryBatch)
-        for (const contact of expired) yield* recoverOne(contact)
+        // polled untraced: only a batch that takes leases back is a trace (`CampaignDialer.recover`)
+        const expired = yield* untraced(store.expiredLeases(recoveryBatch))
+        if (expired.length > 0) {
+          yield* Effect.forEach(expired, recoverOne, { discard: true }).pipe(
+            backgroundSpan("CampaignDialer.recover", { contacts: expired.length })
+          )
+        }
         total += expired.length
         if (expired.length < recoveryBatch) return total
       }

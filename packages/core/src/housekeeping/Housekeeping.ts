@@ -3,6 +3,7 @@ import { CallReclaim } from "../calls/CallReclaim.js"
 import { RetentionSweep } from "../files/RetentionSweep.js"
 import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 import { KnowledgeBase } from "../knowledge-base/KnowledgeBase.js"
+import { backgroundSpan } from "../observability/BackgroundSpans.js"
 
 /** How often the bundled server runs the housekeeping passes. */
 export const defaultIntervalSeconds = 60
@@ -32,6 +33,8 @@ export const purgeIdempotencyRecords = Effect.gen(function* () {
 /**
  * One pass: overdue calls are reclaimed (freeing their channels), expired files are removed, then
  * expired idempotency records; the knowledge base's processors are woken for documents left pending.
+ * One trace per pass (`Housekeeping.pass`, every `intervalSeconds`): its statements beneath it rather
+ * than a root trace each.
  */
 export const pass = Effect.gen(function* () {
   const reclaimed = yield* (yield* CallReclaim).reclaim
@@ -39,7 +42,7 @@ export const pass = Effect.gen(function* () {
   const idempotencyPurged = yield* purgeIdempotencyRecords
   yield* (yield* KnowledgeBase).processPending
   return { reclaimed, swept, idempotencyPurged }
-})
+}).pipe(backgroundSpan("Housekeeping.pass"))
 
 /**
  * Runs `pass` now and then every `intervalSeconds` (by the Clock, so a TestClock drives it) for as long

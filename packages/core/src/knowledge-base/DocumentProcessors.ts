@@ -1,4 +1,5 @@
 import { Cause, Clock, Effect, Option, Queue, type Scope, Stream, SubscriptionRef } from "effect"
+import { backgroundSpan, untraced } from "../observability/BackgroundSpans.js"
 import type { Document } from "./Document.js"
 import type { DocumentStore } from "./DocumentStore.js"
 
@@ -43,9 +44,14 @@ export const start = <E>({
     /** One document, if any is waiting: claimed, processed, or put back `pending` when interrupted. */
     const processNext = Effect.gen(function* () {
       const at = yield* now
-      const claimed = yield* store.claimNext(at, new Date(at.getTime() - staleAfterMillis))
+      // polled untraced: only a claimed document is a trace (`DocumentProcessors.process`)
+      const claimed = yield* untraced(store.claimNext(at, new Date(at.getTime() - staleAfterMillis)))
       if (Option.isNone(claimed)) return false
       yield* run(claimed.value).pipe(
+        backgroundSpan("DocumentProcessors.process", {
+          document_id: claimed.value.id,
+          organization_id: claimed.value.organization_id
+        }),
         // a shutdown leaves the document for the next start, not `processing` until it goes stale
         Effect.onInterrupt(() =>
           Effect.flatMap(now, (at) =>

@@ -96,16 +96,37 @@ export const dialerClaimed = (
   organizationId: OrganizationId,
   campaignId: number,
   dialed: number,
-  moved: number
+  moved: number,
+  refused: Readonly<Record<Gate, number>> = noRefusals
 ): Effect.Effect<void> =>
   moved === 0
     ? Effect.void
-    : Effect.zipRight(
-        Metric.incrementBy(contactsDispatched, moved),
-        Effect.logInfo("dialer claimed contacts").pipe(
-          Effect.annotateLogs({ organization_id: organizationId, campaign_id: campaignId, dialed, moved })
-        )
+    : Effect.all(
+        [
+          Metric.incrementBy(contactsDispatched, moved),
+          // the claim's refusals counted by gate like the API's (`callRefused`), logged on the claim's line
+          ...gates
+            .filter((gate) => refused[gate] > 0)
+            .map((gate) => Metric.incrementBy(Metric.tagged(callsRefused, "gate", gate), refused[gate])),
+          Effect.logInfo("dialer claimed contacts").pipe(
+            Effect.annotateLogs({
+              organization_id: organizationId,
+              campaign_id: campaignId,
+              dialed,
+              moved,
+              refused_do_not_call: refused.do_not_call,
+              refused_calling_hours: refused.calling_hours,
+              refused_channels: refused.channels
+            })
+          )
+        ],
+        { discard: true }
       )
+
+const gates: ReadonlyArray<Gate> = ["do_not_call", "calling_hours", "channels"]
+
+/** A claim no gate refused anything of. */
+export const noRefusals: Readonly<Record<Gate, number>> = { do_not_call: 0, calling_hours: 0, channels: 0 }
 
 /** Outbound channels held by calls now, all organizations (read from storage when metrics are scraped). */
 export const channelsInUse = Metric.gauge("vap_channels_in_use", {

@@ -6,6 +6,7 @@ import * as WebhookRetry from "./WebhookRetry.js"
 import { WebhookSender, type WebhookResponse } from "./WebhookSender.js"
 import * as WebhookSignature from "./WebhookSignature.js"
 import type { ClaimedDelivery, ClaimRequest } from "./WebhookStore.js"
+import { backgroundSpan, untraced } from "../observability/BackgroundSpans.js"
 import { WebhookStore } from "./WebhookStore.js"
 
 /** How the dispatcher works through due deliveries. */
@@ -191,28 +192,36 @@ export const deliverDue = (
     const store = yield* WebhookStore
     const bounds = settings(options)
     const busy = emptyInFlight()
-    const claimed = yield* store.claimDue(
-      claimRequest(yield* Clock.currentTimeMillis, bounds.limit, bounds, busy)
+    const claimed = yield* untraced(
+      store.claimDue(claimRequest(yield* Clock.currentTimeMillis, bounds.limit, bounds, busy))
     )
+    if (claimed.length === 0) return 0
     yield* Effect.forEach(claimed, (one) => bounded(one, bounds, busy), {
       concurrency: "unbounded",
       discard: true
-    })
+    }).pipe(backgroundSpan("WebhookDispatcher.round", { claimed: claimed.length }))
     return claimed.length
   })
 
 /**
  * One round of the background dispatcher: claims as many due deliveries as there is room for, passing
  * over endpoints and organizations already at their bound, and starts each in `scope` without waiting
- * for it. A slow receiver holds only its own endpoint's and organization's share.
+ * for it. The claim polls untraced: only a round that claimed something is a trace
+ * (`WebhookDispatcher.round`, its `WebhookDispatcher.attempt`s beneath). A slow receiver holds only its own endpoint's and organization's share.
  */
 const startDue = (bounds: ReturnType<typeof settings>, busy: InFlight, scope: Scope.Scope) =>
   Effect.gen(function* () {
     const free = bounds.limit - busy.total
     if (free <= 0) return 0
     const store = yield* WebhookStore
-    const claimed = yield* store.claimDue(claimRequest(yield* Clock.currentTimeMillis, free, bounds, busy))
-    for (const one of claimed) yield* Effect.forkIn(bounded(one, bounds, busy), scope)
+    const claimed = yield* untraced(
+      store.claimDue(claimRequest(yield* Clock.currentTimeMillis, free, bounds, busy))
+    )
+    if (claimed.length === 0) return 0
+    // the attempts, started in the round's span, are its children (they may outlast it)
+    yield* Effect.forEach(claimed, (one) => Effect.forkIn(bounded(one, bounds, busy), scope), {
+      discard: true
+    }).pipe(backgroundSpan("WebhookDispatcher.round", { claimed: claimed.length }))
     return claimed.length
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer, Option } from "effect"
+import { Effect, Either, Fiber, Layer, Metric, Option } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
 import { CallPlacement } from "../../src/calls/CallPlacement.js"
 import { ChannelStore } from "../../src/calls/ChannelStore.js"
@@ -10,6 +10,7 @@ import * as MemoryBlobStore from "../../src/memory/MemoryBlobStore.js"
 import { RecordedCalls } from "../../src/memory/MemoryTelephony.js"
 import { PhoneNumbers } from "../../src/phone-numbers/PhoneNumbers.js"
 import { PhoneNumberId } from "../../src/phone-numbers/PhoneNumber.js"
+import { callsEnded } from "../../src/observability/OperationalEvents.js"
 import { RunStore } from "../../src/runs/RunStore.js"
 import * as Fixtures from "../../testing/Fixtures.js"
 import { engine, organizationWithAgent, setNow } from "./Engine.js"
@@ -168,10 +169,17 @@ describe("CallPlacement", () => {
       const { organization, agent } = yield* organizationWithAgent({ outbound_channels: 1 })
       yield* (yield* RecordedCalls).setAvailable(false)
       const calls = yield* CallPlacement
+      const endedFailed = Effect.map(
+        Metric.value(Metric.tagged(callsEnded, "status", "failed")),
+        (state) => state.count
+      )
+      const before = yield* endedFailed
       const error = yield* Effect.flip(
         calls.place({ organizationId: organization.id, agent: agent.public_id, phone_number: "+48500100200" })
       )
       expect(error._tag).toBe("TelephonyUnavailable")
+      // an end for the operator too: counted (and logged) once
+      expect(yield* endedFailed).toBe(before + 1)
       const runs = yield* (yield* RunStore).list(organization.id, agent.id, {}, { page: 1, limit: 50 })
       expect(runs.items.map((r) => r.status)).toEqual(["failed"])
       expect(yield* (yield* ChannelStore).held(organization.id, new Date(warsawNoon))).toEqual([])
