@@ -24,7 +24,9 @@ const vap = (...args: Array<string>) =>
 
 describe("vap, the operator's tool", () => {
   it("manages organizations, keys, balances, numbers and usage on the data directory, with --json", async () => {
-    expect((await vap("migrate")).stdout).toMatch(/^applied 1 initial$/m)
+    // a new data directory is either created by initdb and migrated here, or copied from the build's
+    // template, which already holds every version (when `npm run build` has made it)
+    expect((await vap("migrate")).stdout).toMatch(/^applied 1 initial$|^The schema is up to date/m)
     expect(JSON.parse((await vap("migrate", "--json")).stdout)).toEqual({ applied: [] })
 
     const created = JSON.parse(
