@@ -10,6 +10,7 @@ import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
 import { base62String, layerWebCrypto } from "../src/randomness/SecureRandom.js"
 import type { NewDocument } from "../src/knowledge-base/DocumentStore.js"
 import type { NewRun } from "../src/runs/RunStore.js"
+import type { NewTool } from "../src/tools/ToolStore.js"
 import type { AgentId } from "../src/agents/AgentIds.js"
 import type { NewCampaign } from "../src/campaigns/CampaignStore.js"
 
@@ -119,6 +120,20 @@ export const newDocument = (
   processing_error: null,
   source_url: null,
   ...overrides
+})
+
+/** An active end-call tool of the organization; `name` keeps its uuid unique. */
+export const newEndCallTool = (organizationId: OrganizationId, name: string): NewTool => ({
+  tool_uuid: `tool-${name}`,
+  organization_id: organizationId,
+  name: "End call",
+  description: null,
+  category: "end_call",
+  icon: "globe",
+  icon_color: "#3B82F6",
+  status: "active",
+  definition: { schema_version: 1, type: "end_call", config: { messageType: "none" } },
+  created_by: null
 })
 
 /** A campaign of the agent, as created: no contacts, one attempt each. */

@@ -55,18 +55,7 @@ export const idContract = (it: Vitest.MethodsNonLive<Stores>) => {
         (id) =>
           Effect.gen(function* () {
             const tool = yield* (yield* ToolStore).insert(
-              {
-                tool_uuid: `tool-${yield* Fixtures.unique()}`,
-                organization_id: id,
-                name: "End call",
-                description: null,
-                category: "end_call",
-                icon: "globe",
-                icon_color: "#3B82F6",
-                status: "active",
-                definition: { schema_version: 1, type: "end_call", config: { messageType: "none" } },
-                created_by: null
-              },
+              Fixtures.newEndCallTool(id, yield* Fixtures.unique()),
               at(0)
             )
             return tool.id

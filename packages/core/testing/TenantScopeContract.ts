@@ -22,21 +22,7 @@ export const tenantScopeContract = (it: Vitest.MethodsNonLive<Stores>) => {
         const suffix = yield* Fixtures.unique()
 
         const tools = yield* ToolStore
-        const tool = yield* tools.insert(
-          {
-            tool_uuid: `tool-${suffix}`,
-            organization_id: org.id,
-            name: "End call",
-            description: null,
-            category: "end_call",
-            icon: "globe",
-            icon_color: "#3B82F6",
-            status: "active",
-            definition: { schema_version: 1, type: "end_call", config: { messageType: "none" } },
-            created_by: null
-          },
-          at(0)
-        )
+        const tool = yield* tools.insert(Fixtures.newEndCallTool(org.id, suffix), at(0))
         expect(Option.isNone(yield* tools.find(other.id, tool.tool_uuid))).toBe(true)
         // a held read answers what a read answers, in a transaction and outside one
         const transactions = yield* Transactions
