@@ -13,16 +13,26 @@ export interface RequestFacts {
   organizationId: number | undefined
 }
 
-/** This request's facts; none outside `layer`'s middleware (nothing is then recorded). */
-export class CurrentRequestFacts extends Context.Reference<CurrentRequestFacts>()(
-  "@voice-agent-platform/http/CurrentRequestFacts",
-  { defaultValue: (): RequestFacts | undefined => undefined }
-) {}
+/**
+ * The facts of the requests being observed, by the request's source (Node's message, or the web
+ * `Request`): every view of one request (the edge's, a modified one) shares it. A side table instead of
+ * a service provided per request, which would copy the whole service context for every request.
+ */
+const factsBySource = new WeakMap<object, RequestFacts>()
+
+const sourceOf = (request: HttpServerRequest.HttpServerRequest): object | undefined => {
+  const source = request.source
+  return typeof source === "object" && source !== null ? source : undefined
+}
 
 /** Records the organization a request's API key belongs to (for its access log line and span). */
 export const noteOrganization = (organizationId: number): Effect.Effect<void> =>
-  Effect.map(CurrentRequestFacts, (facts) => {
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.getOption(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const source = Option.isSome(request) ? sourceOf(request.value) : undefined
+    const facts = source === undefined ? undefined : factsBySource.get(source)
     if (facts !== undefined) facts.organizationId = organizationId
+    return Effect.void
   })
 
 /** The status a request that ended without a response is counted with: interrupted 499, else 500. */
@@ -46,11 +56,14 @@ export const observe =
       const method = request.method
       const route = routeOf(method, request.url)
       const facts: RequestFacts = { organizationId: undefined }
-      const handled = Effect.provideService(app, CurrentRequestFacts, facts)
+      const source = sourceOf(request)
+      if (source !== undefined) factsBySource.set(source, facts)
+      const handled = app
       const finish = (
         exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>,
         span: Tracer.Span | undefined
       ) => {
+        if (source !== undefined) factsBySource.delete(source)
         const status = statusOf(exit)
         // an abandoned request has no response: its id is the caller's, if it gave one
         const requestId = Exit.isSuccess(exit)
