@@ -1,6 +1,7 @@
 // Servers launched by a bench: each in its own process group (on core 0 when `taskset` pins it), stopped
 // with its group on every exit path, spoken to over loopback only.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
@@ -106,5 +107,27 @@ export const launch = async (
     )
     if (answered) return { child, port, output: () => output }
     await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/**
+ * The CPU time (user and system, in µs) a process has used so far, from `/proc` (Linux; undefined
+ * elsewhere). A server's CPU per request does not depend on what else the machine runs, unlike req/s.
+ */
+export const cpuMicros = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond
+  } catch {
+    return undefined
   }
 }

@@ -4,8 +4,8 @@
 // same bytes (bench/bare-platform-server.ts); the engine on PostgreSQL answering `GET /health` (no key, no
 // database), `GET /api/v1/agents/no-such-agent` (a 404 after the API key is found in the lookups cache,
 // past its batched fence round trip: no statement of its own) and `GET /api/v1/agents/{agent_id}` (the
-// agent cached, its definition and run count read: two statements), each on an engine of its own. Prints req/s, p50, p99, the CPU each request costs on the pinned core
-// (1 / req/s, the core being saturated), and the ratios. The engine runs as `npm start` runs it (built
+// agent cached, its definition and run count read: two statements), each on an engine of its own. Prints req/s, p50, p99, and the server's CPU time per answer
+// (from /proc: unlike req/s, it hardly depends on what else the shared machine runs), and the ratios. The engine runs as `npm start` runs it (built
 // first). Run: `node --conditions=@voice-agent-platform/source --import tsx bench/http-pipeline.ts`
 // (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the PostgreSQL
 // server, where a database of its own is made and dropped; BENCH_PROFILE=<directory>: the engine writes a
@@ -32,19 +32,45 @@ execFileSync("npm", ["run", "build", "--silent"], {
   timeout: 600_000
 })
 const profile = process.env.BENCH_PROFILE
-const engine = [
+const engineArgs = (start: string) => [
   ...(profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]),
-  fileURLToPath(new URL("../packages/http/dist/bundle/start.js", import.meta.url))
+  start
+]
+const engine = engineArgs(fileURLToPath(new URL("../packages/http/dist/bundle/start.js", import.meta.url)))
+// BENCH_BEFORE=<a bundle's start.js> (a copy of packages/http/dist/bundle built from an earlier commit):
+// every engine case runs on it too, right after this build's, for before/after figures from one run.
+const before = process.env.BENCH_BEFORE === undefined ? undefined : engineArgs(process.env.BENCH_BEFORE)
+const engines = [
+  { label: "engine", args: engine },
+  ...(before === undefined ? [] : [{ label: "before", args: before }])
 ]
 
-/** Warms a server up for a second, then measures it. */
-const measure = async (port: number, path: string, withKey: boolean, status = 200) => {
-  const options = { port, path, headers: withKey ? headers : {}, concurrency, status }
-  await load({ ...options, seconds: 1 })
-  return load({ ...options, seconds })
+interface Measured {
+  readonly result: LoadResult
+  /** The server's CPU time per answer (µs), when `/proc` tells it. */
+  readonly cpu: number | undefined
 }
 
-const rows: Array<{ readonly name: string; readonly result: LoadResult }> = []
+/** Warms a server up for a second, then measures it: throughput, latency, and its CPU per answer. */
+const measure = async (
+  server: { readonly port: number; readonly child: { readonly pid?: number } },
+  path: string,
+  withKey: boolean,
+  status = 200
+): Promise<Measured> => {
+  const options = { port: server.port, path, headers: withKey ? headers : {}, concurrency, status }
+  await load({ ...options, seconds: 1 })
+  const before = ServerProcess.cpuMicros(server.child.pid!)
+  const result = await load({ ...options, seconds })
+  const after = ServerProcess.cpuMicros(server.child.pid!)
+  const answers = result.requests + result.errors
+  return {
+    result,
+    cpu: before === undefined || after === undefined || answers === 0 ? undefined : (after - before) / answers
+  }
+}
+
+const rows: Array<{ readonly name: string } & Measured> = []
 const dataDirectory = mkdtempSync(join(tmpdir(), "vap-bench-pipeline-"))
 const database = await TestDatabase.createDatabase()
 try {
@@ -78,17 +104,19 @@ try {
     { name: "engine GET /agents/{id}", path: agentPath, withKey: true, status: 200 }
   ]
   for (const { name, path, status, withKey } of cases) {
-    const server = await ServerProcess.launch(engine, engineEnv, "/health", pinned)
-    const probe = await ServerProcess.call(server.port, "GET", path, withKey ? headers : {})
-    if (probe.status !== status) throw new Error(`${path} answered ${probe.status}: ${probe.text}`)
-    rows.push({ name, result: await measure(server.port, path, withKey, status) })
-    await ServerProcess.stop(server.child)
+    for (const { args, label } of engines) {
+      const server = await ServerProcess.launch(args, engineEnv, "/health", pinned)
+      const probe = await ServerProcess.call(server.port, "GET", path, withKey ? headers : {})
+      if (probe.status !== status) throw new Error(`${path} answered ${probe.status}: ${probe.text}`)
+      rows.push({ name: name.replace("engine", label), ...(await measure(server, path, withKey, status)) })
+      await ServerProcess.stop(server.child)
+    }
   }
 
   const bareSource = `const body = Buffer.from(process.env.BODY); require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": body.length }); res.end(body) }).listen(Number(process.env.PORT), "127.0.0.1")`
-  const bare = await ServerProcess.launch(["-e", bareSource], { BODY: agent.text }, agentPath, pinned)
-  rows.unshift({ name: "bare node:http", result: await measure(bare.port, agentPath, true) })
-  await ServerProcess.stop(bare.child)
+  const bareServer = await ServerProcess.launch(["-e", bareSource], { BODY: agent.text }, agentPath, pinned)
+  rows.unshift({ name: "bare node:http", ...(await measure(bareServer, agentPath, true)) })
+  await ServerProcess.stop(bareServer.child)
 
   const platform = await ServerProcess.launch(
     ServerProcess.tsx(new URL("./bare-platform-server.ts", import.meta.url)),
@@ -96,25 +124,24 @@ try {
     agentPath,
     pinned
   )
-  rows.splice(1, 0, {
-    name: "bare @effect/platform router",
-    result: await measure(platform.port, agentPath, true)
-  })
+  rows.splice(1, 0, { name: "bare @effect/platform router", ...(await measure(platform, agentPath, true)) })
   await ServerProcess.stop(platform.child)
 
   console.log(
     `${agent.text.length}-byte answer, ${concurrency} connections, ${seconds} s each` +
       (pinned ? ", servers on core 0, load on core 1" : " (taskset missing: not pinned)")
   )
-  for (const { name, result } of rows) {
+  const cpuText = (cpu: number | undefined) => (cpu === undefined ? "    ?" : cpu.toFixed(0).padStart(5))
+  for (const { cpu, name, result } of rows) {
     console.log(
-      `${name.padEnd(34)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  ${(1e6 / result.requestsPerSecond).toFixed(0).padStart(5)} µs/req  p50 ${result.p50Ms.toFixed(2).padStart(6)} ms  p99 ${result.p99Ms.toFixed(2).padStart(6)} ms  ${String(result.errors).padStart(3)} errors`
+      `${name.padEnd(36)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  CPU ${cpuText(cpu)} µs/answer  p50 ${result.p50Ms.toFixed(2).padStart(6)} ms  p99 ${result.p99Ms.toFixed(2).padStart(6)} ms  ${String(result.errors).padStart(3)} errors`
     )
   }
-  const bareResult = rows[0]!.result
-  for (const { name, result } of rows.slice(1)) {
+  const bare = rows[0]!
+  for (const { cpu, name, result } of rows.slice(1)) {
+    const extra = cpu === undefined || bare.cpu === undefined ? "?" : (cpu - bare.cpu).toFixed(0)
     console.log(
-      `${name.padEnd(34)} ${(result.requestsPerSecond / bareResult.requestsPerSecond).toFixed(3)}x bare node:http, +${(1e6 / result.requestsPerSecond - 1e6 / bareResult.requestsPerSecond).toFixed(0)} µs/req`
+      `${name.padEnd(36)} ${(result.requestsPerSecond / bare.result.requestsPerSecond).toFixed(3)}x bare node:http's req/s, CPU +${extra} µs/answer`
     )
   }
 } finally {
