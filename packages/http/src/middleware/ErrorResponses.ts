@@ -48,7 +48,7 @@ const isMalformedBody = (u: unknown): boolean =>
  * 422 at `["body"]`; unknown routes are a JSON 404; anything else is logged with the request id and
  * answered 500 without internals.
  */
-export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+export const make = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>
 ) => {
   const resolveValidation = ValidationErrors.makeResolver(api)
@@ -108,5 +108,10 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
         Effect.map(setId)
       )
     })
-  return HttpApiBuilder.middleware(api, shape as never)
+  return shape
 }
+
+/** The response shaping as an API middleware of its own (`AppLayer` composes it with the others instead). */
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+) => HttpApiBuilder.middleware(api, make(api) as never)

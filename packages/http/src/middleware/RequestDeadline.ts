@@ -143,6 +143,10 @@ export const within = (app: HttpApp.Default, deadline: Duration.Duration): HttpA
  * The deadline as an API middleware, reading `RequestDeadline` where the API is built. Registered before
  * the response shaping middleware, it runs inside it: its 503 gets `X-Request-Id` like every answer.
  */
-export const layer = HttpApiBuilder.middleware(
-  Effect.map(RequestDeadline, (deadline) => (app: HttpApp.Default) => within(app, deadline))
+export const middleware: Effect.Effect<(app: HttpApp.Default) => HttpApp.Default> = Effect.map(
+  RequestDeadline,
+  (deadline) => (app: HttpApp.Default) => within(app, deadline)
 )
+
+/** `middleware` registered as an API middleware of its own (`AppLayer` composes it with the others instead). */
+export const layer = HttpApiBuilder.middleware(middleware)

@@ -2,7 +2,7 @@ import type { HttpApi, HttpApiGroup, HttpApp } from "@effect/platform"
 import { HttpApiBuilder, HttpMiddleware, HttpServerRequest, HttpTraceContext } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
 import type { Tracer } from "effect"
-import { Cause, Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import { Cause, Context, Effect, Exit, FiberRef, identity, Layer, Option } from "effect"
 import * as EndpointRouter from "../edge/EndpointRouter.js"
 import * as ErrorResponses from "../middleware/ErrorResponses.js"
 import { AccessLog } from "./AccessLog.js"
@@ -121,9 +121,10 @@ export const observe =
  * A request no operation matches is recorded under the route `unmatched` (or its path, for the
  * `extraRoutes` served beside the API: the docs, `/metrics`), never its raw path.
  */
-export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R, RI = never>(
   api: HttpApi.HttpApi<Id, Groups, E, R>,
-  extraRoutes: ReadonlyArray<string>
+  extraRoutes: ReadonlyArray<string>,
+  inner: Effect.Effect<(app: HttpApp.Default) => HttpApp.Default, never, RI> = Effect.succeed(identity)
 ) => {
   const match = EndpointRouter.make(api)
   const extra = new Set(extraRoutes)
@@ -148,7 +149,15 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
   }
 
   return Layer.merge(
-    HttpApiBuilder.middleware(api, Effect.map(AccessLog, (log) => observe(routeOf, log)) as never),
+    // One registration for the observation and the middlewares it wraps (`inner`): the platform merges
+    // the service context into the request's for every registered middleware, on every request.
+    HttpApiBuilder.middleware(
+      api,
+      Effect.zipWith(AccessLog, inner, (log, wrapped) => {
+        const observed = observe(routeOf, log)
+        return (app: HttpApp.Default) => observed(wrapped(app))
+      }) as never
+    ),
     // The platform's server span records the query string (a download link's signature): this one replaces
     // it for the API's own requests; any other (an embedder's routes on the same server) keeps it.
     Layer.scopedDiscard(
