@@ -6,7 +6,7 @@
 // past its batched fence round trip: no statement of its own) and `GET /api/v1/agents/{agent_id}` (the
 // agent cached, its definition and run count read: two statements), each on an engine of its own. Prints req/s, p50, p99, and the server's CPU time per answer
 // (from /proc: unlike req/s, it hardly depends on what else the shared machine runs), and the ratios. The engine runs as `npm start` runs it (built
-// first). Run: `node --conditions=@voice-agent-platform/source --import tsx bench/http-pipeline.ts`
+// first). Run: `npm run bench:pipeline`
 // (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the PostgreSQL
 // server, where a database of its own is made and dropped; BENCH_PROFILE=<directory>: the engine writes a
 // `--cpu-prof` profile there, see bench/profile-summary.ts).
