@@ -23,7 +23,10 @@ export const load = async (options: {
   readonly headers?: Record<string, string>
   readonly concurrency: number
   readonly seconds: number
+  /** The status that counts as answered (default 200); any other is an error. */
+  readonly status?: number
 }): Promise<LoadResult> => {
+  const expected = options.status ?? 200
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency })
   const latencies: Array<number> = []
   let errors = 0
@@ -37,7 +40,7 @@ export const load = async (options: {
         (res) => {
           res.resume()
           res.on("end", () => {
-            if (res.statusCode === 200) latencies.push(performance.now() - t0)
+            if (res.statusCode === expected) latencies.push(performance.now() - t0)
             else errors++
             resolve()
           })

@@ -1,9 +1,9 @@
-import type { HttpApi } from "@effect/platform"
+import type { HttpApi, HttpApp } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
 import type { Services } from "@voice-agent-platform/core"
 import type { DownloadLinks, OutboundHttp, OutboundPolicy } from "@voice-agent-platform/core"
 import { IntegrationProvider, RuntimeTools, ToolExecutor } from "@voice-agent-platform/core"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AdminHandlers } from "./admin/AdminHandlers.js"
 import { CallsHandlers } from "./calls/CallsHandlers.js"
 import { ConversationsHandlers } from "./conversations/ConversationsHandlers.js"
@@ -65,13 +65,16 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
   Layer.mergeAll(
     DocsRoutes.layer,
     MetricsRoute.layer,
-    // The deadline is registered first, so the response shaping wraps it (its 503 gets X-Request-Id);
-    // the observation (span, metrics, access log) wraps both, seeing the final status and request id.
-    RequestObservation.layer(Api, [
-      DocsRoutes.docsPath,
-      DocsRoutes.openApiPath,
-      MetricsRoute.metricsPath
-    ]).pipe(Layer.provide(ErrorResponses.layer(Api).pipe(Layer.provide(RequestDeadline.layer))))
+    // The response shaping wraps the deadline (its 503 gets X-Request-Id); the observation (span, metrics,
+    // access log) wraps both, seeing the final status and request id. One API middleware for the three.
+    RequestObservation.layer(
+      Api,
+      [DocsRoutes.docsPath, DocsRoutes.openApiPath, MetricsRoute.metricsPath],
+      Effect.map(RequestDeadline.middleware, (deadline) => {
+        const shape = ErrorResponses.make(Api)
+        return (app: HttpApp.Default) => shape(deadline(app))
+      })
+    )
   ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(

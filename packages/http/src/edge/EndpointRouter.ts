@@ -16,7 +16,24 @@ export interface EndpointMatch {
  */
 export const make = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>
-) => {
+): Matcher => {
+  let matcher = matchers.get(api)
+  if (matcher === undefined) {
+    matcher = build(api)
+    matchers.set(api, matcher)
+  }
+  return matcher
+}
+
+/** Matches a request's method and raw target to its operation. */
+export type Matcher = (method: string, url: string) => EndpointMatch | undefined
+
+/** One matcher per API, shared by everything that asks (so its last answer is shared too). */
+const matchers = new WeakMap<object, Matcher>()
+
+const build = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+): Matcher => {
   const router = FindMyWay.make<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>()
   HttpApi.reflect(api, {
     onGroup: () => {},
@@ -27,10 +44,20 @@ export const make = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup
         endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
       )
   })
+  // The edge, the observation and the validation errors each ask about the same request: the last
+  // answer is kept, so a request is matched once (a match depends on nothing but the method and target).
+  let lastMethod = ""
+  let lastUrl = ""
+  let lastMatch: EndpointMatch | undefined
   return (method: string, url: string): EndpointMatch | undefined => {
+    if (method === lastMethod && url === lastUrl) return lastMatch
     const found = router.find(method, url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
-    return found === undefined
-      ? undefined
-      : { endpoint: found.handler, params: found.params, searchParams: found.searchParams }
+    lastMatch =
+      found === undefined
+        ? undefined
+        : { endpoint: found.handler, params: found.params, searchParams: found.searchParams }
+    lastMethod = method
+    lastUrl = url
+    return lastMatch
   }
 }

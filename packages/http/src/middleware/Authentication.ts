@@ -19,15 +19,16 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const keys = yield* ApiKeyStore.ApiKeyStore
     return {
-      apiKey: (key) =>
-        Effect.gen(function* () {
-          const value = Redacted.value(key)
-          if (!ApiKey.isWellFormed(value)) return yield* Effect.fail(invalid)
-          const found = yield* keys.findActiveByHash(sha256Hex(value))
-          if (Option.isNone(found)) return yield* Effect.fail(invalid)
-          yield* noteOrganization(found.value.organization.id)
-          return found.value.organization
-        })
+      // plain combinators, no generator: this runs on every authenticated request
+      apiKey: (key) => {
+        const value = Redacted.value(key)
+        if (!ApiKey.isWellFormed(value)) return Effect.fail(invalid)
+        return Effect.flatMap(keys.findActiveByHash(sha256Hex(value)), (found) =>
+          Option.isNone(found)
+            ? Effect.fail(invalid)
+            : Effect.as(noteOrganization(found.value.organization.id), found.value.organization)
+        )
+      }
     }
   })
 )

@@ -1,7 +1,7 @@
 import type { HttpApi, HttpApiGroup, HttpApp } from "@effect/platform"
 import { HttpApiBuilder, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Context, Effect, Option } from "effect"
 import type { ApiError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import {
   isApiError,
@@ -48,16 +48,20 @@ const isMalformedBody = (u: unknown): boolean =>
  * 422 at `["body"]`; unknown routes are a JSON 404; anything else is logged with the request id and
  * answered 500 without internals.
  */
-export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+export const make = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>
 ) => {
   const resolveValidation = ValidationErrors.makeResolver(api)
   const atEdge = EdgeRequest.make(api)
   const shape = (app: HttpApp.Default) =>
-    Effect.gen(function* () {
+    Effect.withFiberRuntime<
+      HttpServerResponse.HttpServerResponse,
+      never,
+      HttpServerRequest.HttpServerRequest
+    >((fiber) => {
       // Every part of the app (and this middleware) reads the body through the edge: read once, after
       // authentication, within its operation's media types and byte limit.
-      const request = atEdge(yield* HttpServerRequest.HttpServerRequest)
+      const request = atEdge(Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest))
       const requestId = requestIdOf(request)
       const internalError = (cause: Cause.Cause<unknown>) =>
         Effect.logError("Unhandled error", cause).pipe(
@@ -70,38 +74,44 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
             )
           )
         )
+      const setId = (response: HttpServerResponse.HttpServerResponse) =>
+        HttpServerResponse.setHeader(response, "x-request-id", requestId)
       const refused = StorableText.checkUrl(request)
-      const response = refused
-        ? render(refused)
-        : yield* app.pipe(
-            Effect.provideService(HttpServerRequest.HttpServerRequest, request),
-            Effect.catchAllCause((cause) => {
-              if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-              const failure = Cause.failureOption(cause)
-              const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
-              if (error instanceof HttpApiDecodeError) {
-                return resolveValidation(request, error).pipe(
-                  Effect.map((validation) => (validation === undefined ? undefined : render(validation))),
-                  // reading the body to list its issues may cross its limit: that 413 is the answer
-                  Effect.catchAllDefect((defect) =>
-                    isApiError(defect) ? Effect.succeed(render(defect)) : Effect.die(defect)
-                  ),
-                  Effect.flatMap((response) =>
-                    response === undefined ? internalError(cause) : Effect.succeed(response)
-                  )
-                )
-              }
-              if (isApiError(error)) return Effect.succeed(render(error))
-              if (isMalformedBody(error)) {
-                return Effect.succeed(render(ValidationErrors.malformedJson("the body is not valid JSON")))
-              }
-              if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
-                return Effect.succeed(render(new NotFound({ detail: "Not Found" })))
-              }
-              return internalError(cause)
-            })
-          )
-      return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+      if (refused) return Effect.succeed(setId(render(refused)))
+      return app.pipe(
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.catchAllCause((cause) => {
+          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+          const failure = Cause.failureOption(cause)
+          const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
+          if (error instanceof HttpApiDecodeError) {
+            return resolveValidation(request, error).pipe(
+              Effect.map((validation) => (validation === undefined ? undefined : render(validation))),
+              // reading the body to list its issues may cross its limit: that 413 is the answer
+              Effect.catchAllDefect((defect) =>
+                isApiError(defect) ? Effect.succeed(render(defect)) : Effect.die(defect)
+              ),
+              Effect.flatMap((response) =>
+                response === undefined ? internalError(cause) : Effect.succeed(response)
+              )
+            )
+          }
+          if (isApiError(error)) return Effect.succeed(render(error))
+          if (isMalformedBody(error)) {
+            return Effect.succeed(render(ValidationErrors.malformedJson("the body is not valid JSON")))
+          }
+          if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
+            return Effect.succeed(render(new NotFound({ detail: "Not Found" })))
+          }
+          return internalError(cause)
+        }),
+        Effect.map(setId)
+      )
     })
-  return HttpApiBuilder.middleware(api, shape as never)
+  return shape
 }
+
+/** The response shaping as an API middleware of its own (`AppLayer` composes it with the others instead). */
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+) => HttpApiBuilder.middleware(api, make(api) as never)

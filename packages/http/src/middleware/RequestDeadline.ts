@@ -1,6 +1,6 @@
-import type { HttpApp } from "@effect/platform"
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Config, Context, Duration, Effect, Fiber, Layer } from "effect"
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { Fiber } from "effect"
+import { Config, Context, Duration, Effect, FiberRef, Layer } from "effect"
 import { IncomingMessage } from "node:http"
 
 /** The default per-request deadline. */
@@ -73,6 +73,25 @@ const watch = (deadlineMillis: number, body: IncomingMessage | undefined, onExpi
 }
 
 /**
+ * What a handler leaves on its fiber that the response still needs, taken over by the request's fiber
+ * when the handler ends: the pre-response handlers (headers, cookies a handler added to its answer) and
+ * log annotations it set for the rest of the request. Only these: joining every fiber-local value
+ * (`Fiber.inheritAll`) compares the whole service context entry by entry, on every request.
+ */
+const takeOver = (handler: Fiber.RuntimeFiber<unknown, unknown>): Effect.Effect<void> =>
+  Effect.withFiberRuntime((fiber) => {
+    const handlers = handler.getFiberRef(HttpApp.currentPreResponseHandlers)
+    const annotations = handler.getFiberRef(FiberRef.currentLogAnnotations)
+    const setHandlers =
+      handlers === fiber.getFiberRef(HttpApp.currentPreResponseHandlers)
+        ? Effect.void
+        : FiberRef.set(HttpApp.currentPreResponseHandlers, handlers)
+    return annotations === fiber.getFiberRef(FiberRef.currentLogAnnotations)
+      ? setHandlers
+      : Effect.zipRight(setHandlers, FiberRef.set(FiberRef.currentLogAnnotations, annotations))
+  })
+
+/**
  * Bounds an app by the deadline: past it, the handler is interrupted in the background (a transaction
  * rolls back; an uninterruptible step, such as handing a call to the voice runtime, completes) and the
  * request is answered 503 `{detail}` at once. Only producing the response counts: a response already
@@ -83,8 +102,13 @@ const watch = (deadlineMillis: number, body: IncomingMessage | undefined, onExpi
  */
 export const within = (app: HttpApp.Default, deadline: Duration.Duration): HttpApp.Default =>
   Duration.isFinite(deadline)
-    ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        Effect.flatMap(Effect.forkDaemon(Effect.interruptible(app)), (handler) =>
+    ? Effect.withFiberRuntime<
+        HttpServerResponse.HttpServerResponse,
+        never,
+        HttpServerRequest.HttpServerRequest
+      >((fiber) => {
+        const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+        return Effect.flatMap(Effect.forkDaemon(Effect.interruptible(app)), (handler) =>
           Effect.flatten(
             Effect.async<HttpApp.Default>((resumeOnce) => {
               let resumed = false
@@ -107,18 +131,22 @@ export const within = (app: HttpApp.Default, deadline: Duration.Duration): HttpA
               handler.addObserver((exit) => {
                 cancel()
                 // what the handler set on its fiber (pre-response handlers, log annotations) applies as before
-                resume(Effect.as(Fiber.inheritAll(handler), exit))
+                resume(Effect.as(takeOver(handler), exit))
               })
             })
           )
         )
-      )
+      })
     : app
 
 /**
  * The deadline as an API middleware, reading `RequestDeadline` where the API is built. Registered before
  * the response shaping middleware, it runs inside it: its 503 gets `X-Request-Id` like every answer.
  */
-export const layer = HttpApiBuilder.middleware(
-  Effect.map(RequestDeadline, (deadline) => (app: HttpApp.Default) => within(app, deadline))
+export const middleware: Effect.Effect<(app: HttpApp.Default) => HttpApp.Default> = Effect.map(
+  RequestDeadline,
+  (deadline) => (app: HttpApp.Default) => within(app, deadline)
 )
+
+/** `middleware` registered as an API middleware of its own (`AppLayer` composes it with the others instead). */
+export const layer = HttpApiBuilder.middleware(middleware)

@@ -2,7 +2,7 @@ import type { HttpApi, HttpApiGroup, HttpApp } from "@effect/platform"
 import { HttpApiBuilder, HttpMiddleware, HttpServerRequest, HttpTraceContext } from "@effect/platform"
 import type { HttpServerResponse } from "@effect/platform"
 import type { Tracer } from "effect"
-import { Cause, Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import { Cause, Context, Effect, Exit, FiberRef, identity, Layer, Option } from "effect"
 import * as EndpointRouter from "../edge/EndpointRouter.js"
 import * as ErrorResponses from "../middleware/ErrorResponses.js"
 import { AccessLog } from "./AccessLog.js"
@@ -13,16 +13,26 @@ export interface RequestFacts {
   organizationId: number | undefined
 }
 
-/** This request's facts; none outside `layer`'s middleware (nothing is then recorded). */
-export class CurrentRequestFacts extends Context.Reference<CurrentRequestFacts>()(
-  "@voice-agent-platform/http/CurrentRequestFacts",
-  { defaultValue: (): RequestFacts | undefined => undefined }
-) {}
+/**
+ * The facts of the requests being observed, by the request's source (Node's message, or the web
+ * `Request`): every view of one request (the edge's, a modified one) shares it. A side table instead of
+ * a service provided per request, which would copy the whole service context for every request.
+ */
+const factsBySource = new WeakMap<object, RequestFacts>()
+
+const sourceOf = (request: HttpServerRequest.HttpServerRequest): object | undefined => {
+  const source = request.source
+  return typeof source === "object" && source !== null ? source : undefined
+}
 
 /** Records the organization a request's API key belongs to (for its access log line and span). */
 export const noteOrganization = (organizationId: number): Effect.Effect<void> =>
-  Effect.map(CurrentRequestFacts, (facts) => {
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.getOption(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const source = Option.isSome(request) ? sourceOf(request.value) : undefined
+    const facts = source === undefined ? undefined : factsBySource.get(source)
     if (facts !== undefined) facts.organizationId = organizationId
+    return Effect.void
   })
 
 /** The status a request that ended without a response is counted with: interrupted 499, else 500. */
@@ -46,11 +56,14 @@ export const observe =
       const method = request.method
       const route = routeOf(method, request.url)
       const facts: RequestFacts = { organizationId: undefined }
-      const handled = Effect.provideService(app, CurrentRequestFacts, facts)
+      const source = sourceOf(request)
+      if (source !== undefined) factsBySource.set(source, facts)
+      const handled = app
       const finish = (
         exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>,
         span: Tracer.Span | undefined
       ) => {
+        if (source !== undefined) factsBySource.delete(source)
         const status = statusOf(exit)
         // an abandoned request has no response: its id is the caller's, if it gave one
         const requestId = Exit.isSuccess(exit)
@@ -108,9 +121,10 @@ export const observe =
  * A request no operation matches is recorded under the route `unmatched` (or its path, for the
  * `extraRoutes` served beside the API: the docs, `/metrics`), never its raw path.
  */
-export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R, RI = never>(
   api: HttpApi.HttpApi<Id, Groups, E, R>,
-  extraRoutes: ReadonlyArray<string>
+  extraRoutes: ReadonlyArray<string>,
+  inner: Effect.Effect<(app: HttpApp.Default) => HttpApp.Default, never, RI> = Effect.succeed(identity)
 ) => {
   const match = EndpointRouter.make(api)
   const extra = new Set(extraRoutes)
@@ -135,7 +149,15 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
   }
 
   return Layer.merge(
-    HttpApiBuilder.middleware(api, Effect.map(AccessLog, (log) => observe(routeOf, log)) as never),
+    // One registration for the observation and the middlewares it wraps (`inner`): the platform merges
+    // the service context into the request's for every registered middleware, on every request.
+    HttpApiBuilder.middleware(
+      api,
+      Effect.zipWith(AccessLog, inner, (log, wrapped) => {
+        const observed = observe(routeOf, log)
+        return (app: HttpApp.Default) => observed(wrapped(app))
+      }) as never
+    ),
     // The platform's server span records the query string (a download link's signature): this one replaces
     // it for the API's own requests; any other (an embedder's routes on the same server) keeps it.
     Layer.scopedDiscard(

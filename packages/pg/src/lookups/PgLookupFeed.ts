@@ -18,17 +18,33 @@ const reconnectAfter = Duration.seconds(1)
  * has answered, every change committed before the lookup began has reached the cache.
  */
 const fences = (client: pg.Client) => {
+  const deadlineMillis = Duration.toMillis(heartbeat.deadline)
   let sending = false
+  // A round trip failed or missed the deadline: every fence from now on fails at once.
+  let broken = false
   let waiting: Array<(passed: boolean) => void> = []
   const send = () => {
     sending = true
     const batch = waiting
     waiting = []
+    let settled = false
     const done = (passed: boolean) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
       for (const resolve of batch) resolve(passed)
+      if (!passed) {
+        broken = true
+        const left = waiting
+        waiting = []
+        for (const resolve of left) resolve(false)
+        return
+      }
       sending = false
       if (waiting.length > 0) send()
     }
+    // One timer for the whole round trip, not one per lookup waiting on it.
+    const timer = setTimeout(() => done(false), deadlineMillis)
     client.query("SELECT 1").then(
       () => done(true),
       () => done(false)
@@ -36,8 +52,13 @@ const fences = (client: pg.Client) => {
   }
   return () =>
     new Promise<boolean>((resolve) => {
+      if (broken) return resolve(false)
       waiting.push(resolve)
-      if (!sending) send()
+      if (sending) return
+      // Sent once this turn of the event loop is over: the lookups of every request read in this turn
+      // share one round trip (a write and a read on the connection) instead of one each or two.
+      sending = true
+      setImmediate(send)
     })
 }
 
@@ -128,12 +149,8 @@ export const layer = (config: pg.ClientConfig): Layer.Layer<Lookups> =>
       const fence = Effect.suspend(() => {
         const fenceNow = current.fence
         if (fenceNow === null || !cache.isLive) return Effect.succeed(false)
+        // the round trip's deadline is kept by `fences` (one timer per round trip)
         return Effect.promise(fenceNow).pipe(
-          Effect.timeoutTo({
-            duration: heartbeat.deadline,
-            onTimeout: () => false,
-            onSuccess: (passed) => passed
-          }),
           Effect.tap((passed) =>
             Effect.sync(() => {
               if (!passed && current.fence === fenceNow) {
