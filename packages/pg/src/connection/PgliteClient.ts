@@ -6,6 +6,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Stream } from "effect"
 import { channel, LookupCache, Lookups } from "../lookups/LookupCache.js"
 import { parseInt8 } from "./PgConnection.js"
+import { PglitePreparedStatements } from "./PglitePreparedStatements.js"
 
 /** PostgreSQL's type number for `int8`, read as the PostgreSQL server's client reads it (a safe number). */
 const parsers = { 20: parseInt8 }
@@ -22,16 +23,20 @@ const failed = (cause: unknown) => new SqlError.SqlError({ cause, message: "Fail
  */
 const results = (
   db: PGlite,
+  prepared: PglitePreparedStatements | undefined,
   sql: string,
   params: ReadonlyArray<unknown>,
   rowMode: "object" | "array"
 ): Effect.Effect<ReadonlyArray<Results<any>>, SqlError.SqlError> =>
   Effect.uninterruptible(
     Effect.tryPromise({
-      try: () =>
-        params.length === 0
-          ? db.exec(sql, { parsers, rowMode })
-          : db.query(sql, params as Array<unknown>, { parsers, rowMode }).then((result) => [result]),
+      try: async () => {
+        if (params.length === 0) return db.exec(sql, { parsers, rowMode })
+        const result =
+          (await prepared?.query(sql, params, { parsers, rowMode })) ??
+          (await db.query(sql, params as Array<unknown>, { parsers, rowMode }))
+        return [result]
+      },
       catch: failed
     })
   )
@@ -40,14 +45,18 @@ const results = (
 const rowsOf = (all: ReadonlyArray<Results<any>>): Rows | ReadonlyArray<Rows> =>
   all.length === 1 ? all[0]!.rows : all.map((result) => result.rows)
 
-/** A connection that runs each statement under `exclusive` (every statement outside a transaction). */
+/**
+ * A connection that runs each statement under `exclusive` (every statement outside a transaction), through
+ * `prepared` statements where it can (`PglitePreparedStatements`: outside transactions only).
+ */
 const connection = (
   db: PGlite,
-  exclusive: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
+  exclusive: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>,
+  prepared?: PglitePreparedStatements
 ): Connection => {
   const execute = (sql: string, params: ReadonlyArray<unknown>, transform: Transform) =>
     exclusive(
-      Effect.map(results(db, sql, params, "object"), (all) => {
+      Effect.map(results(db, prepared, sql, params, "object"), (all) => {
         const rows = rowsOf(all) as ReadonlyArray<any>
         return transform === undefined ? rows : transform(rows)
       })
@@ -56,9 +65,13 @@ const connection = (
     execute,
     executeUnprepared: execute,
     executeRaw: (sql, params) =>
-      exclusive(Effect.map(results(db, sql, params, "object"), (all) => (all.length === 1 ? all[0] : all))),
+      exclusive(
+        Effect.map(results(db, prepared, sql, params, "object"), (all) => (all.length === 1 ? all[0] : all))
+      ),
     executeValues: (sql, params) =>
-      exclusive(Effect.map(results(db, sql, params, "array"), (all) => all[all.length - 1]?.rows ?? [])),
+      exclusive(
+        Effect.map(results(db, prepared, sql, params, "array"), (all) => all[all.length - 1]?.rows ?? [])
+      ),
     executeStream: (sql, params, transform) =>
       Stream.fromIterableEffect(
         execute(sql, params, transform) as Effect.Effect<Iterable<any>, SqlError.SqlError>
@@ -76,7 +89,7 @@ const connection = (
 export const make = (db: PGlite): Effect.Effect<SqlClient.SqlClient, never, Reactivity.Reactivity> =>
   Effect.gen(function* () {
     const lock = yield* Effect.makeSemaphore(1)
-    const shared = connection(db, lock.withPermits(1))
+    const shared = connection(db, lock.withPermits(1), new PglitePreparedStatements(db))
     const reserved = connection(db, (effect) => effect)
     return yield* SqlClient.make({
       acquirer: Effect.succeed(shared),

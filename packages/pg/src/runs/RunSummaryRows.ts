@@ -1,0 +1,90 @@
+import { RunSummary } from "@voice-agent-platform/core/runs/Run.js"
+import { Schema } from "effect"
+
+/**
+ * Reading the runs list's rows without the schema walk.
+ *
+ * Every other read decodes its rows with the record's schema (`Rows`); the list is the hot read (50 runs
+ * a page, two free-form contexts each), and its rows are trusted: every column is constrained by the
+ * table (ids `bigint`, `mode` and `status` by CHECKs, contexts jsonb objects, `duration_seconds` a
+ * non-negative integer). The database hands the page over as one JSON array (`json_agg`), which the
+ * driver parses once (`JSON.parse`, as it parses every jsonb column: the contexts come out exactly as a
+ * row-by-row read gave them), and the mapping does by hand what the schema did beyond checking:
+ *
+ * - instants come as epoch milliseconds (floored, exactly as the driver's date parsing truncates
+ *   microseconds) and become Dates with `new Date(ms)`, with no timestamp text parsed;
+ * - an id past 2^53 is refused, as the driver's `int8` parser refuses it (`parseInt8`);
+ * - a context holding an own `__proto__` key (an imported contact's column may be named so) is decoded
+ *   with the schema, which drops that key, so that the answer is the one the schema gave.
+ *
+ * A property test over generated runs, on PGlite and on PostgreSQL, holds the list's answer byte for byte
+ * equal to the schema-decoded runs' (packages/http/test/RunListRows.test.ts).
+ */
+
+/** Epoch milliseconds of an instant column, floored, as an integer (exact: below 2^53). */
+const epochMillis = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)::int8`
+
+/**
+ * The page's runs as one JSON array, newest first (ties: the higher id first), from the run table
+ * aliased `r` joined to the page's ids and instants aliased `p`; null when the page is empty.
+ */
+export const pageArray = `json_agg(json_build_object(
+  'workflow_run_id', r.workflow_run_id,
+  'workflow_id', r.workflow_id,
+  'organization_id', r.organization_id,
+  'mode', r.mode,
+  'status', r.status,
+  'initial_context', r.initial_context,
+  'gathered_context', r.gathered_context,
+  'duration_seconds', r.duration_seconds,
+  'created_at', ${epochMillis("r.created_at")},
+  'ended_at', ${epochMillis("r.ended_at")}
+) ORDER BY p.created_at DESC, p.workflow_run_id DESC) AS items`
+
+/** One run of the array. */
+interface Item {
+  readonly workflow_run_id: number
+  readonly workflow_id: number
+  readonly organization_id: number
+  readonly mode: string
+  readonly status: string
+  readonly initial_context: object
+  readonly gathered_context: object
+  readonly duration_seconds: number | null
+  readonly created_at: number
+  readonly ended_at: number | null
+}
+
+/** The array as the driver hands it over (parsed), or null for an empty page. */
+export type PageItems = ReadonlyArray<Item> | null
+
+type Context = RunSummary["initial_context"]
+
+const decodeContext = Schema.decodeUnknownSync(RunSummary.fields.initial_context)
+
+/** The context as the schema decodes it: the same object unless it holds an own `__proto__` key. */
+const context = (value: Context): Context =>
+  Object.prototype.hasOwnProperty.call(value, "__proto__") ? decodeContext(value) : value
+
+const id = (value: number): number => {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`id ${value} is not a safe integer`)
+  return value
+}
+
+/** One run of the array as the run summary the schema would have decoded. */
+const summaryOf = (item: Item): RunSummary => ({
+  workflow_run_id: id(item.workflow_run_id) as RunSummary["workflow_run_id"],
+  workflow_id: id(item.workflow_id) as RunSummary["workflow_id"],
+  organization_id: id(item.organization_id) as RunSummary["organization_id"],
+  mode: item.mode as RunSummary["mode"],
+  status: item.status as RunSummary["status"],
+  initial_context: context(item.initial_context as Context),
+  gathered_context: context(item.gathered_context as Context),
+  duration_seconds: item.duration_seconds,
+  created_at: new Date(item.created_at),
+  ended_at: item.ended_at === null ? null : new Date(item.ended_at)
+})
+
+/** The page's runs as the schema would have decoded them. */
+export const summariesOf = (items: PageItems): Array<RunSummary> =>
+  items === null ? [] : items.map(summaryOf)
