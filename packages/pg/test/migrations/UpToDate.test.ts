@@ -38,7 +38,6 @@ describe("migrations on a database that records the newest version", () => {
     "take no lock: they finish while another server holds the migrations lock (PostgreSQL)",
     () =>
       Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
         yield* Migrations.run
         const held = yield* Deferred.make<void>()
         const release = yield* Deferred.make<void>()
