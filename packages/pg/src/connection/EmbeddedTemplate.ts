@@ -4,6 +4,7 @@ import { createRequire } from "node:module"
 import { dirname, join, relative } from "node:path"
 import type { PGlite } from "@electric-sql/pglite"
 import { Effect } from "effect"
+import * as DirectoryCopy from "../local-files/DirectoryCopy.js"
 import * as Migrations from "../migrations/Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 
@@ -138,7 +139,7 @@ export const seed = async (
   await fs.mkdir(dirname(dataDirectory), { recursive: true })
   const copying = `${dataDirectory}.copying-${crypto.randomBytes(6).toString("hex")}`
   try {
-    await fs.cp(join(location, "pgdata"), copying, { recursive: true, errorOnExist: true, force: false })
+    await DirectoryCopy.copyTree(join(location, "pgdata"), copying)
     const folders: ReadonlyArray<string> = JSON.parse(
       await fs.readFile(join(location, "folders.json"), "utf8")
     )
