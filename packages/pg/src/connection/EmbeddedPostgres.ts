@@ -15,10 +15,11 @@ export interface EmbeddedPostgresOptions {
 /**
  * How much WebAssembly a function of PGlite runs before V8 compiles it again, optimised, on a background
  * thread (V8's `--wasm-tiering-budget`): ten times Node 20's default (1,800,000); Node 24's V8 already
- * defaults to 13,000,000, so there it changes little. Opening the database and the first statements run a
- * great deal of PostgreSQL's code once (start-up, catalog caches, first plans); with V8's default most of it was compiled a second time, about 0.5 s of processor time during
- * start-up, on the process's one core when the machine is busy. Code that stays hot (the request path)
- * still reaches the optimising compiler, later. Set for the whole process, before PGlite compiles its module.
+ * defaults to 13,000,000, so there it changes little. Opening the database and the first statements run
+ * a great deal of PostgreSQL's code once (start-up, catalog caches, first plans); with Node 20's default
+ * most of it was compiled a second time, about 0.5 s of processor time during start-up, on the process's
+ * one core when the machine is busy. Code that stays hot (the request path) still reaches the optimising
+ * compiler, later. Set for the whole process, before PGlite compiles its module.
  */
 export const wasmTieringBudget = 18_000_000
 
