@@ -6,6 +6,10 @@
 //  2. the report's first page (50 rows) p50/p99 at BENCH_REPORT_CONTACTS (default 100,000) contacts while
 //     the dialer runs that campaign in the background (BENCH_REPORT_SAMPLES reads, default 300, 10 ms
 //     apart, once the dialer has made 100 attempts).
+// Logs: the engine's log lines (one "call ended" a call, one "dialer claimed contacts" a claim) go through
+// the bundled server's logger (`LogLines`, JSON lines written in batches) to BENCH_LOG_FILE (default the
+// null device): their formatting and writing are measured, as the server pays them, not a terminal's
+// rendering of Effect's default console logger.
 // Bounded: every phase has a deadline (dialing 180 s, sampling 120 s), counts are capped, nothing leaves
 // the machine. Run: `npm run bench:campaign` (BENCH_DATABASES=postgres,embedded by default).
 import {
@@ -23,7 +27,11 @@ import * as Fixtures from "../packages/core/testing/Fixtures.js"
 import type { Campaign } from "@voice-agent-platform/core"
 import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
-import { Duration, Effect, Fiber, FiberSet, Layer, Redacted } from "effect"
+import { Duration, Effect, Fiber, FiberSet, Layer, Logger, Redacted } from "effect"
+import { createWriteStream } from "node:fs"
+import { devNull } from "node:os"
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import * as LogLines from "../packages/http/src/observability/LogLines.js"
 import { dialableNumbers } from "../packages/http/test/campaigns/DialableNumbers.js"
 
 const dialContacts = Math.min(Number(process.env.BENCH_DIAL_CONTACTS ?? 3000), 20_000)
@@ -31,6 +39,17 @@ const reportContacts = Math.min(Number(process.env.BENCH_REPORT_CONTACTS ?? 100_
 const reportSamples = Math.min(Number(process.env.BENCH_REPORT_SAMPLES ?? 300), 5000)
 const maxConcurrency = Math.min(Number(process.env.BENCH_MAX_CONCURRENCY ?? 100), 1000)
 const databases = (process.env.BENCH_DATABASES ?? "postgres,embedded").split(",")
+
+/** The bundled server's logger, writing to BENCH_LOG_FILE (default the null device); counts its lines. */
+class CountingWriter extends LogLines.LineWriter {
+  lines = 0
+  override write(line: string): void {
+    this.lines++
+    super.write(line)
+  }
+}
+const logWriter = new CountingWriter(createWriteStream(process.env.BENCH_LOG_FILE ?? devNull))
+const serverLogger = Logger.replace(Logger.defaultLogger, LogLines.logger("json", logWriter))
 
 /** Calls that end `completed` the moment they are placed, through the call events as a runtime's would. */
 const instantTelephony = Layer.scoped(
@@ -101,6 +120,7 @@ const dialToTheEnd = Effect.gen(function* () {
   const { org, campaign } = yield* runningCampaign(numbers, maxConcurrency)
   const dialer = yield* CampaignDialer.make("bench-dialer")
   const started = performance.now()
+  const cpuBefore = process.cpuUsage()
   const deadline = started + 180_000
   for (;;) {
     const progress = yield* dialer.round
@@ -108,7 +128,16 @@ const dialToTheEnd = Effect.gen(function* () {
     if (now.status === "completed" || performance.now() > deadline) {
       const seconds = (performance.now() - started) / 1000
       const done = now.totals.counts.completed + now.totals.counts.failed + now.totals.counts.skipped
-      return { contacts: done, seconds, perSecond: done / seconds, completed: now.status === "completed" }
+      // this process's CPU time a contact (user + system): less swayed by the machine's load than the rate
+      const cpu = process.cpuUsage(cpuBefore)
+      const cpuMsPerContact = (cpu.user + cpu.system) / 1000 / Math.max(1, done)
+      return {
+        contacts: done,
+        seconds,
+        perSecond: done / seconds,
+        cpuMsPerContact,
+        completed: now.status === "completed"
+      }
     }
     if (progress === 0) yield* Effect.sleep(Duration.millis(5))
   }
@@ -133,13 +162,18 @@ const reportWhileDialing = Effect.gen(function* () {
   }
   const dialedBefore = (yield* statusOf(org, campaign.id)).totals.attempts
   const latencies: Array<number> = []
-  const deadline = performance.now() + 120_000
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 })
+  loopDelay.enable()
+  const sampling = performance.now()
+  const deadline = sampling + 120_000
   for (let i = 0; i < reportSamples && performance.now() < deadline; i++) {
     const t0 = performance.now()
     yield* campaigns.report(org.id, campaign.id, {}, { page: 1, limit: 50 }).pipe(Effect.orDie)
     latencies.push(performance.now() - t0)
     yield* Effect.sleep(Duration.millis(10))
   }
+  loopDelay.disable()
+  const samplingSeconds = (performance.now() - sampling) / 1000
   const dialed = (yield* statusOf(org, campaign.id)).totals.attempts - dialedBefore
   yield* Fiber.interrupt(background)
   const sorted = latencies.sort((a, b) => a - b)
@@ -148,8 +182,12 @@ const reportWhileDialing = Effect.gen(function* () {
     importSeconds,
     samples: sorted.length,
     dialedMeanwhile: dialed,
+    samplingSeconds,
     p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99)
+    p99Ms: percentile(sorted, 99),
+    // the event loop's delay while sampling (past the 5 ms resolution): what the dialer held it for
+    loopP99Ms: loopDelay.percentile(99) / 1e6,
+    loopMaxMs: loopDelay.max / 1e6
   }
 })
 
@@ -157,13 +195,14 @@ const bench = (name: string, sql: Layer.Layer<any, unknown>) =>
   Effect.gen(function* () {
     const dial = yield* dialToTheEnd
     console.log(
-      `${name}: dispatched ${dial.contacts} contacts in ${dial.seconds.toFixed(1)} s = ${dial.perSecond.toFixed(0)}/s${dial.completed ? "" : " (deadline reached)"}`
+      `${name}: dispatched ${dial.contacts} contacts in ${dial.seconds.toFixed(1)} s = ${dial.perSecond.toFixed(0)}/s, ${dial.cpuMsPerContact.toFixed(2)} ms of this process's CPU a contact${dial.completed ? "" : " (deadline reached)"}`
     )
     const report = yield* reportWhileDialing
     console.log(
-      `${name}: report first page at ${report.contacts} contacts (imported in ${report.importSeconds.toFixed(1)} s), ${report.samples} reads while ${report.dialedMeanwhile} calls were dialed: p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms`
+      `${name}: report first page at ${report.contacts} contacts (imported in ${report.importSeconds.toFixed(1)} s), ${report.samples} reads in ${report.samplingSeconds.toFixed(1)} s while ${report.dialedMeanwhile} calls were dialed (${(report.dialedMeanwhile / report.samplingSeconds).toFixed(0)}/s): p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms; event loop delay p99 ${report.loopP99Ms.toFixed(1)} ms, max ${report.loopMaxMs.toFixed(1)} ms`
     )
-  }).pipe(Effect.provide(engineOver(sql)))
+    console.log(`${name}: ${logWriter.lines} log lines written so far through the server's logger`)
+  }).pipe(Effect.provide(engineOver(sql)), Effect.provide(serverLogger))
 
 const main = Effect.gen(function* () {
   console.log(

@@ -145,6 +145,78 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
       })
     )
 
+    it.effect(
+      "read a call's end's contact with its campaign, and write its move with its tally, in one step",
+      () =>
+        Effect.gen(function* () {
+          const store = yield* CampaignStore
+          const runs = yield* RunStore
+          const transactions = yield* Transactions
+          const { org, agent, campaign, contacts } = yield* runningWith(2)
+          const stranger = yield* runningWith(0)
+          const run = yield* runs.insert(
+            { ...Fixtures.newRun(org.id, agent.id), campaign_id: campaign.id },
+            at(1)
+          )
+          const other = yield* runs.insert(
+            { ...Fixtures.newRun(org.id, agent.id), campaign_id: campaign.id },
+            at(1)
+          )
+          yield* store.startAttempts(
+            org.id,
+            [{ id: contacts[1]!.id, runId: run.workflow_run_id }],
+            "owner",
+            600
+          )
+          yield* store.tally(org.id, campaign.id, {
+            ...CampaignTally.move("pending", "in_progress"),
+            attempts: 1
+          })
+          const found = Option.getOrThrow(
+            yield* transactions.run(store.findAttemptForEnd(org.id, run.workflow_run_id))
+          )
+          expect(found.contact).toEqual(
+            Option.getOrThrow(yield* store.findContact(org.id, campaign.id, contacts[1]!.id))
+          )
+          expect(found.campaign).toEqual(Option.getOrThrow(yield* store.find(org.id, campaign.id)))
+          // a run no contact's attempt is, or another organization's view of it: none
+          expect(yield* store.findAttemptForEnd(org.id, other.workflow_run_id)).toEqual(Option.none())
+          expect(yield* store.findAttemptForEnd(stranger.org.id, run.workflow_run_id)).toEqual(Option.none())
+          const delta = CampaignTally.attemptEnded(CampaignTally.move("in_progress", "completed"), 30, 120)
+          const patch = { status: "completed", lease_owner: null, lease_expires_at: null } as const
+          yield* transactions.run(store.endAttempt(org.id, contacts[1]!.id, patch, campaign.id, delta))
+          const moved = Option.getOrThrow(yield* store.findContact(org.id, campaign.id, contacts[1]!.id))
+          expect([moved.status, moved.lease_owner, moved.lease_expires_at]).toEqual(["completed", null, null])
+          const expected = {
+            counts: { pending: 1, in_progress: 0, completed: 1, failed: 0, skipped: 0 },
+            attempts: 1,
+            duration_seconds: 30,
+            cost: 120
+          }
+          for (const totals of yield* totalsByEveryRead(org.id, campaign.id)) expect(totals).toEqual(expected)
+          // rolled back with its transaction: neither the move nor the tally
+          const undone = yield* transactions
+            .run(
+              Effect.zipRight(
+                store.endAttempt(
+                  org.id,
+                  contacts[0]!.id,
+                  { status: "failed" },
+                  campaign.id,
+                  CampaignTally.move("pending", "failed")
+                ),
+                Effect.fail("undone" as const)
+              )
+            )
+            .pipe(Effect.flip)
+          expect(undone).toBe("undone")
+          expect(
+            Option.getOrThrow(yield* store.findContact(org.id, campaign.id, contacts[0]!.id)).status
+          ).toBe("pending")
+          expect(Option.getOrThrow(yield* store.find(org.id, campaign.id)).totals).toEqual(expected)
+        })
+    )
+
     it.effect("insert a claim's runs at once, and tell which are still queued in a running campaign", () =>
       Effect.gen(function* () {
         const store = yield* CampaignStore

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Either, FiberRef, Layer, Option, Schema } from "effect"
 import { callEnded } from "../observability/OperationalEvents.js"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import * as Agents from "../agents/Agents.js"
@@ -104,8 +104,27 @@ export class CallEvents extends Context.Tag("@voice-agent-platform/core/CallEven
       runId: RunId,
       event: CallEvent
     ) => Effect.Effect<CallEventOutcome, CallEventError>
+    /**
+     * Runs `effect` as one of the call events applied at once (`eventsAtOnce`): a caller that reports
+     * several events in a transaction of its own takes the turn for all of them before it takes a
+     * connection (events reported inside it take no other turn), or it could hold a connection while
+     * waiting for a turn that waits for its connection.
+     */
+    readonly inTurn: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   }
 >() {}
+
+/**
+ * The most call events one process applies at once (the dialer's claims take their turn too); the
+ * others wait their turn, first come, first served. Each holds a database connection for its transaction:
+ * without a bound, a burst of ends (a campaign's claimed calls ending together) queues every other query
+ * of the process behind it in the pool (10 connections by default), the campaign report's and the API's
+ * included. `docs/limits.md`.
+ */
+export const eventsAtOnce = 8
+
+/** Whether this fiber already holds a turn (`inTurn`): events reported inside it take none of their own. */
+const holdsTurn = FiberRef.unsafeMake(false)
 
 /** The service over the run and transcript services and the stores. */
 export const make = Effect.gen(function* () {
@@ -120,6 +139,11 @@ export const make = Effect.gen(function* () {
   const webhookStore = yield* WebhookStore
   const random = yield* SecureRandom
   const campaigns = yield* CampaignStore
+  const inFlight = yield* Effect.makeSemaphore(eventsAtOnce)
+  const inTurn = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(holdsTurn), (held) =>
+      held ? effect : inFlight.withPermits(1)(Effect.locally(effect, holdsTurn, true))
+    )
 
   /** Queues the event for the organization's webhooks, in the event's own transaction. */
   const emit = (run: Run, type: RunEventType) =>
@@ -241,10 +265,12 @@ export const make = Effect.gen(function* () {
       }
     })
 
-  return CallEvents.of(
-    withOperationSpans("CallEvents", {
+  return CallEvents.of({
+    inTurn,
+    ...withOperationSpans<Pick<CallEvents["Type"], "report">>("CallEvents", {
       report: (organizationId, runId, event) =>
         // One transaction per event: events of one call never interleave, and an end is all or nothing.
+        // At most `eventsAtOnce` at a time (the permit is taken before a connection is).
         transactions
           .run(
             Effect.gen(function* () {
@@ -261,13 +287,14 @@ export const make = Effect.gen(function* () {
             })
           )
           .pipe(
+            inTurn,
             // logged and counted once the end is committed: a rolled-back (or retried) end counts nothing
             Effect.tap((outcome) =>
               event.type === "ended" && outcome._tag === "Applied" ? callEnded(outcome.run) : Effect.void
             )
           )
     })
-  )
+  })
 })
 
 /** Runs and transcripts as `CallEvents` uses them: stateless, so it builds its own over the same stores. */

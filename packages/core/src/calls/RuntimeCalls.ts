@@ -71,12 +71,15 @@ export const make = Effect.gen(function* () {
             language: workflow.language
           }
         }),
+      // one turn for the batch, taken before the transaction's connection (see `CallEvents.inTurn`)
       report: (runId, batch) =>
-        transactions.run(
-          Effect.gen(function* () {
-            const run = yield* locate(runId)
-            return yield* Effect.forEach(batch, (event) => events.report(run.organization_id, runId, event))
-          })
+        events.inTurn(
+          transactions.run(
+            Effect.gen(function* () {
+              const run = yield* locate(runId)
+              return yield* Effect.forEach(batch, (event) => events.report(run.organization_id, runId, event))
+            })
+          )
         )
     })
   )

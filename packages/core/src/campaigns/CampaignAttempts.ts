@@ -3,7 +3,7 @@ import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run } from "../runs/Run.js"
 import type { Campaign, Contact, ContactStatus } from "./Campaign.js"
 import * as CampaignLifecycle from "./CampaignLifecycle.js"
-import { CampaignStore } from "./CampaignStore.js"
+import { CampaignStore, type ContactPatch } from "./CampaignStore.js"
 import * as CampaignTally from "./CampaignTally.js"
 import type { TallyDelta } from "./CampaignTally.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
@@ -56,8 +56,8 @@ const attemptEnd = (status: Run["status"]): AttemptEnd =>
 /**
  * How an attempt of a contact in progress that ended `end` moves it: the contact completes, waits for its
  * retry, or fails (per the campaign's retry policy; a retry in a canceled campaign is skipped with reason
- * `canceled`), its lease dropped; answers the change to the campaign's totals (the move, the attempt's
- * talk time and cost), which the caller adds.
+ * `canceled`), its lease dropped. Answers the contact's change and the change to the campaign's totals
+ * (the move, the attempt's talk time and cost), which the caller writes.
  */
 const moveOn = (
   campaign: Campaign,
@@ -66,27 +66,27 @@ const moveOn = (
   durationSeconds: number,
   cost: number,
   now: Date
-) =>
-  Effect.gen(function* () {
-    const store = yield* CampaignStore
-    const next = RetryPolicy.afterAttempt(campaign, end, contact.attempts, now)
-    const canceled = campaign.status === "canceled" && next._tag === "Retry"
-    const status: ContactStatus = canceled
-      ? "skipped"
-      : next._tag === "Completed"
-        ? "completed"
-        : next._tag === "Retry"
-          ? "pending"
-          : "failed"
-    yield* store.updateContact(contact.organization_id, contact.id, {
+): { readonly patch: ContactPatch; readonly delta: TallyDelta } => {
+  const next = RetryPolicy.afterAttempt(campaign, end, contact.attempts, now)
+  const canceled = campaign.status === "canceled" && next._tag === "Retry"
+  const status: ContactStatus = canceled
+    ? "skipped"
+    : next._tag === "Completed"
+      ? "completed"
+      : next._tag === "Retry"
+        ? "pending"
+        : "failed"
+  return {
+    patch: {
       status,
       outcome: canceled ? "canceled" : next._tag === "Completed" ? null : next.outcome,
       next_attempt_at: next._tag === "Retry" && !canceled ? next.at : null,
       lease_owner: null,
       lease_expires_at: null
-    })
-    return CampaignTally.attemptEnded(CampaignTally.move("in_progress", status), durationSeconds, cost)
-  })
+    },
+    delta: CampaignTally.attemptEnded(CampaignTally.move("in_progress", status), durationSeconds, cost)
+  }
+}
 
 /**
  * An attempt of a contact in progress ended `end` (see `moveOn`), the campaign held (`findForUpdate`):
@@ -100,34 +100,37 @@ export const settle = (
   cost: number,
   now: Date
 ) =>
-  Effect.flatMap(moveOn(campaign, contact, end, durationSeconds, cost, now), (delta) =>
-    tallyAndSettle(campaign, delta, now)
-  )
+  Effect.gen(function* () {
+    const store = yield* CampaignStore
+    const { delta, patch } = moveOn(campaign, contact, end, durationSeconds, cost, now)
+    yield* store.updateContact(contact.organization_id, contact.id, patch)
+    return yield* tallyAndSettle(campaign, delta, now)
+  })
 
 /**
  * The call of a campaign's run ended (the run is final): its contact moves on (see `moveOn`). Runs in the
  * transaction that ends the run, which holds the run; nothing happens when no contact is in progress on
- * this run (its lease was already taken back). The campaign is held only against status changes
- * (`findForAttemptEnd`) and the totals take the change without holding its row (`tallyConcurrently`), so
- * simultaneous ends never wait for each other; the campaign that this end leaves with every contact final
- * is completed by the dialer's next round (`CampaignStore.running` answers it), which holds it.
+ * this run (its lease was already taken back). The contact is held, and its campaign only against status
+ * changes, by one read (`findAttemptForEnd`); the contact's move and the totals' change are one write
+ * (`endAttempt`), which does not hold the campaign's row, so simultaneous ends never wait for each other;
+ * the campaign that this end leaves with every contact final is completed by the dialer's next round
+ * (`CampaignStore.running` answers it), which holds it.
  */
 export const runEnded = (run: Run, now: Date) =>
   Effect.gen(function* () {
     if (run.campaign_id === null) return
     const store = yield* CampaignStore
     const organizationId: OrganizationId = run.organization_id
-    const contact = yield* store.findContactByRunForUpdate(organizationId, run.workflow_run_id)
-    if (Option.isNone(contact) || contact.value.status !== "in_progress") return
-    const campaign = yield* store.findForAttemptEnd(organizationId, contact.value.campaign_id)
-    if (Option.isNone(campaign)) return
-    const delta = yield* moveOn(
-      campaign.value,
-      contact.value,
+    const found = yield* store.findAttemptForEnd(organizationId, run.workflow_run_id)
+    if (Option.isNone(found) || found.value.contact.status !== "in_progress") return
+    const { campaign, contact } = found.value
+    const { delta, patch } = moveOn(
+      campaign,
+      contact,
       attemptEnd(run.status),
       run.duration_seconds ?? 0,
       run.cost ?? 0,
       now
     )
-    yield* store.tallyConcurrently(organizationId, campaign.value.id, delta)
+    yield* store.endAttempt(organizationId, contact.id, patch, campaign.id, delta)
   })

@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { CallEvents } from "../calls/CallEvents.js"
 import { backgroundSpan, untraced } from "../observability/BackgroundSpans.js"
 import { dialerClaimed } from "../observability/OperationalEvents.js"
 import { uuidV4 } from "../randomness/SecureRandom.js"
@@ -46,6 +47,7 @@ export const defaults: DialerSettings = {
 export const make = (owner: string, settings: DialerSettings = defaults) =>
   Effect.gen(function* () {
     const store = yield* CampaignStore
+    const events = yield* CallEvents
     const claim = yield* DialerClaim.make(owner, settings)
     const dial = yield* DialerDials.make
     const recover = yield* LeaseRecovery.make(settings.recoveryBatch)
@@ -65,7 +67,9 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
       return yield* Effect.gen(function* () {
         let progress = 0
         for (const campaign of visited) {
-          const { dials, moved, refused } = yield* claim(campaign).pipe(
+          // in turn with calls' events (`CallEvents.inTurn`): a claim waits behind the ends already
+          // waiting, as it would in the pool, and so finds the room they leave, not a trickle of it
+          const { dials, moved, refused } = yield* events.inTurn(claim(campaign)).pipe(
             Effect.withSpan("CampaignDialer.claim", {
               captureStackTrace: false,
               attributes: { campaign_id: campaign.id }

@@ -23,6 +23,12 @@ export type ContactPatch = Partial<
   >
 >
 
+/** A contact in progress and its campaign, as a call's end reads them (`findAttemptForEnd`). */
+export interface AttemptForEnd {
+  readonly contact: Contact
+  readonly campaign: Campaign
+}
+
 /** What adding contacts did: the contacts stored, and how many numbers the campaign already had. */
 export interface AddedContacts {
   readonly added: ReadonlyArray<Contact>
@@ -106,6 +112,26 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       organizationId: OrganizationId,
       runId: RunId
     ) => Effect.Effect<Option.Option<Contact>>
+    /**
+     * What a call's end reads of its campaign's attempt, in one step: the contact whose last attempt is
+     * the run, held as `findContactByRunForUpdate` holds it, with its campaign held as `findForAttemptEnd`
+     * holds it. None when no contact's last attempt is the run.
+     */
+    readonly findAttemptForEnd: (
+      organizationId: OrganizationId,
+      runId: RunId
+    ) => Effect.Effect<Option.Option<AttemptForEnd>>
+    /**
+     * A call's end moves its contact (as `updateContact`) and adds the change to its campaign's totals
+     * (as `tallyConcurrently`), in one step.
+     */
+    readonly endAttempt: (
+      organizationId: OrganizationId,
+      contactId: ContactId,
+      patch: ContactPatch,
+      campaignId: CampaignId,
+      delta: TallyDelta
+    ) => Effect.Effect<void>
     /** Contacts in the order they were added. */
     readonly listContacts: (
       organizationId: OrganizationId,

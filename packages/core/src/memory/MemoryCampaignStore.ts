@@ -154,6 +154,22 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.ef
         db.atomically(() =>
           Option.fromNullable(contacts.ownRows(organizationId, (c) => c.last_run_id === runId)[0])
         ),
+      findAttemptForEnd: (organizationId, runId) =>
+        db.atomically(() =>
+          Option.flatMap(
+            Option.fromNullable(contacts.ownRows(organizationId, (c) => c.last_run_id === runId)[0]),
+            (contact) =>
+              Option.map(campaigns.findOwn(organizationId, contact.campaign_id), (campaign) => ({
+                contact,
+                campaign
+              }))
+          )
+        ),
+      endAttempt: (organizationId, contactId, patch, campaignId, delta) =>
+        db.atomically(() => {
+          contacts.replaceOwn(organizationId, contactId, (contact) => ({ ...contact, ...patch }))
+          addTally(organizationId, campaignId, delta)
+        }),
       listContacts: (organizationId, id, filter, page) =>
         db.atomically(() =>
           Page.slice(

@@ -3,7 +3,7 @@ import type {
   Campaign as CampaignType,
   ReportedContact
 } from "@voice-agent-platform/core/campaigns/Campaign.js"
-import { Campaign, Contact } from "@voice-agent-platform/core/campaigns/Campaign.js"
+import { Contact } from "@voice-agent-platform/core/campaigns/Campaign.js"
 import type { ContactPatch } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
@@ -12,75 +12,13 @@ import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
+import * as AttemptEnds from "./PgAttemptEnds.js"
+import { CampaignFromRow, talliedFromText, totalsColumns } from "./PgCampaignRows.js"
 
 /** Contacts per INSERT statement: well below PostgreSQL's 65,535 parameters a statement. */
 const contactsPerStatement = 1000
 
 const Found = Schema.Struct({ id: Schema.Number })
-
-/** The totals' columns of a campaign's row, and the names of `campaign_tallies`' columns that add to them. */
-const totalsColumns = [
-  ["pending_count", "pending"],
-  ["in_progress_count", "in_progress"],
-  ["completed_count", "completed"],
-  ["failed_count", "failed"],
-  ["skipped_count", "skipped"],
-  ["attempts_count", "attempts"],
-  ["duration_seconds_total", "duration_seconds"],
-  ["cost_total", "cost"]
-] as const
-
-/** The sums of a campaign's tallies not yet folded into its row, named `tallied_<column>` (0 when none). */
-const sum = Schema.optionalWith(Schema.Number, { default: () => 0 })
-const Tallied = Schema.Struct({
-  tallied_pending: sum,
-  tallied_in_progress: sum,
-  tallied_completed: sum,
-  tallied_failed: sum,
-  tallied_skipped: sum,
-  tallied_attempts: sum,
-  tallied_duration_seconds: sum,
-  tallied_cost: sum
-})
-
-/**
- * A campaign as its row holds it, the kept totals in columns of their own, with the sums of its tallies
- * (`campaign_tallies`, calls' ends) when the read joined them: the totals are the two added.
- */
-const CampaignRow = Schema.Struct({
-  ...Campaign.omit("totals").fields,
-  pending_count: Schema.Number,
-  in_progress_count: Schema.Number,
-  completed_count: Schema.Number,
-  failed_count: Schema.Number,
-  skipped_count: Schema.Number,
-  attempts_count: Schema.Number,
-  duration_seconds_total: Schema.Number,
-  cost_total: Schema.Number,
-  ...Tallied.fields
-})
-
-const CampaignFromRow = Schema.transform(CampaignRow, Schema.typeSchema(Campaign), {
-  strict: false,
-  decode: (row) => ({
-    ...row,
-    totals: {
-      counts: {
-        pending: row.pending_count + row.tallied_pending,
-        in_progress: row.in_progress_count + row.tallied_in_progress,
-        completed: row.completed_count + row.tallied_completed,
-        failed: row.failed_count + row.tallied_failed,
-        skipped: row.skipped_count + row.tallied_skipped
-      },
-      attempts: row.attempts_count + row.tallied_attempts,
-      duration_seconds: row.duration_seconds_total + row.tallied_duration_seconds,
-      cost: row.cost_total + row.tallied_cost
-    }
-  }),
-  encode: () => {
-    throw new Error("campaigns are written column by column")
-  }
-})
 
 /** A contact with the columns of its last run (null when it has none, or the run was deleted). */
 const ReportRow = Schema.Struct({
@@ -124,12 +62,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(CampaignFromRow)
     const contactRow = Rows.first(Contact)
-    /** Campaigns `c` with the sums of their unfolded tallies (`t`): `SELECT c.*, t.* ${tallied} WHERE …`. */
-    const tallied = sql`FROM campaigns c LEFT JOIN LATERAL (
-        SELECT ${sql.literal(
-          totalsColumns.map(([, tally]) => `coalesce(sum(${tally}), 0)::int8 AS tallied_${tally}`).join(", ")
-        )}
-        FROM campaign_tallies WHERE campaign_tallies.campaign_id = c.id) t ON true`
+    const tallied = sql.literal(talliedFromText)
     const find = (organizationId: number, id: number) =>
       one(sql`SELECT c.*, t.* ${tallied} WHERE c.organization_id = ${organizationId} AND c.id = ${id}`)
     /**
@@ -182,6 +115,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
     return {
       insert,
       find,
+      ...AttemptEnds.make(sql),
       findForUpdate: (organizationId, id) => findFolded(organizationId, id, "FOR UPDATE"),
       // claims take turns with each other and with FOR UPDATE; calls' ends hold FOR KEY SHARE, which
       // conflicts with neither a claim's lock nor its fold (an UPDATE of no key column)

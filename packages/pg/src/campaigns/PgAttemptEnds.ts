@@ -1,0 +1,67 @@
+import type { SqlClient } from "@effect/sql"
+import { Contact } from "@voice-agent-platform/core/campaigns/Campaign.js"
+import type { CampaignStore, ContactPatch } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
+import { Effect, Option, Schema } from "effect"
+import { CampaignFromRow, CampaignRow, talliedFromText } from "./PgCampaignRows.js"
+
+/** The prefix of the campaign's columns in the row a call's end reads (the contact's carry none). */
+const prefix = "campaign__"
+
+const campaignColumns = Object.keys(CampaignRow.fields)
+
+/** The campaign's columns (`c`'s, and the tallies' sums `t`'s) renamed with `prefix`. */
+const campaignSelect = campaignColumns
+  .map((column) => `${column.startsWith("tallied_") ? "t" : "c"}.${column} AS ${prefix}${column}`)
+  .join(", ")
+
+const decodeContact = Schema.decodeUnknownSync(Contact)
+const decodeCampaign = Schema.decodeUnknownSync(CampaignFromRow)
+
+/** A row of the contact's columns and the campaign's prefixed ones, as the two records. */
+const split = (row: Record<string, unknown>) => {
+  const contact: Record<string, unknown> = {}
+  const campaign: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith(prefix)) campaign[key.slice(prefix.length)] = value
+    else contact[key] = value
+  }
+  return { contact: decodeContact(contact), campaign: decodeCampaign(campaign) }
+}
+
+/**
+ * What a call's end does to its campaign in SQL, a statement for its read and one for its write (see
+ * `CampaignStore.findAttemptForEnd` and `endAttempt`): the contact held `FOR UPDATE` and its campaign
+ * `FOR KEY SHARE` (as `findForAttemptEnd`) by one join; the contact's move and the tally's row by one
+ * statement whose update is a data-modifying `WITH` (always run, whether or not the rest reads it).
+ */
+export const make = (
+  sql: SqlClient.SqlClient
+): Pick<CampaignStore["Type"], "findAttemptForEnd" | "endAttempt"> => ({
+  findAttemptForEnd: (organizationId, runId) =>
+    sql<Record<string, unknown>>`
+      SELECT k.*, ${sql.literal(campaignSelect)}
+      ${sql.literal(talliedFromText)}
+      JOIN campaign_contacts k ON k.organization_id = c.organization_id AND k.campaign_id = c.id
+      WHERE k.organization_id = ${organizationId} AND k.last_run_id = ${runId}
+      FOR UPDATE OF k FOR KEY SHARE OF c`.pipe(
+      Effect.orDie,
+      Effect.map((rows) => (rows.length === 0 ? Option.none() : Option.some(split(rows[0]!))))
+    ),
+  endAttempt: (organizationId, contactId, patch: ContactPatch, campaignId, d) =>
+    sql`
+      WITH moved AS (
+        UPDATE campaign_contacts SET ${sql.update(patch)}
+        WHERE organization_id = ${organizationId} AND id = ${contactId})
+      INSERT INTO campaign_tallies ${sql.insert({
+        organization_id: organizationId,
+        campaign_id: campaignId,
+        pending: d.counts.pending,
+        in_progress: d.counts.in_progress,
+        completed: d.counts.completed,
+        failed: d.counts.failed,
+        skipped: d.counts.skipped,
+        attempts: d.attempts,
+        duration_seconds: d.duration_seconds,
+        cost: d.cost
+      })}`.pipe(Effect.orDie, Effect.asVoid)
+})
