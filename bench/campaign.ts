@@ -9,7 +9,8 @@
 // Logs: the engine's log lines (one "call ended" a call, one "dialer claimed contacts" a claim) go through
 // the bundled server's logger (`LogLines`, JSON lines written in batches) to BENCH_LOG_FILE (default the
 // null device): their formatting and writing are measured, as the server pays them, not a terminal's
-// rendering of Effect's default console logger.
+// rendering of Effect's default console logger. Tracing is off, as in the bundled server without
+// OTEL_EXPORTER_OTLP_ENDPOINT (its default): spans are no-ops, as the server pays them.
 // Bounded: every phase has a deadline (dialing 180 s, sampling 120 s), counts are capped, nothing leaves
 // the machine. Run: `npm run bench:campaign` (BENCH_DATABASES=postgres,embedded by default).
 import {
@@ -27,11 +28,12 @@ import * as Fixtures from "../packages/core/testing/Fixtures.js"
 import type { Campaign } from "@voice-agent-platform/core"
 import { EmbeddedPostgres, PgStorage, SecretBox } from "@voice-agent-platform/pg"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
-import { Duration, Effect, Fiber, FiberSet, Layer, Logger, Redacted } from "effect"
+import { Duration, Effect, Fiber, FiberSet, Layer, Logger, Option, Redacted } from "effect"
 import { createWriteStream } from "node:fs"
 import { devNull } from "node:os"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import * as LogLines from "../packages/http/src/observability/LogLines.js"
+import * as Tracing from "../packages/http/src/observability/Tracing.js"
 import { dialableNumbers } from "../packages/http/test/campaigns/DialableNumbers.js"
 
 const dialContacts = Math.min(Number(process.env.BENCH_DIAL_CONTACTS ?? 3000), 20_000)
@@ -50,6 +52,8 @@ class CountingWriter extends LogLines.LineWriter {
 }
 const logWriter = new CountingWriter(createWriteStream(process.env.BENCH_LOG_FILE ?? devNull))
 const serverLogger = Logger.replace(Logger.defaultLogger, LogLines.logger("json", logWriter))
+/** The bundled server's tracing without OTEL_EXPORTER_OTLP_ENDPOINT (its default): off, every span a no-op. */
+const serverTracing = Tracing.layer(Option.none())
 
 /** Calls that end `completed` the moment they are placed, through the call events as a runtime's would. */
 const instantTelephony = Layer.scoped(
@@ -202,7 +206,7 @@ const bench = (name: string, sql: Layer.Layer<any, unknown>) =>
       `${name}: report first page at ${report.contacts} contacts (imported in ${report.importSeconds.toFixed(1)} s), ${report.samples} reads in ${report.samplingSeconds.toFixed(1)} s while ${report.dialedMeanwhile} calls were dialed (${(report.dialedMeanwhile / report.samplingSeconds).toFixed(0)}/s): p50 ${report.p50Ms.toFixed(1)} ms, p99 ${report.p99Ms.toFixed(1)} ms; event loop delay p99 ${report.loopP99Ms.toFixed(1)} ms, max ${report.loopMaxMs.toFixed(1)} ms`
     )
     console.log(`${name}: ${logWriter.lines} log lines written so far through the server's logger`)
-  }).pipe(Effect.provide(engineOver(sql)), Effect.provide(serverLogger))
+  }).pipe(Effect.provide(engineOver(sql)), Effect.provide(serverLogger), Effect.provide(serverTracing))
 
 const main = Effect.gen(function* () {
   console.log(

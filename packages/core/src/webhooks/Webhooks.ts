@@ -37,7 +37,7 @@ export const enqueue = (
   run: Run
 ): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, WebhookStore | SecureRandom> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    queue(organizationId, type, run.workflow_run_id, WebhookPayloads.forRun(type, run, new Date(now)))
+    queue(organizationId, type, run.workflow_run_id, () => WebhookPayloads.forRun(type, run, new Date(now)))
   )
 
 /**
@@ -50,19 +50,25 @@ export const enqueueCampaign = (
   data: Readonly<Record<string, unknown>>
 ): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, WebhookStore | SecureRandom> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    queue(organizationId, type, null, WebhookPayloads.forCampaign(type, data, new Date(now)))
+    queue(organizationId, type, null, () => WebhookPayloads.forCampaign(type, data, new Date(now)))
   )
 
+/**
+ * The deliveries of one event to its subscribers. `payloadOf` builds the body once there is one: most
+ * events (every call's end in a campaign without webhooks) have none, and building it for nobody is
+ * a call's end's allocation for nothing.
+ */
 const queue = (
   organizationId: OrganizationId,
   type: WebhookEventType,
   runId: Run["workflow_run_id"] | null,
-  payload: WebhookDelivery["payload"]
+  payloadOf: () => WebhookDelivery["payload"]
 ): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, WebhookStore | SecureRandom> =>
   Effect.gen(function* () {
     const store = yield* WebhookStore
     const endpoints = yield* store.subscribers(organizationId, type)
     if (endpoints.length === 0) return []
+    const payload = payloadOf()
     const now = new Date(yield* Clock.currentTimeMillis)
     const deliveries = yield* Effect.forEach(endpoints, (endpoint) =>
       Effect.map(base62String(24), (body): WebhookDelivery => ({
