@@ -7,7 +7,8 @@ import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
  * parsed, analysed and planned again on every call, all in WebAssembly. For the runs list's first page
  * that was more than half of the statement's time (1.6–1.8 ms of 3.5–4.1 ms in a loop on PGlite,
  * `EXECUTE` of a prepared statement against `query`). A statement seen here is prepared once
- * (`PREPARE name AS <its text>`) and then run as `EXECUTE name(<its parameters>)`, PostgreSQL's plan cache
+ * (`PREPARE name AS <its text>`, sent through the extended protocol, which refuses a text of several
+ * statements exactly as `query` does) and then run as `EXECUTE name(<its parameters>)`, PostgreSQL's plan cache
  * keeping its plan (the server's usual choice between custom and generic plans).
  *
  * The parameters become literals: only when every one is a safe integer or a string without NUL (quoted,
@@ -53,7 +54,7 @@ export class PglitePreparedStatements {
     if (known !== undefined) return known
     if (this.#names.size >= this.capacity) return null
     const name = `vap_prepared_${++this.#next}`
-    const prepared = await this.db.exec(`PREPARE ${name} AS ${sql}`).then(
+    const prepared = await this.db.query(`PREPARE ${name} AS ${sql}`).then(
       () => name,
       () => null
     )

@@ -1,0 +1,56 @@
+import { SqlClient } from "@effect/sql"
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { PGlite } from "@electric-sql/pglite"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Layer } from "effect"
+import * as PgliteClient from "../../src/connection/PgliteClient.js"
+
+const db = await PGlite.create()
+afterAll(() => db.close())
+const client = Layer.effect(SqlClient.SqlClient, PgliteClient.make(db)).pipe(Layer.provide(Reactivity.layer))
+
+const exists = async (table: string) =>
+  (await db.query<{ r: string | null }>("SELECT to_regclass($1)::text AS r", [table])).rows[0]!.r !== null
+
+/** The names under which PGlite's session holds `fragment`'s statement prepared. */
+const preparedAs = async (fragment: string) =>
+  (
+    await db.query<{ name: string }>(
+      "SELECT name FROM pg_prepared_statements WHERE statement LIKE '%' || $1 || '%'",
+      [fragment]
+    )
+  ).rows.map((row) => row.name)
+
+/** What PGlite's own `query` answers (or the error it fails with), the path without prepared statements. */
+const unprepared = (sql: string, params: Array<unknown>) =>
+  db.query(sql, params).then(
+    (result) => ({ rows: result.rows }),
+    (error: Error) => ({ error: error.message })
+  )
+
+/** The database's (or PGlite's) own message under the client's `SqlError`. */
+const causeMessage = (cause: Cause.Cause<unknown>) => {
+  const error = Cause.squash(cause) as { readonly cause?: { readonly message?: string } }
+  return String(error.cause?.message)
+}
+
+const throughClient = (sql: string, params: Array<unknown>) =>
+  Effect.gen(function* () {
+    const client = yield* SqlClient.SqlClient
+    const exit = yield* Effect.exit(client.unsafe(sql, params))
+    return Exit.isSuccess(exit) ? { rows: exit.value } : { error: causeMessage(exit.cause) }
+  })
+
+describe("PglitePreparedStatements: a prepared statement behaves as the statement", () => {
+  it.live("refuses a text with a second command, as before, and runs none of it", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const exit = yield* Effect.exit(sql.unsafe("SELECT $1::int AS n; CREATE TABLE side2 (a int)", [1]))
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(Exit.isFailure(exit) && causeMessage(exit.cause)).toBe(
+        "cannot insert multiple commands into a prepared statement"
+      )
+      expect(yield* Effect.promise(() => exists("side2"))).toBe(false)
+    }).pipe(Effect.provide(client))
+  )
+})
