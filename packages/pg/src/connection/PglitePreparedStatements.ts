@@ -11,8 +11,9 @@ import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
  * statements exactly as `query` does) and then run as `EXECUTE name(<its parameters>)`, PostgreSQL's plan cache
  * keeping its plan (the server's usual choice between custom and generic plans).
  *
- * The parameters become literals: only when every one is a safe integer or a string without NUL (quoted,
- * `'` doubled; PGlite keeps `standard_conforming_strings` on), which PostgreSQL reads exactly as it reads a
+ * The parameters become literals: only when every one is a safe integer or a string without NUL (an escape
+ * string, `E'…'`, with `\` and `'` doubled: read the same whatever the session's
+ * `standard_conforming_strings`), which PostgreSQL reads exactly as it reads a
  * text parameter of the statement's inferred type. A statement with any other parameter (a Date, JSON
  * object, bytes, a boolean, null) runs as before. Only statements outside a transaction are prepared or
  * run this way, so that a failed `EXECUTE` (the statement's table changed shape since it was prepared,
@@ -69,7 +70,7 @@ const literalsOf = (params: ReadonlyArray<unknown>): string | undefined => {
   for (const param of params) {
     if (typeof param === "number" && Number.isSafeInteger(param)) literals.push(`'${param}'`)
     else if (typeof param === "string" && !param.includes("\u0000"))
-      literals.push(`'${param.replaceAll("'", "''")}'`)
+      literals.push(`E'${param.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`)
     else return undefined
   }
   return literals.join(", ")

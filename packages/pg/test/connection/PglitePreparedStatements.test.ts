@@ -53,4 +53,21 @@ describe("PglitePreparedStatements: a prepared statement behaves as the statemen
       expect(yield* Effect.promise(() => exists("side2"))).toBe(false)
     }).pipe(Effect.provide(client))
   )
+
+  it.live("writes literals that hold with standard_conforming_strings off", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`SET standard_conforming_strings = off`
+      try {
+        for (const text of ["\\'; CREATE TABLE side3 (a int); --", "a\\\\'' \\n", "\\"]) {
+          const [row] = yield* sql<{ t: string }>`SELECT ${text}::text AS t, ${7}::int AS n`
+          expect(row).toEqual({ t: text, n: 7 })
+        }
+        expect(yield* Effect.promise(() => preparedAs("AS t, $2::int AS n"))).toHaveLength(1)
+        expect(yield* Effect.promise(() => exists("side3"))).toBe(false)
+      } finally {
+        yield* sql`RESET standard_conforming_strings`
+      }
+    }).pipe(Effect.provide(client))
+  )
 })
