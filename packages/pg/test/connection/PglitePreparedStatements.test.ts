@@ -70,4 +70,29 @@ describe("PglitePreparedStatements: a prepared statement behaves as the statemen
       }
     }).pipe(Effect.provide(client))
   )
+
+  it.live("answers as the unprepared path where PGlite serialises a parameter by its type", () =>
+    Effect.gen(function* () {
+      const cases: Array<[string, Array<unknown>]> = [
+        ["SELECT $1::timestamptz AS at", [0]],
+        ["SELECT $1::timestamptz AS at", ["2026-11-24T06:00:00Z"]],
+        ["SELECT $1::bytea AS b", ["\\x01"]],
+        ["SELECT $1::boolean AS b", [1]],
+        ["SELECT $1::boolean AS b", ["tr"]],
+        ["SELECT $1::date AS d", [86_400_000]]
+      ]
+      for (const [text, params] of cases) {
+        // twice: the second call finds the statement's fate remembered
+        for (const _ of [1, 2]) {
+          const expected = yield* Effect.promise(() => unprepared(text, params))
+          const actual = yield* throughClient(text, params)
+          expect(actual).toEqual(expected)
+        }
+      }
+      // the bytea and boolean statements were not kept prepared; the timestamptz one was (for strings)
+      expect(yield* Effect.promise(() => preparedAs("$1::bytea"))).toEqual([])
+      expect(yield* Effect.promise(() => preparedAs("$1::boolean"))).toEqual([])
+      expect(yield* Effect.promise(() => preparedAs("$1::timestamptz"))).toHaveLength(1)
+    }).pipe(Effect.provide(client))
+  )
 })
