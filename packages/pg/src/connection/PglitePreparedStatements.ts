@@ -25,7 +25,8 @@ import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
  * Only statements outside a transaction are prepared or run this way, so that a failed `EXECUTE` (the
  * statement's table changed shape since it was prepared, `cached plan must not change result type`) can
  * drop the statement and run it as before, which a transaction could not survive. A statement PostgreSQL
- * refuses to prepare is remembered and runs as before. At most `capacity` texts are remembered;
+ * refuses to prepare is remembered and runs as before, unless it was refused because a table or column it
+ * names does not exist yet (a later migration may create it). At most `capacity` texts are remembered;
  * past that, new ones run as before.
  */
 export class PglitePreparedStatements {
@@ -65,7 +66,7 @@ export class PglitePreparedStatements {
     try {
       await this.db.query(`PREPARE ${name} AS ${sql}`)
     } catch (error) {
-      this.#statements.set(sql, null)
+      if (!isMissingYet(error)) this.#statements.set(sql, null)
       return null
     }
     const types = await this.#parameterTypes(name)
@@ -145,6 +146,12 @@ const literalsOf = (
     literals.push(`E'${String(param).replaceAll("\\", "\\\\").replaceAll("'", "''")}'`)
   }
   return literals.join(", ")
+}
+
+/** The statement names a table or column that does not exist (yet): try preparing it again later. */
+const isMissingYet = (error: unknown): boolean => {
+  const code = (error as { readonly code?: unknown } | null)?.code
+  return code === "42P01" || code === "42703"
 }
 
 /** The prepared statement is gone or no longer fits its tables: prepare it again. */

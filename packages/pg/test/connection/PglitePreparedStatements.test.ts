@@ -95,4 +95,16 @@ describe("PglitePreparedStatements: a prepared statement behaves as the statemen
       expect(yield* Effect.promise(() => preparedAs("$1::timestamptz"))).toHaveLength(1)
     }).pipe(Effect.provide(client))
   )
+
+  it.live("prepares a statement whose table did not exist yet once it does", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const read = () => sql<{ id: number }>`SELECT id FROM later WHERE id = ${1}`
+      expect(Exit.isFailure(yield* Effect.exit(read()))).toBe(true)
+      yield* sql`CREATE TABLE later (id int8 PRIMARY KEY)`
+      yield* sql`INSERT INTO later VALUES (${1})`
+      expect(yield* read()).toEqual([{ id: 1 }])
+      expect(yield* Effect.promise(() => preparedAs("FROM later WHERE"))).toHaveLength(1)
+    }).pipe(Effect.provide(client))
+  )
 })
