@@ -76,16 +76,21 @@ export const tsx = (file: URL) => [
   fileURLToPath(file)
 ]
 
-/** Launches `node <args>` in its own process group (on core 0 when `pinned`), once it answers `probe`. */
+/**
+ * Launches `node <args>` in its own process group (on core 0 when `pinned`), once it answers `probe`
+ * (asked with `probeHeaders`); `startSeconds`: from launch to that first answer, whatever its status.
+ */
 export const launch = async (
   args: ReadonlyArray<string>,
   env: Record<string, string>,
   probe: string,
-  pinned: boolean
+  pinned: boolean,
+  probeHeaders: Record<string, string> = {}
 ) => {
   const port = await freePort()
   const command = pinned ? "taskset" : process.execPath
   const argv = pinned ? ["-c", "0", process.execPath, ...args] : [...args]
+  const launched = performance.now()
   const child = spawn(command, argv, {
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -101,11 +106,12 @@ export const launch = async (
       await stop(child)
       throw new Error(`did not answer:\n${output}`)
     }
-    const answered = await call(port, "GET", probe).then(
+    const answered = await call(port, "GET", probe, probeHeaders).then(
       () => true,
       () => false
     )
-    if (answered) return { child, port, output: () => output }
+    if (answered)
+      return { child, port, startSeconds: (performance.now() - launched) / 1000, output: () => output }
     await new Promise((r) => setTimeout(r, 10))
   }
 }

@@ -11,15 +11,15 @@
 // BENCH_DATABASES=postgres or embedded: only that pair (default both);
 // BENCH_PROFILE=<directory>: the engines write `--cpu-prof` profiles there, see bench/profile-summary.ts).
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { isDeepStrictEqual } from "node:util"
 import { mkdtempSync, rmSync } from "node:fs"
-import { request } from "node:http"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { load, type LoadResult } from "./LoadGenerator.js"
+import * as ServerProcess from "./ServerProcess.js"
+import { pinLoad, stop, stopAll } from "./ServerProcess.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6)
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32)
@@ -28,106 +28,17 @@ const apiKey = `vap_${"B".repeat(40)}`
 const encryptionKey = "the-benchmark-encryption-key-0123456789"
 const headers = { "x-api-key": apiKey }
 
-const pinnable = (() => {
-  try {
-    execFileSync("taskset", ["-cp", "1", String(process.pid)], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
+const pinnable = pinLoad()
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
+/** One request with the bench's API key. */
 const call = (port: number, method: string, path: string, body?: unknown) =>
-  new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(
-      { host: "127.0.0.1", port, method, path, headers: { ...headers, "content-type": "application/json" } },
-      (res) => {
-        let text = ""
-        res.on("data", (c) => (text += c))
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }))
-      }
-    )
-    req.setTimeout(30_000, () => req.destroy(new Error("no answer in 30 s")))
-    req.on("error", reject)
-    req.end(body === undefined ? undefined : JSON.stringify(body))
-  })
-
-interface Started {
-  readonly child: ChildProcess
-  readonly port: number
-  /** Seconds from launch to the first HTTP answer (whatever its status) to `probe`. */
-  readonly startSeconds: number
-  readonly output: () => string
-}
-
-const children = new Set<ChildProcess>()
-
-/** Stops a server's whole process group and waits for it to end (bounded). */
-const stop = async (child: ChildProcess) => {
-  if (child.exitCode === null && child.signalCode === null) {
-    const ended = new Promise((r) => child.once("exit", r))
-    try {
-      process.kill(-child.pid!, "SIGTERM")
-    } catch {}
-    await Promise.race([ended, new Promise((r) => setTimeout(r, 5000))])
-    try {
-      process.kill(-child.pid!, "SIGKILL")
-    } catch {}
-  }
-  children.delete(child)
-}
+  ServerProcess.call(port, method, path, headers, body)
 
 /** Launches `node <args>` on core 0 in its own process group; measures until it answers `probe`. */
-const launch = async (args: ReadonlyArray<string>, env: Record<string, string>, probe: string) => {
-  const port = await freePort()
-  const command = pinnable ? "taskset" : process.execPath
-  const argv = pinnable ? ["-c", "0", process.execPath, ...args] : [...args]
-  const launched = performance.now()
-  const child = spawn(command, argv, {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true
-  })
-  children.add(child)
-  let output = ""
-  child.stdout!.on("data", (c) => (output += c))
-  child.stderr!.on("data", (c) => (output += c))
-  const deadline = Date.now() + 90_000
-  for (;;) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop(child)
-      throw new Error(`did not answer:\n${output}`)
-    }
-    const answered = await call(port, "GET", probe).then(
-      () => true,
-      () => false
-    )
-    if (answered) break
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  const started: Started = {
-    child,
-    port,
-    startSeconds: (performance.now() - launched) / 1000,
-    output: () => output
-  }
-  return started
-}
+const launch = (args: ReadonlyArray<string>, env: Record<string, string>, probe: string) =>
+  ServerProcess.launch(args, env, probe, pinnable, headers)
 
-const tsx = (file: string) => [
-  "--conditions=@voice-agent-platform/source",
-  "--import",
-  "tsx",
-  fileURLToPath(new URL(file, import.meta.url))
-]
+const tsx = (file: string) => ServerProcess.tsx(new URL(file, import.meta.url))
 const profile = process.env.BENCH_PROFILE
 // The engine runs as `npm start` runs it: built first, then the compiled server bundle.
 console.log("npm run build (as npm start does first)")
@@ -292,7 +203,7 @@ try {
   ratio("engine on PostgreSQL / bare", "engine on PostgreSQL", "bare node:http (page bytes)")
   ratio("engine embedded / bare", "engine on the embedded database", "bare node:http (page bytes)")
 } finally {
-  for (const child of children) await stop(child)
+  await stopAll()
   await TestDatabase.dropDatabase(database).catch(() => undefined)
   rmSync(dataDirectory, { recursive: true, force: true })
 }

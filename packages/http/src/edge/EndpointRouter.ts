@@ -52,12 +52,26 @@ const build = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, 
   return (method: string, url: string): EndpointMatch | undefined => {
     if (method === lastMethod && url === lastUrl) return lastMatch
     const found = router.find(method, url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
+    // Frozen: the same answer may reach concurrent requests (the last match is shared), so none may
+    // change what another reads.
     lastMatch =
       found === undefined
         ? undefined
-        : { endpoint: found.handler, params: found.params, searchParams: found.searchParams }
+        : Object.freeze({
+            endpoint: found.handler,
+            params: Object.freeze(found.params),
+            searchParams: frozenQuery(found.searchParams)
+          })
     lastMethod = method
     lastUrl = url
     return lastMatch
   }
+}
+
+/** The query frozen, its repeated parameters' lists too. */
+const frozenQuery = (
+  searchParams: Record<string, string | Array<string>>
+): Readonly<Record<string, string | Array<string>>> => {
+  for (const value of Object.values(searchParams)) if (Array.isArray(value)) Object.freeze(value)
+  return Object.freeze(searchParams)
 }

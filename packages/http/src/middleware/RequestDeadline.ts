@@ -76,7 +76,10 @@ const watch = (deadlineMillis: number, body: IncomingMessage | undefined, onExpi
  * What a handler leaves on its fiber that the response still needs, taken over by the request's fiber
  * when the handler ends: the pre-response handlers (headers, cookies a handler added to its answer) and
  * log annotations it set for the rest of the request. Only these: joining every fiber-local value
- * (`Fiber.inheritAll`) compares the whole service context entry by entry, on every request.
+ * (`Fiber.inheritAll`) compares the whole service context entry by entry, on every request. Any other
+ * fiber reference a handler sets on its own fiber (`FiberRef.set`/`update`/`locallyScoped` of a custom
+ * `FiberRef`, the minimum log level, …) is NOT carried back to the request's fiber: what the
+ * middlewares after the handler need from it must travel by these two or by the response itself.
  */
 const takeOver = (handler: Fiber.RuntimeFiber<unknown, unknown>): Effect.Effect<void> =>
   Effect.withFiberRuntime((fiber) => {

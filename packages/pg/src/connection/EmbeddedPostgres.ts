@@ -19,9 +19,19 @@ export interface EmbeddedPostgresOptions {
  * a great deal of PostgreSQL's code once (start-up, catalog caches, first plans); with Node 20's default
  * most of it was compiled a second time, about 0.5 s of processor time during start-up, on the process's
  * one core when the machine is busy. Code that stays hot (the request path) still reaches the optimising
- * compiler, later. Set for the whole process, before PGlite compiles its module.
+ * compiler, later. Set for the whole process (a V8 flag: every WebAssembly module of the process is
+ * optimised later), once, before PGlite compiles its module: embedders are told so in docs/embedding.md.
  */
 export const wasmTieringBudget = 18_000_000
+
+/** Whether this process's V8 has been given `wasmTieringBudget` (by the first embedded database opened). */
+let tieringBudgetSet = false
+
+const setTieringBudget = () => {
+  if (tieringBudgetSet) return
+  tieringBudgetSet = true
+  setFlagsFromString(`--wasm-tiering-budget=${wasmTieringBudget}`)
+}
 
 /**
  * PostgreSQL's buffer cache in the embedded database (`shared_buffers`, PostgreSQL's default 128MB). PGlite
@@ -56,7 +66,7 @@ export const layer = (
             await EmbeddedTemplate.seed(options.dataDirectory)
             await fs.mkdir(options.dataDirectory, { recursive: true })
           }
-          setFlagsFromString(`--wasm-tiering-budget=${wasmTieringBudget}`)
+          setTieringBudget()
           // Loaded here, not with this module: a server on DATABASE_URL never reads PGlite's code.
           const { PGlite } = await import("@electric-sql/pglite")
           return PGlite.create(options.dataDirectory ?? "memory://", {

@@ -1,66 +1,16 @@
 import { Duration, Effect, Layer, Schedule } from "effect"
 import pg from "pg"
 import { channel, everyOrganization, LookupCache, Lookups } from "./LookupCache.js"
+import { fences } from "./LookupFences.js"
 
-/** How often an idle listening connection is asked to answer, and how long any of its answers may take. */
+/**
+ * How often an idle listening connection is asked to answer, and how long any of its answers may take
+ * (for a fence, counted from the moment the oldest lookup waiting on it arrived: `fences`).
+ */
 export const heartbeat = { every: Duration.seconds(5), deadline: Duration.seconds(2) } as const
 
 /** How long to wait before connecting again after the listening connection was lost. */
 const reconnectAfter = Duration.seconds(1)
-
-/**
- * Round trips on the listening connection, shared by every caller that arrived before one is sent.
- *
- * PostgreSQL sends a listening session the notifications of every transaction that committed before a
- * statement of that session started, before that statement's answer (a committing backend signals the
- * listeners before its client hears of the commit, and a backend hands pending notifications to its
- * client before it reports ready for the next statement). So once a `SELECT 1` sent after a lookup began
- * has answered, every change committed before the lookup began has reached the cache.
- */
-const fences = (client: pg.Client) => {
-  const deadlineMillis = Duration.toMillis(heartbeat.deadline)
-  let sending = false
-  // A round trip failed or missed the deadline: every fence from now on fails at once.
-  let broken = false
-  let waiting: Array<(passed: boolean) => void> = []
-  const send = () => {
-    sending = true
-    const batch = waiting
-    waiting = []
-    let settled = false
-    const done = (passed: boolean) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      for (const resolve of batch) resolve(passed)
-      if (!passed) {
-        broken = true
-        const left = waiting
-        waiting = []
-        for (const resolve of left) resolve(false)
-        return
-      }
-      sending = false
-      if (waiting.length > 0) send()
-    }
-    // One timer for the whole round trip, not one per lookup waiting on it.
-    const timer = setTimeout(() => done(false), deadlineMillis)
-    client.query("SELECT 1").then(
-      () => done(true),
-      () => done(false)
-    )
-  }
-  return () =>
-    new Promise<boolean>((resolve) => {
-      if (broken) return resolve(false)
-      waiting.push(resolve)
-      if (sending) return
-      // Sent once this turn of the event loop is over: the lookups of every request read in this turn
-      // share one round trip (a write and a read on the connection) instead of one each or two.
-      sending = true
-      setImmediate(send)
-    })
-}
 
 /**
  * One listening session: a connection of its own, `LISTEN vap_lookups`, the cache live until the
@@ -94,7 +44,7 @@ const session = (config: pg.ClientConfig, cache: LookupCache, current: Current) 
       Effect.zipRight(
         Effect.sync(() => {
           cache.setLive(true)
-          current.fence = fences(client)
+          current.fence = fences(client, heartbeat.deadline)
           current.end = () => void client.end().catch(() => undefined)
         }),
         Effect.raceFirst(
@@ -149,7 +99,7 @@ export const layer = (config: pg.ClientConfig): Layer.Layer<Lookups> =>
       const fence = Effect.suspend(() => {
         const fenceNow = current.fence
         if (fenceNow === null || !cache.isLive) return Effect.succeed(false)
-        // the round trip's deadline is kept by `fences` (one timer per round trip)
+        // the deadline is kept by `fences` (one timer per round trip, from its oldest lookup's arrival)
         return Effect.promise(fenceNow).pipe(
           Effect.tap((passed) =>
             Effect.sync(() => {

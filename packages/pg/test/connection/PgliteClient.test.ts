@@ -13,6 +13,15 @@ const client = Layer.effect(SqlClient.SqlClient, PgliteClient.make(db)).pipe(Lay
 const preparedCount = async () =>
   (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements")).rows[0]!.n
 
+/** The names under which the session holds statements whose text contains `fragment`. */
+const preparedAs = async (fragment: string) =>
+  (
+    await db.query<{ name: string }>(
+      "SELECT name FROM pg_prepared_statements WHERE statement LIKE '%' || $1 || '%'",
+      [fragment]
+    )
+  ).rows.map((row) => row.name)
+
 describe("PgliteClient: statements prepared once, outside transactions", () => {
   it.live("answers a prepared statement exactly as the statement, whatever its string parameters hold", () =>
     Effect.gen(function* () {
@@ -56,12 +65,18 @@ describe("PgliteClient: statements prepared once, outside transactions", () => {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE shapes (id int8 PRIMARY KEY, name text)`
       yield* sql`INSERT INTO shapes VALUES (${1}, ${"one"})`
-      const read = sql<Record<string, unknown>>`SELECT * FROM shapes WHERE id = ${1}`
-      expect(yield* read).toEqual([{ id: 1, name: "one" }])
+      const read = () => sql<Record<string, unknown>>`SELECT * FROM shapes WHERE id = ${1}`
+      expect(yield* read()).toEqual([{ id: 1, name: "one" }])
+      const [before] = yield* Effect.promise(() => preparedAs("FROM shapes WHERE"))
+      expect(before).toBeDefined()
       yield* sql`ALTER TABLE shapes ADD COLUMN extra text NOT NULL DEFAULT 'x'`
-      expect(yield* sql<Record<string, unknown>>`SELECT * FROM shapes WHERE id = ${1}`).toEqual([
-        { id: 1, name: "one", extra: "x" }
-      ])
+      expect(yield* read()).toEqual([{ id: 1, name: "one", extra: "x" }])
+      // the stale statement was dropped, and the next call prepares it again, under a new name
+      expect(yield* Effect.promise(() => preparedAs("FROM shapes WHERE"))).toEqual([])
+      expect(yield* read()).toEqual([{ id: 1, name: "one", extra: "x" }])
+      const after = yield* Effect.promise(() => preparedAs("FROM shapes WHERE"))
+      expect(after).toHaveLength(1)
+      expect(after[0]).not.toBe(before)
       // errors are the statement's own
       const duplicate = yield* Effect.exit(sql`INSERT INTO shapes VALUES (${1}, ${"again"})`)
       expect(Exit.isFailure(duplicate)).toBe(true)

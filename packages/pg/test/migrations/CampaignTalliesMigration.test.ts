@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import * as Migrator from "@effect/sql/Migrator"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import * as CampaignTally from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import type { Layer } from "effect"
 import { Effect, Option } from "effect"
 import * as Migrations from "../../src/migrations/Migrations.js"
 import * as PgCampaignStore from "../../src/campaigns/PgCampaignStore.js"
+import { migrateBelow } from "./StoppedAt.js"
 import {
   layerEmbedded,
   layerFreshDatabase,
@@ -28,12 +28,7 @@ const totalsColumns = `pending_count, in_progress_count, completed_count, failed
  */
 const keepsTotals = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* Migrator.make({})({
-    loader: Migrator.fromRecord(
-      Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0008"))
-    ),
-    table: Migrations.migrationsTable
-  })
+  yield* migrateBelow(8)
   const [org] = yield* sql<{ id: number }>`
     INSERT INTO organizations (name, outbound_channels, balance, created_at)
     VALUES ('Before version 8', 10, 0, now()) RETURNING id`

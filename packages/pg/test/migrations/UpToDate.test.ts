@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Deferred, Effect, Fiber } from "effect"
+import { Deferred, Effect, Fiber, Option } from "effect"
 import * as Migrations from "../../src/migrations/Migrations.js"
 import * as AdvisoryLock from "../../src/storage/AdvisoryLock.js"
 import {
@@ -9,15 +9,31 @@ import {
   serverReachable,
   warnUnreachable
 } from "../../testing/TestDatabase.js"
+import { migrateBelow, recordedVersions } from "./StoppedAt.js"
 
 const reachable = await serverReachable()
 if (!reachable) warnUnreachable("the up-to-date migration tests")
 
-const versions = (sql: SqlClient.SqlClient) =>
+/** Whether a session waits for an advisory lock (the migrations lock, held elsewhere). */
+const waitingForLock = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.map(
-    sql<{ migration_id: number }>`SELECT migration_id FROM schema_migrations ORDER BY migration_id`,
-    (rows) => rows.map((row) => row.migration_id)
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+    ([row]) => row!.n > 0
   )
+)
+
+/** Another server, mid-migration: the migrations lock held in an open transaction on another connection. */
+const holdMigrationsLock = Effect.gen(function* () {
+  const held = yield* Deferred.make<void>()
+  const release = yield* Deferred.make<void>()
+  const holder = yield* Effect.fork(
+    AdvisoryLock.exclusively(AdvisoryLock.migrationsKey)(
+      Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(release))
+    )
+  )
+  yield* Deferred.await(held)
+  return Effect.zipRight(Deferred.succeed(release, undefined), Fiber.join(holder))
+})
 
 describe("migrations on a database that records the newest version", () => {
   it("the newest version is the list's highest", () => {
@@ -26,11 +42,10 @@ describe("migrations on a database that records the newest version", () => {
 
   it.live("apply nothing and leave the recorded versions as they were (embedded database)", () =>
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
       expect((yield* Migrations.run).length).toBe(Object.keys(Migrations.migrations).length)
-      const recorded = yield* versions(sql)
+      const recorded = yield* recordedVersions
       expect(yield* Migrations.run).toEqual([])
-      expect(yield* versions(sql)).toEqual(recorded)
+      expect(yield* recordedVersions).toEqual(recorded)
     }).pipe(Effect.provide(layerEmbedded))
   )
 
@@ -39,19 +54,34 @@ describe("migrations on a database that records the newest version", () => {
     () =>
       Effect.gen(function* () {
         yield* Migrations.run
-        const held = yield* Deferred.make<void>()
-        const release = yield* Deferred.make<void>()
-        // Another server, mid-migration: the lock held in an open transaction on another connection.
-        const holder = yield* Effect.fork(
-          AdvisoryLock.exclusively(AdvisoryLock.migrationsKey)(
-            Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(release))
-          )
-        )
-        yield* Deferred.await(held)
+        const release = yield* holdMigrationsLock
         const applied = yield* Migrations.run.pipe(Effect.timeout("10 seconds"))
-        yield* Deferred.succeed(release, undefined)
-        yield* Fiber.join(holder)
+        yield* release
         expect(applied).toEqual([])
+      }).pipe(Effect.provide(layerFreshDatabase))
+  )
+
+  it.live.skipIf(!reachable)(
+    "wait for the lock on a database that records an older version, then apply the rest (PostgreSQL)",
+    () =>
+      Effect.gen(function* () {
+        yield* migrateBelow(Migrations.newestVersion)
+        const before = yield* recordedVersions
+        const release = yield* holdMigrationsLock
+        const running = yield* Effect.fork(Migrations.run)
+        // it reaches the lock and waits there (bounded: 200 polls of 50 ms)
+        let waiting = false
+        for (let i = 0; i < 200 && !waiting; i++) {
+          waiting = yield* waitingForLock
+          if (!waiting) yield* Effect.sleep("50 millis")
+        }
+        expect(waiting).toBe(true)
+        expect(yield* Fiber.poll(running)).toEqual(Option.none())
+        expect(yield* recordedVersions).toEqual(before)
+        yield* release
+        const applied = yield* Fiber.join(running).pipe(Effect.timeout("10 seconds"))
+        expect(applied.map(([id]) => id)).toEqual([Migrations.newestVersion])
+        expect(yield* recordedVersions).toEqual([...before, Migrations.newestVersion])
       }).pipe(Effect.provide(layerFreshDatabase))
   )
 })
