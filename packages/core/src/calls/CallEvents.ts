@@ -116,10 +116,11 @@ export class CallEvents extends Context.Tag("@voice-agent-platform/core/CallEven
 
 /**
  * The most call events one process applies at once (the dialer's claims take their turn too); the
- * others wait their turn, first come, first served. Each holds a database connection for its transaction:
- * without a bound, a burst of ends (a campaign's claimed calls ending together) queues every other query
- * of the process behind it in the pool (10 connections by default), the campaign report's and the API's
- * included. `docs/limits.md`.
+ * others wait for a turn (Effect's semaphore: not strictly in arrival order, see docs/decisions.md). Each
+ * holds a database connection for its transaction: without a bound, a burst of ends (a campaign's claimed
+ * calls ending together) queues every other query of the process behind it in the pool (10 connections
+ * by default), the campaign report's and the API's included. `docs/limits.md`. A caller reporting events
+ * inside a transaction of its own must take the turn first (`inTurn`).
  */
 export const eventsAtOnce = 8
 

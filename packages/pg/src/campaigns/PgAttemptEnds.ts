@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Contact } from "@voice-agent-platform/core/campaigns/Campaign.js"
 import type { CampaignStore, ContactPatch } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { Effect, Option, Schema } from "effect"
-import { CampaignFromRow, CampaignRow, talliedFromText } from "./PgCampaignRows.js"
+import { CampaignFromRow, CampaignRow, talliedFromText, tallyRow } from "./PgCampaignRows.js"
 
 /** The prefix of the campaign's columns in the row a call's end reads (the contact's carry none). */
 const prefix = "campaign__"
@@ -52,16 +52,8 @@ export const make = (
       WITH moved AS (
         UPDATE campaign_contacts SET ${sql.update(patch)}
         WHERE organization_id = ${organizationId} AND id = ${contactId})
-      INSERT INTO campaign_tallies ${sql.insert({
-        organization_id: organizationId,
-        campaign_id: campaignId,
-        pending: d.counts.pending,
-        in_progress: d.counts.in_progress,
-        completed: d.counts.completed,
-        failed: d.counts.failed,
-        skipped: d.counts.skipped,
-        attempts: d.attempts,
-        duration_seconds: d.duration_seconds,
-        cost: d.cost
-      })}`.pipe(Effect.orDie, Effect.asVoid)
+      INSERT INTO campaign_tallies ${sql.insert(tallyRow(organizationId, campaignId, d))}`.pipe(
+      Effect.orDie,
+      Effect.asVoid
+    )
 })

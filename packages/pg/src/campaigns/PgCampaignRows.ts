@@ -1,4 +1,5 @@
 import { Campaign } from "@voice-agent-platform/core/campaigns/Campaign.js"
+import type { TallyDelta } from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import { Schema } from "effect"
 
 /**
@@ -74,3 +75,17 @@ export const CampaignFromRow = Schema.transform(CampaignRow, Schema.typeSchema(C
 export const talliedFromText = `FROM campaigns c LEFT JOIN LATERAL (
         SELECT ${totalsColumns.map(([, tally]) => `coalesce(sum(${tally}), 0)::int8 AS tallied_${tally}`).join(", ")}
         FROM campaign_tallies WHERE campaign_tallies.campaign_id = c.id) t ON true`
+
+/** A change to a campaign's kept totals as its row of `campaign_tallies` (folded in by the next claim). */
+export const tallyRow = (organizationId: number, campaignId: number, d: TallyDelta) => ({
+  organization_id: organizationId,
+  campaign_id: campaignId,
+  pending: d.counts.pending,
+  in_progress: d.counts.in_progress,
+  completed: d.counts.completed,
+  failed: d.counts.failed,
+  skipped: d.counts.skipped,
+  attempts: d.attempts,
+  duration_seconds: d.duration_seconds,
+  cost: d.cost
+})

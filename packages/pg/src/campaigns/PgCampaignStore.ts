@@ -13,7 +13,7 @@ import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 import * as AttemptEnds from "./PgAttemptEnds.js"
-import { CampaignFromRow, talliedFromText, totalsColumns } from "./PgCampaignRows.js"
+import { CampaignFromRow, talliedFromText, tallyRow, totalsColumns } from "./PgCampaignRows.js"
 
 /** Contacts per INSERT statement: well below PostgreSQL's 65,535 parameters a statement. */
 const contactsPerStatement = 1000
@@ -158,18 +158,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           WHERE organization_id = ${organizationId} AND id = ${id}`),
       tallyConcurrently: (organizationId, id, d) =>
         Rows.run(sql`
-          INSERT INTO campaign_tallies ${sql.insert({
-            organization_id: organizationId,
-            campaign_id: id,
-            pending: d.counts.pending,
-            in_progress: d.counts.in_progress,
-            completed: d.counts.completed,
-            failed: d.counts.failed,
-            skipped: d.counts.skipped,
-            attempts: d.attempts,
-            duration_seconds: d.duration_seconds,
-            cost: d.cost
-          })}`),
+          INSERT INTO campaign_tallies ${sql.insert(tallyRow(organizationId, id, d))}`),
       addContacts: (organizationId, id, contacts, now) =>
         sql
           .withTransaction(
