@@ -53,7 +53,7 @@ interface Measured {
 
 /** Warms a server up for a second, then measures it: throughput, latency, and its CPU per answer. */
 const measure = async (
-  server: { readonly port: number; readonly child: { readonly pid?: number } },
+  server: { readonly port: number; readonly child: { readonly pid?: number | undefined } },
   path: string,
   withKey: boolean,
   status = 200
