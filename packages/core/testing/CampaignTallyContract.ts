@@ -39,7 +39,6 @@ const totalsByEveryRead = (organizationId: OrganizationId, id: CampaignId) =>
     return [
       Option.getOrThrow(yield* store.find(organizationId, id)).totals,
       listed!.totals,
-      (yield* inTransaction(store.findForAttemptEnd(organizationId, id))).totals,
       (yield* inTransaction(store.findForClaim(organizationId, id))).totals,
       (yield* inTransaction(store.findForUpdate(organizationId, id))).totals,
       Option.getOrThrow(yield* store.update(organizationId, id, { name: "Renamed" })).totals
@@ -59,7 +58,7 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
         Effect.gen(function* () {
           const store = yield* CampaignStore
           const transactions = yield* Transactions
-          const { org, campaign } = yield* runningWith(3)
+          const { org, campaign, contacts } = yield* runningWith(3)
           // a claim starts three attempts (held), then two calls end (not held)
           yield* transactions.run(
             Effect.gen(function* () {
@@ -70,16 +69,15 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
               })
             })
           )
-          for (const to of ["completed", "pending"] as const) {
+          for (const [i, to] of (["completed", "pending"] as const).entries()) {
             yield* transactions.run(
-              Effect.gen(function* () {
-                yield* store.findForAttemptEnd(org.id, campaign.id)
-                yield* store.tallyConcurrently(
-                  org.id,
-                  campaign.id,
-                  CampaignTally.attemptEnded(CampaignTally.move("in_progress", to), 30, 120)
-                )
-              })
+              store.endAttempt(
+                org.id,
+                contacts[i]!.id,
+                { status: to },
+                campaign.id,
+                CampaignTally.attemptEnded(CampaignTally.move("in_progress", to), 30, 120)
+              )
             )
           }
           const expected = {
@@ -95,7 +93,13 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
           const undone = yield* transactions
             .run(
               Effect.zipRight(
-                store.tallyConcurrently(org.id, campaign.id, CampaignTally.move("in_progress", "failed")),
+                store.endAttempt(
+                  org.id,
+                  contacts[2]!.id,
+                  { status: "failed" },
+                  campaign.id,
+                  CampaignTally.move("in_progress", "failed")
+                ),
                 Effect.fail("undone" as const)
               )
             )
@@ -110,10 +114,16 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
         const store = yield* CampaignStore
         const { org, campaign, contacts } = yield* runningWith(1)
         yield* store.tally(org.id, campaign.id, CampaignTally.move("pending", "in_progress"))
-        yield* store.updateContact(org.id, contacts[0]!.id, { status: "completed" })
+        yield* store.updateContact(org.id, contacts[0]!.id, { status: "in_progress" })
         const before = yield* store.running(at(1), 1000, 1000)
         expect(before.some((c) => c.id === campaign.id)).toBe(false)
-        yield* store.tallyConcurrently(org.id, campaign.id, CampaignTally.move("in_progress", "completed"))
+        yield* store.endAttempt(
+          org.id,
+          contacts[0]!.id,
+          { status: "completed" },
+          campaign.id,
+          CampaignTally.move("in_progress", "completed")
+        )
         const visited = (yield* store.running(at(2), 1000, 1000)).find((c) => c.id === campaign.id)
         expect(visited?.totals.counts).toEqual({ ...CampaignTally.zeroCounts, completed: 1 })
       })

@@ -37,13 +37,13 @@ export interface AddedContacts {
 
 /**
  * Storage of campaigns and their contacts. The campaign's `totals` change only through `tally` (the
- * campaign held) or `tallyConcurrently` (a call's end, the campaign not held), which callers run in the
+ * campaign held) or `endAttempt` (a call's end, the campaign not held), which callers run in the
  * transaction that moves the contacts (see `CampaignTally`); every read answers the totals of both.
  * Operations named "for update" hold their rows until the surrounding transaction ends (row locks in SQL).
  *
  * Holds on a campaign, strongest first: `findForUpdate` (status changes: every other hold waits),
  * `findForClaim` (dialers' claims take turns with each other and with status changes, not with calls'
- * ends), `findForAttemptEnd` (calls' ends: only status changes wait for them, and they for those).
+ * ends), `findAttemptForEnd` (calls' ends: only status changes wait for them, and they for those).
  */
 export class CampaignStore extends Context.Tag("@voice-agent-platform/core/CampaignStore")<
   CampaignStore,
@@ -58,18 +58,10 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
     ) => Effect.Effect<Option.Option<Campaign>>
     /**
      * The campaign, held as a dialer's claim holds it: claims of several processes take turns, and a status
-     * change waits for the claim (and it for one), but calls' ends (`findForAttemptEnd`,
-     * `tallyConcurrently`) go on meanwhile.
+     * change waits for the claim (and it for one), but calls' ends (`findAttemptForEnd`,
+     * `endAttempt`) go on meanwhile.
      */
     readonly findForClaim: (
-      organizationId: OrganizationId,
-      id: CampaignId
-    ) => Effect.Effect<Option.Option<Campaign>>
-    /**
-     * The campaign as a call's end reads it: its status cannot change until the transaction ends (a
-     * pause or cancel waits, or is waited for), while other ends and claims go on.
-     */
-    readonly findForAttemptEnd: (
       organizationId: OrganizationId,
       id: CampaignId
     ) => Effect.Effect<Option.Option<Campaign>>
@@ -82,16 +74,6 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
     ) => Effect.Effect<Option.Option<Campaign>>
     /** Adds a change to the campaign's kept totals; the caller holds the campaign (`findForUpdate`/`findForClaim`). */
     readonly tally: (organizationId: OrganizationId, id: CampaignId, delta: TallyDelta) => Effect.Effect<void>
-    /**
-     * Adds a change to the campaign's kept totals without holding the campaign's row: simultaneous calls'
-     * ends never wait for each other. Every read answers it once committed (SQL keeps it in a row of its
-     * own, folded into the campaign's by the next claim).
-     */
-    readonly tallyConcurrently: (
-      organizationId: OrganizationId,
-      id: CampaignId,
-      delta: TallyDelta
-    ) => Effect.Effect<void>
     /**
      * Adds pending contacts, in the order given; a number the campaign already has is not added again
      * (counted in `duplicates`). Nothing is added to another organization's campaign.
@@ -114,16 +96,19 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
     ) => Effect.Effect<Option.Option<Contact>>
     /**
      * What a call's end reads of its campaign's attempt, in one step: the contact whose last attempt is
-     * the run, held as `findContactByRunForUpdate` holds it, with its campaign held as `findForAttemptEnd`
-     * holds it. None when no contact's last attempt is the run.
+     * the run, held as `findContactByRunForUpdate` holds it, with its campaign: the campaign's status
+     * cannot change until the transaction ends (a pause or cancel waits, or is waited for), while other
+     * ends and claims go on. None when no contact's last attempt is the run.
      */
     readonly findAttemptForEnd: (
       organizationId: OrganizationId,
       runId: RunId
     ) => Effect.Effect<Option.Option<AttemptForEnd>>
     /**
-     * A call's end moves its contact (as `updateContact`) and adds the change to its campaign's totals
-     * (as `tallyConcurrently`), in one step.
+     * A call's end moves its contact (as `updateContact`) and adds the change to its campaign's totals, in
+     * one step, without holding the campaign's row: simultaneous calls' ends never wait for each other.
+     * Every read answers the change once committed (SQL keeps it in a row of its own, folded into the
+     * campaign's by the next claim).
      */
     readonly endAttempt: (
       organizationId: OrganizationId,

@@ -104,16 +104,12 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.ef
       find: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       findForUpdate: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       findForClaim: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
-      findForAttemptEnd: (organizationId, id) => db.atomically(() => campaigns.findOwn(organizationId, id)),
       list: (organizationId, page) => db.atomically(() => campaigns.newestPage(organizationId, page)),
       update: (organizationId, id, patch) =>
         db.atomically(() =>
           campaigns.replaceOwn(organizationId, id, (campaign) => ({ ...campaign, ...patch }))
         ),
       tally: (organizationId, id, delta) => db.atomically(() => addTally(organizationId, id, delta)),
-      // one step at a time in memory: nothing to hold
-      tallyConcurrently: (organizationId, id, delta) =>
-        db.atomically(() => addTally(organizationId, id, delta)),
       addContacts: (organizationId, id, newContacts, now) =>
         db.atomically(() => {
           if (campaigns.own(organizationId, id) === undefined) return { added: [], duplicates: 0 }

@@ -31,7 +31,7 @@ const split = (row: Record<string, unknown>) => {
 /**
  * What a call's end does to its campaign in SQL, a statement for its read and one for its write (see
  * `CampaignStore.findAttemptForEnd` and `endAttempt`): the contact held `FOR UPDATE` and its campaign
- * `FOR KEY SHARE` (as `findForAttemptEnd`) by one join; the contact's move and the tally's row by one
+ * `FOR KEY SHARE` (only status changes wait for it) by one join; the contact's move and the tally's row by one
  * statement whose update is a data-modifying `WITH` (always run, whether or not the rest reads it).
  */
 export const make = (

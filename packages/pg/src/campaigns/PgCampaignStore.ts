@@ -13,7 +13,7 @@ import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 import * as AttemptEnds from "./PgAttemptEnds.js"
-import { CampaignFromRow, talliedFromText, tallyRow, totalsColumns } from "./PgCampaignRows.js"
+import { CampaignFromRow, talliedFromText, totalsColumns } from "./PgCampaignRows.js"
 
 /** Contacts per INSERT statement: well below PostgreSQL's 65,535 parameters a statement. */
 const contactsPerStatement = 1000
@@ -120,10 +120,6 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
       // claims take turns with each other and with FOR UPDATE; calls' ends hold FOR KEY SHARE, which
       // conflicts with neither a claim's lock nor its fold (an UPDATE of no key column)
       findForClaim: (organizationId, id) => findFolded(organizationId, id, "FOR NO KEY UPDATE"),
-      findForAttemptEnd: (organizationId, id) =>
-        one(sql`
-          SELECT c.*, t.* ${tallied} WHERE c.organization_id = ${organizationId} AND c.id = ${id}
-          FOR KEY SHARE OF c`),
       list: (organizationId, page) => {
         const { limit, offset } = Paging.window(page)
         return Paging.page(
@@ -156,9 +152,6 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
             duration_seconds_total = duration_seconds_total + ${d.duration_seconds},
             cost_total = cost_total + ${d.cost}
           WHERE organization_id = ${organizationId} AND id = ${id}`),
-      tallyConcurrently: (organizationId, id, d) =>
-        Rows.run(sql`
-          INSERT INTO campaign_tallies ${sql.insert(tallyRow(organizationId, id, d))}`),
       addContacts: (organizationId, id, contacts, now) =>
         sql
           .withTransaction(

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import type { CampaignId } from "@voice-agent-platform/core/campaigns/Campaign.js"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import * as CampaignTally from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import * as DialerClaim from "@voice-agent-platform/core/campaigns/DialerClaim.js"
 import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
+import type { RunId } from "@voice-agent-platform/core/runs/RunId.js"
+import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import * as SecureRandom from "@voice-agent-platform/core/randomness/SecureRandom.js"
 import { Fixtures } from "@voice-agent-platform/core/testing"
 import { Clock, Deferred, Effect, Fiber, Layer, Option } from "effect"
@@ -40,7 +41,20 @@ const running = (status: "pending" | "in_progress") =>
     }))
     const { added } = yield* store.addContacts(org.id, campaign.id, numbers, Fixtures.epoch)
     yield* store.tally(org.id, campaign.id, CampaignTally.move(null, status, 2))
-    return { org, campaign, contacts: added }
+    // in progress: each contact's attempt is a run of the campaign
+    const runIds: Array<RunId> = []
+    if (status === "in_progress") {
+      const runs = yield* RunStore
+      for (const contact of added) {
+        const run = yield* runs.insert(
+          { ...Fixtures.newRun(org.id, agent.id), campaign_id: campaign.id },
+          Fixtures.epoch
+        )
+        yield* store.startAttempts(org.id, [{ id: contact.id, runId: run.workflow_run_id }], "dialer", 600)
+        runIds.push(run.workflow_run_id)
+      }
+    }
+    return { org, campaign, contacts: added, runIds }
   })
 
 /** A clock that reads `at` when asked first and runs on from there at real speed; it sleeps in real time. */
@@ -84,11 +98,18 @@ const holding = (
     return fiber
   })
 
-const callEnds = (organizationId: OrganizationId, id: CampaignId) =>
+/** A call's end as the engine writes it: its attempt read (the campaign held against status changes), then written. */
+const callEnds = (organizationId: OrganizationId, runId: RunId) =>
   Effect.gen(function* () {
     const store = yield* CampaignStore
-    yield* store.findForAttemptEnd(organizationId, id)
-    yield* store.tallyConcurrently(organizationId, id, CampaignTally.move("in_progress", "completed"))
+    const { campaign, contact } = Option.getOrThrow(yield* store.findAttemptForEnd(organizationId, runId))
+    yield* store.endAttempt(
+      organizationId,
+      contact.id,
+      { status: "completed", lease_owner: null, lease_expires_at: null },
+      campaign.id,
+      CampaignTally.move("in_progress", "completed")
+    )
   })
 
 describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
@@ -96,13 +117,13 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const store = yield* CampaignStore
-      const { org, campaign } = yield* running("in_progress")
+      const { org, campaign, runIds } = yield* running("in_progress")
       const order: Array<string> = []
       const release = yield* Deferred.make<void>()
       const claim = yield* holding(store.findForClaim(org.id, campaign.id), release, order, "claim")
       // two ends, one after the other, both while the claim holds
       for (const n of [1, 2]) {
-        const end = yield* Effect.fork(sql.withTransaction(callEnds(org.id, campaign.id)))
+        const end = yield* Effect.fork(sql.withTransaction(callEnds(org.id, runIds[n - 1]!)))
         yield* Fiber.join(end).pipe(Effect.timeout("10 seconds"))
         order.push(`end ${n}`)
       }
@@ -127,11 +148,11 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const store = yield* CampaignStore
-      const { org, campaign } = yield* running("in_progress")
+      const { org, campaign, runIds } = yield* running("in_progress")
       const order: Array<string> = []
       const release = yield* Deferred.make<void>()
-      const end = yield* holding(callEnds(org.id, campaign.id), release, order, "end 1")
-      yield* sql.withTransaction(callEnds(org.id, campaign.id)).pipe(Effect.timeout("5 seconds"))
+      const end = yield* holding(callEnds(org.id, runIds[0]!), release, order, "end 1")
+      yield* sql.withTransaction(callEnds(org.id, runIds[1]!)).pipe(Effect.timeout("5 seconds"))
       order.push("end 2")
       const cancel = yield* sql
         .withTransaction(

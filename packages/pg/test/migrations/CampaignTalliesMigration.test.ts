@@ -110,7 +110,23 @@ const keepsTotals = Effect.gen(function* () {
     const running = campaignIds[0]!
     const ended = CampaignTally.attemptEnded(CampaignTally.move("in_progress", "completed"), 45, 180)
     const expected = CampaignTally.combine(yield* read(running), ended)
-    yield* store.tallyConcurrently(organizationId as never, running as never, ended)
+    const [inProgress] = yield* sql<{ last_run_id: number }>`
+      SELECT last_run_id FROM campaign_contacts WHERE campaign_id = ${running} AND status = 'in_progress'`
+    yield* sql.withTransaction(
+      Effect.flatMap(
+        store.findAttemptForEnd(organizationId as never, Number(inProgress!.last_run_id) as never),
+        (found) => {
+          const { campaign, contact } = Option.getOrThrow(found)
+          return store.endAttempt(
+            campaign.organization_id,
+            contact.id,
+            { status: "completed" },
+            campaign.id,
+            ended
+          )
+        }
+      )
+    )
     expect(yield* read(running)).toEqual(expected)
     yield* sql.withTransaction(store.findForClaim(organizationId as never, running as never))
     expect(yield* read(running)).toEqual(expected)
