@@ -1,7 +1,7 @@
 import type { Stores } from "../src/storage/Stores.js"
 import type { Vitest } from "@effect/vitest"
 import { describe, expect } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { CallFragmentStore } from "../src/calls/CallFragmentStore.js"
 import { ChannelStore } from "../src/calls/ChannelStore.js"
 import { RunStore } from "../src/runs/RunStore.js"
@@ -137,8 +137,18 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
           // the same instant as the one before: the order of appending decides
           { role: "assistant" as const, text: "", timestamp: at(2) }
         ]
+        // a new run kept none; the first append marks it (a call's end reads fragments only then)
+        const kept = (organizationId: typeof org.id, runId: typeof run.workflow_run_id) =>
+          Effect.map(runs.find(organizationId, runId), (found) => Option.getOrThrow(found).fragments_kept)
+        expect(yield* kept(org.id, run.workflow_run_id)).toBe(false)
         for (const fragment of said) yield* fragments.append(org.id, run.workflow_run_id, fragment)
         expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual(said)
+        expect(yield* kept(org.id, run.workflow_run_id)).toBe(true)
+        expect(yield* kept(org.id, second.workflow_run_id)).toBe(false)
+        // another organization's append under the run's id marks nothing of this organization's
+        const third = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+        yield* fragments.append(other.id, third.workflow_run_id, said[0]!)
+        expect(yield* kept(org.id, third.workflow_run_id)).toBe(false)
         // another run and another organization see none of them
         expect(yield* fragments.list(org.id, second.workflow_run_id)).toEqual([])
         expect(yield* fragments.list(other.id, run.workflow_run_id)).toEqual([])

@@ -188,7 +188,9 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
           expect(found.contact).toEqual(
             Option.getOrThrow(yield* store.findContact(org.id, campaign.id, contacts[1]!.id))
           )
-          expect(found.campaign).toEqual(Option.getOrThrow(yield* store.find(org.id, campaign.id)))
+          // the campaign as `find` answers it, without its totals (a call's end does not read them)
+          const { totals: _, ...withoutTotals } = Option.getOrThrow(yield* store.find(org.id, campaign.id))
+          expect(found.campaign).toEqual(withoutTotals)
           // a run no contact's attempt is, or another organization's view of it: none
           expect(yield* store.findAttemptForEnd(org.id, other.workflow_run_id)).toEqual(Option.none())
           expect(yield* store.findAttemptForEnd(stranger.org.id, run.workflow_run_id)).toEqual(Option.none())

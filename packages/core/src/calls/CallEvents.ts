@@ -178,7 +178,8 @@ export const make = Effect.gen(function* () {
   const end = (run: Run, status: EndStatus, reportedSeconds: number, now: Date) =>
     Effect.gen(function* () {
       const { organization_id: organizationId, workflow_run_id: runId } = run
-      const spoken = yield* fragments.list(organizationId, runId)
+      // a run no fragment was kept for (most campaign calls' ends) has none to read
+      const spoken = run.fragments_kept ? yield* fragments.list(organizationId, runId) : []
       if (spoken.length > 0) yield* transcripts.save(organizationId, runId, spoken)
       const duration = CallCost.wholeSeconds(reportedSeconds)
       const cost = CallCost.compute(duration, rate)

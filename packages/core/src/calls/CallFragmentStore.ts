@@ -11,7 +11,10 @@ import type { TranscriptFragment } from "../transcripts/Transcript.js"
 export class CallFragmentStore extends Context.Tag("@voice-agent-platform/core/CallFragmentStore")<
   CallFragmentStore,
   {
-    /** Adds a fragment to the run's; appending never loses a concurrent append. */
+    /**
+     * Adds a fragment to the run's and marks the run (`Run.fragments_kept`), in one step; appending never
+     * loses a concurrent append.
+     */
     readonly append: (
       organizationId: OrganizationId,
       runId: RunId,

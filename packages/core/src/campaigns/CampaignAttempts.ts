@@ -3,7 +3,7 @@ import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run } from "../runs/Run.js"
 import type { Campaign, Contact, ContactStatus } from "./Campaign.js"
 import * as CampaignLifecycle from "./CampaignLifecycle.js"
-import { CampaignStore, type ContactPatch } from "./CampaignStore.js"
+import { CampaignStore, type CampaignWithoutTotals, type ContactPatch } from "./CampaignStore.js"
 import * as CampaignTally from "./CampaignTally.js"
 import type { TallyDelta } from "./CampaignTally.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
@@ -60,7 +60,7 @@ const attemptEnd = (status: Run["status"]): AttemptEnd =>
  * (the move, the attempt's talk time and cost), which the caller writes.
  */
 const moveOn = (
-  campaign: Campaign,
+  campaign: CampaignWithoutTotals,
   contact: Contact,
   end: AttemptEnd,
   durationSeconds: number,

@@ -23,10 +23,16 @@ export type ContactPatch = Partial<
   >
 >
 
+/**
+ * A campaign without its totals: what a call's end reads of it (its status and retry policy decide the
+ * contact's move; the totals take the end's change without being read).
+ */
+export type CampaignWithoutTotals = Omit<Campaign, "totals">
+
 /** A contact in progress and its campaign, as a call's end reads them (`findAttemptForEnd`). */
 export interface AttemptForEnd {
   readonly contact: Contact
-  readonly campaign: Campaign
+  readonly campaign: CampaignWithoutTotals
 }
 
 /** What adding contacts did: the contacts stored, and how many numbers the campaign already had. */
@@ -98,7 +104,8 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
      * What a call's end reads of its campaign's attempt, in one step: the contact whose last attempt is
      * the run, held as `findContactByRunForUpdate` holds it, with its campaign: the campaign's status
      * cannot change until the transaction ends (a pause or cancel waits, or is waited for), while other
-     * ends and claims go on. None when no contact's last attempt is the run.
+     * ends and claims go on. The campaign is read without its totals (in SQL, without summing its
+     * unfolded tallies). None when no contact's last attempt is the run.
      */
     readonly findAttemptForEnd: (
       organizationId: OrganizationId,

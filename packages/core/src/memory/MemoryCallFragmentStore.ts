@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { CallFragmentStore } from "../calls/CallFragmentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
+import type { Run } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
 import type { TranscriptFragment } from "../transcripts/Transcript.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
@@ -17,6 +18,8 @@ export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabase> = Laye
   Effect.gen(function* () {
     const db = yield* MemoryDatabase
     const rows = db.table<RunId, LiveTranscript>("call_fragments")
+    // the runs `MemoryRunStore` keeps: an append marks its run (`Run.fragments_kept`)
+    const runs = db.table<RunId, Run>("runs")
     return {
       append: (organizationId, runId, fragment) =>
         db.atomically(() => {
@@ -27,6 +30,10 @@ export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabase> = Laye
             organization_id: organizationId,
             fragments: [...(row?.fragments ?? []), fragment]
           })
+          const run = runs.get(runId)
+          if (run !== undefined && run.organization_id === organizationId && !run.fragments_kept) {
+            runs.set(runId, { ...run, fragments_kept: true })
+          }
         }),
       list: (organizationId, runId) =>
         db.atomically(() => ownedBy(organizationId, rows.get(runId))?.fragments ?? []),

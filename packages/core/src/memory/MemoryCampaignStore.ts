@@ -155,10 +155,13 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.ef
           Option.flatMap(
             Option.fromNullable(contacts.ownRows(organizationId, (c) => c.last_run_id === runId)[0]),
             (contact) =>
-              Option.map(campaigns.findOwn(organizationId, contact.campaign_id), (campaign) => ({
-                contact,
-                campaign
-              }))
+              Option.map(
+                campaigns.findOwn(organizationId, contact.campaign_id),
+                ({ totals: _, ...campaign }) => ({
+                  contact,
+                  campaign
+                })
+              )
           )
         ),
       endAttempt: (organizationId, contactId, patch, campaignId, delta) =>

@@ -30,14 +30,24 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
     return {
       insert: (run, now) =>
         db.atomically(() => {
-          const row: Run = { ...run, workflow_run_id: RunId.make(db.nextId("runs")), created_at: now }
+          const row: Run = {
+            ...run,
+            workflow_run_id: RunId.make(db.nextId("runs")),
+            created_at: now,
+            fragments_kept: false
+          }
           runs.set(row.workflow_run_id, row)
           return row
         }),
       insertMany: (many, now) =>
         db.atomically(() =>
           many.map((run) => {
-            const row: Run = { ...run, workflow_run_id: RunId.make(db.nextId("runs")), created_at: now }
+            const row: Run = {
+              ...run,
+              workflow_run_id: RunId.make(db.nextId("runs")),
+              created_at: now,
+              fragments_kept: false
+            }
             runs.set(row.workflow_run_id, row)
             return row
           })

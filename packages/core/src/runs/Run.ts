@@ -103,6 +103,11 @@ export const Run = Schema.Struct({
   files: RunFiles,
   /** The outbound channel the call holds while it is live. */
   channel_reservation_id: Schema.NullOr(Schema.String),
+  /**
+   * Whether a transcript fragment was ever kept for the call while it was live (`CallFragmentStore.append`
+   * marks the run; nothing unmarks it): a call's end reads the fragments only then.
+   */
+  fragments_kept: Schema.Boolean,
   created_at: Schema.DateFromSelf,
   ended_at: Schema.NullOr(Schema.DateFromSelf)
 })

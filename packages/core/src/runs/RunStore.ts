@@ -5,7 +5,8 @@ import type { Page, PageRequest } from "../pagination/Page.js"
 import type { Run, RunStatus, RunSummary } from "./Run.js"
 import type { RunId } from "./RunId.js"
 
-export type NewRun = Omit<Run, "workflow_run_id" | "created_at">
+/** A run to store: its id and creation time are the store's, and it has kept no fragment yet. */
+export type NewRun = Omit<Run, "workflow_run_id" | "created_at" | "fragments_kept">
 
 /** The run fields that change during and after a call. */
 export type RunPatch = Partial<

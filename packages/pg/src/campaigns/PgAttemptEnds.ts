@@ -1,21 +1,22 @@
 import type { SqlClient } from "@effect/sql"
-import { Contact } from "@voice-agent-platform/core/campaigns/Campaign.js"
+import { Campaign, Contact } from "@voice-agent-platform/core/campaigns/Campaign.js"
 import type { CampaignStore, ContactPatch } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import { Effect, Option, Schema } from "effect"
-import { CampaignFromRow, CampaignRow, talliedFromText, tallyRow } from "./PgCampaignRows.js"
+import { tallyRow } from "./PgCampaignRows.js"
 
 /** The prefix of the campaign's columns in the row a call's end reads (the contact's carry none). */
 const prefix = "campaign__"
 
-const campaignColumns = Object.keys(CampaignRow.fields)
+/** What a call's end reads of its campaign: every column but the totals' (status and retry policy decide). */
+const CampaignWithoutTotals = Campaign.omit("totals")
 
-/** The campaign's columns (`c`'s, and the tallies' sums `t`'s) renamed with `prefix`. */
-const campaignSelect = campaignColumns
-  .map((column) => `${column.startsWith("tallied_") ? "t" : "c"}.${column} AS ${prefix}${column}`)
+/** The campaign's columns (`c`'s) renamed with `prefix`: no totals' column, no sum of its tallies. */
+const campaignSelect = Object.keys(CampaignWithoutTotals.fields)
+  .map((column) => `c.${column} AS ${prefix}${column}`)
   .join(", ")
 
 const decodeContact = Schema.decodeUnknownSync(Contact)
-const decodeCampaign = Schema.decodeUnknownSync(CampaignFromRow)
+const decodeCampaign = Schema.decodeUnknownSync(CampaignWithoutTotals)
 
 /** A row of the contact's columns and the campaign's prefixed ones, as the two records. */
 const split = (row: Record<string, unknown>) => {
@@ -31,7 +32,8 @@ const split = (row: Record<string, unknown>) => {
 /**
  * What a call's end does to its campaign in SQL, a statement for its read and one for its write (see
  * `CampaignStore.findAttemptForEnd` and `endAttempt`): the contact held `FOR UPDATE` and its campaign
- * `FOR KEY SHARE` (only status changes wait for it) by one join; the contact's move and the tally's row by one
+ * `FOR KEY SHARE` (only status changes wait for it) by one join, which reads the campaign without its
+ * totals (no sum over its unfolded tallies: the end does not use them); the contact's move and the tally's row by one
  * statement whose update is a data-modifying `WITH` (always run, whether or not the rest reads it).
  */
 export const make = (
@@ -40,7 +42,7 @@ export const make = (
   findAttemptForEnd: (organizationId, runId) =>
     sql<Record<string, unknown>>`
       SELECT k.*, ${sql.literal(campaignSelect)}
-      ${sql.literal(talliedFromText)}
+      FROM campaigns c
       JOIN campaign_contacts k ON k.organization_id = c.organization_id AND k.campaign_id = c.id
       WHERE k.organization_id = ${organizationId} AND k.last_run_id = ${runId}
       FOR UPDATE OF k FOR KEY SHARE OF c`.pipe(

@@ -10,6 +10,7 @@ import tools from "./0005_tools.js"
 import campaigns from "./0006_campaigns.js"
 import lookupNotifications from "./0007_lookup_notifications.js"
 import campaignTallies from "./0008_campaign_tallies.js"
+import fragmentMarks from "./0009_fragment_marks.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -23,7 +24,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0005_tools": tools,
   "0006_campaigns": campaigns,
   "0007_lookup_notifications": lookupNotifications,
-  "0008_campaign_tallies": campaignTallies
+  "0008_campaign_tallies": campaignTallies,
+  "0009_fragment_marks": fragmentMarks
 }
 
 /** The table that records which versions ran. */
