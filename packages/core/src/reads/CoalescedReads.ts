@@ -4,7 +4,8 @@ import { Deferred, Effect, FiberId, type FiberRefs } from "effect"
  * Identical concurrent reads that share one read and its answer, without ever answering from a read that
  * began before the request did.
  *
- * A read of a key runs once for every caller that asked for that key before it started (a batch). A
+ * A read of a key runs once for every caller that asked for that key before it started (a batch; a
+ * batch's read begins once the event loop's turn in which it was opened is over). A
  * caller that arrives while the key's read is under way does not join it (that read may have begun
  * before a write the caller already saw committed); it joins the key's next batch, whose read starts as
  * soon as the one under way ends. So every caller's answer comes from a read that started after the
@@ -30,6 +31,19 @@ export interface CoalescedReads<A, E> {
   /** How many keys have a batch reading or waiting to read (for tests and metrics). */
   readonly keys: () => number
 }
+
+/**
+ * Resumes once this turn of the event loop is over (`setImmediate` where there is one, else a zero
+ * timeout). A batch's read waits for it before it begins, so every caller read in the same turn joins
+ * (the requests a server parsed from its sockets' data together), as the lookups fence does. Without
+ * it, a read that never yields to the event loop (the embedded database runs in process) would begin
+ * and end before the next request is even parsed, and no batch would ever hold more than one caller.
+ */
+const nextTurn: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate
+  if (immediate !== undefined) immediate(() => resume(Effect.void))
+  else setTimeout(() => resume(Effect.void), 0)
+})
 
 /** The default number of callers one batch takes (see `CoalescedReads`). */
 export const defaultMaxBatch = 1024
@@ -74,10 +88,17 @@ export const make = <A, E>(options: { readonly maxBatch?: number } = {}): Coales
    * the key's entry. The exit is handed over even if that fiber is interrupted (only at shutdown: no
    * caller holds it).
    */
-  const start = (key: string, entry: Entry<A, E>, batch: Batch<A, E>): Effect.Effect<void> =>
+  const start = (
+    key: string,
+    entry: Entry<A, E>,
+    batch: Batch<A, E>,
+    byOpener: boolean
+  ): Effect.Effect<void> =>
     Effect.asVoid(
       Effect.forkDaemon(
-        Effect.setFiberRefs(batch.opener).pipe(
+        // A fiber forked by the opener has its values already; one forked at the last batch's end takes
+        // them over.
+        (byOpener ? nextTurn : Effect.zipRight(nextTurn, Effect.setFiberRefs(batch.opener))).pipe(
           Effect.zipRight(
             Effect.suspend(() => {
               batch.started = true
@@ -109,7 +130,7 @@ export const make = <A, E>(options: { readonly maxBatch?: number } = {}): Coales
       return Effect.void
     }
     entry.current = next
-    return start(key, entry, next)
+    return start(key, entry, next, false)
   }
 
   /** The batch a caller joins, opening one when needed (`run` starts it), or none when it is full. */
@@ -123,7 +144,7 @@ export const make = <A, E>(options: { readonly maxBatch?: number } = {}): Coales
       const batch = batchOf(read, caller)
       const opened: Entry<A, E> = { current: batch, next: undefined }
       entries.set(key, opened)
-      return { batch, run: start(key, opened, batch) }
+      return { batch, run: start(key, opened, batch, true) }
     }
     if (!entry.current.started)
       return entry.current.joined < maxBatch ? { batch: entry.current, run: undefined } : undefined

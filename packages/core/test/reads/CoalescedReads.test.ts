@@ -32,6 +32,27 @@ describe("CoalescedReads", () => {
       })
   )
 
+  it.effect("callers arriving in one turn of the event loop share a read that never yields to it", () =>
+    Effect.gen(function* () {
+      const reads = CoalescedReads.make<number, never>()
+      let started = 0
+      const read = Effect.sync(() => ++started)
+      // Three callers, each from its own callback of one event loop phase, as a server's requests are
+      // parsed from its sockets' data: the read, synchronous here (the embedded database runs in
+      // process), must wait for the phase's end, else each caller would begin and end a read alone.
+      const fibers = yield* Effect.async<ReadonlyArray<Fiber.RuntimeFiber<number>>>((resume) => {
+        const forked: Array<Fiber.RuntimeFiber<number>> = []
+        for (let i = 0; i < 3; i++)
+          setImmediate(() => {
+            forked.push(Effect.runFork(reads.read("k", read)))
+            if (forked.length === 3) resume(Effect.succeed(forked))
+          })
+      })
+      expect(yield* Effect.all(fibers.map(Fiber.join))).toEqual([1, 1, 1])
+      expect(started).toBe(1)
+    })
+  )
+
   it.effect("never shares between keys", () =>
     Effect.gen(function* () {
       const h = harness()

@@ -53,5 +53,12 @@ export const harness = (options: { readonly maxBatch?: number } = {}) => {
   }
 }
 
-/** Lets every fiber that can run, run (forked callers join, reads start, answers arrive). */
-export const settle = Effect.repeatN(Effect.yieldNow(), 50)
+const turn = Effect.async<void>((resume) => {
+  setImmediate(() => resume(Effect.void))
+})
+
+/**
+ * Lets every fiber that can run, run (forked callers join, reads start after their turn of the event
+ * loop, answers arrive).
+ */
+export const settle = Effect.repeatN(Effect.zipRight(Effect.repeatN(Effect.yieldNow(), 10), turn), 4)
