@@ -17,7 +17,7 @@ import { Deferred, Effect, FiberId, type FiberRefs } from "effect"
  * client disconnected, its deadline passed) stops waiting, and the read goes on for the others. Every
  * caller of a batch gets the read's very exit: the same value, the same failure, the same defect. A
  * failed read fails only its own batch; the next batch reads again. A batch nobody waits for any more
- * when its turn comes is dropped unread. A key's entry is removed when its last batch ends, so the
+ * when its read would begin is dropped unread. A key's entry is removed when its last batch ends, so the
  * entries are at most the keys being read. A batch takes at most `maxBatch` callers; a caller that finds
  * the batch it would join full reads alone, as it would without coalescing.
  *
@@ -102,7 +102,8 @@ export const make = <A, E>(options: { readonly maxBatch?: number } = {}): Coales
           Effect.zipRight(
             Effect.suspend(() => {
               batch.started = true
-              return batch.read
+              // Every caller went away while the batch waited for its turn: nobody to read for.
+              return batch.waiting === 0 ? Effect.interrupt : batch.read
             })
           ),
           Effect.onExit((exit) =>

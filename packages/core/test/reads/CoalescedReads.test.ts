@@ -137,6 +137,19 @@ describe("CoalescedReads", () => {
     })
   )
 
+  it.effect("a batch whose only caller went away before its read began is not read", () =>
+    Effect.gen(function* () {
+      const h = harness()
+      const gone = yield* Effect.fork(h.read("k"))
+      yield* Effect.repeatN(Effect.yieldNow(), 10)
+      expect(h.reads.keys()).toBe(1)
+      yield* Fiber.interrupt(gone)
+      yield* settle
+      expect(h.started()).toBe(0)
+      expect(h.reads.keys()).toBe(0)
+    })
+  )
+
   it.effect("a caller that finds its batch full reads alone", () =>
     Effect.gen(function* () {
       const h = harness({ maxBatch: 2 })
