@@ -52,8 +52,6 @@ export const make = (runs: Runs.Runs["Type"]) => {
         ),
         (bytes) => HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })
       )
-    },
-    /** How many pages are being read or waiting to be (for tests). */
-    keys: reads.keys
+    }
   }
 }
