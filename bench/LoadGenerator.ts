@@ -20,6 +20,8 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 export const load = async (options: {
   readonly port: number
   readonly path: string
+  /** When given, worker `i` of the `concurrency` asks `paths[i % paths.length]` instead of `path`. */
+  readonly paths?: ReadonlyArray<string>
   readonly headers?: Record<string, string>
   readonly concurrency: number
   readonly seconds: number
@@ -32,11 +34,11 @@ export const load = async (options: {
   let errors = 0
   const started = performance.now()
   const deadline = started + options.seconds * 1000
-  const once = () =>
+  const once = (path: string) =>
     new Promise<void>((resolve) => {
       const t0 = performance.now()
       const req = request(
-        { host: "127.0.0.1", port: options.port, path: options.path, headers: options.headers, agent },
+        { host: "127.0.0.1", port: options.port, path, headers: options.headers, agent },
         (res) => {
           res.resume()
           res.on("end", () => {
@@ -52,10 +54,12 @@ export const load = async (options: {
       })
       req.end()
     })
-  const worker = async () => {
-    while (performance.now() < deadline && latencies.length + errors < 5_000_000) await once()
+  const worker = async (index: number) => {
+    const paths = options.paths
+    const path = paths === undefined || paths.length === 0 ? options.path : paths[index % paths.length]!
+    while (performance.now() < deadline && latencies.length + errors < 5_000_000) await once(path)
   }
-  await Promise.all(Array.from({ length: options.concurrency }, worker))
+  await Promise.all(Array.from({ length: options.concurrency }, (_, index) => worker(index)))
   const seconds = (performance.now() - started) / 1000
   agent.destroy()
   const sorted = latencies.sort((a, b) => a - b)

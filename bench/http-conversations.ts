@@ -5,7 +5,11 @@
 // the engine on the embedded database (`npm start`'s default). The engines run as `npm start` runs them
 // (`npm run build` first, then the compiled bundle). Every server runs in its own process
 // group pinned to core 0 (`taskset`, when there is one), the load from this process pinned to core 1.
-// Prints req/s, p50, p99, start to first answer, and the ratios. Run: `npm run bench:http`
+// Prints req/s, the server process's CPU time per answer (from /proc; not PostgreSQL's), p50, p99, start to
+// first answer, and the ratios. Each server (but bare node:http) is measured
+// twice: every connection asking the same page (what the issue's goal is about: identical reads may share
+// one statement), then every connection asking a different page (`limit` 40, 41, … 71: no two alike, so
+// nothing can be shared; 40 to 60 runs a page). Run: `npm run bench:http`
 // (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the
 // PostgreSQL server, default 127.0.0.1:5432, where a database of its own is made and dropped;
 // BENCH_DATABASES=postgres or embedded: only that pair (default both);
@@ -66,11 +70,37 @@ const seed = async (port: number) => {
   return `/api/v1/agents/${agent.public_id}/conversations?page=1&limit=50`
 }
 
-/** Warms the server up for a second, then measures it. */
-const measure = async (port: number, path: string) => {
-  await load({ port, path, headers, concurrency, seconds: 1 })
-  return load({ port, path, headers, concurrency, seconds })
+/** A load run and the server process's CPU time per answer (µs; not the database server's). */
+type Measured = LoadResult & { readonly cpu: number | undefined }
+
+/** Warms the server up for a second, then measures it (`paths`: one a connection). */
+const measure = async (
+  server: { readonly port: number; readonly child: { readonly pid?: number | undefined } },
+  path: string,
+  paths?: ReadonlyArray<string>
+): Promise<Measured> => {
+  const options = { port: server.port, path, headers, concurrency, ...(paths === undefined ? {} : { paths }) }
+  await load({ ...options, seconds: 1 })
+  const pid = server.child.pid
+  const before = pid === undefined ? undefined : ServerProcess.cpuMicros(pid)
+  const result = await load({ ...options, seconds })
+  const after = pid === undefined ? undefined : ServerProcess.cpuMicros(pid)
+  const cpu =
+    before === undefined || after === undefined || result.requests === 0
+      ? undefined
+      : (after - before) / result.requests
+  return { ...result, cpu }
 }
+
+/** One path a connection, no two alike: the same first page with `limit` 40, 41, … (at most 100). */
+const distinctPaths = (path: string) =>
+  Array.from({ length: concurrency }, (_, i) => path.replace("limit=50", `limit=${40 + (i % 61)}`))
+
+/** Measures the server on the one page, then on a different page a connection. */
+const measureBoth = async (server: Parameters<typeof measure>[0], path: string) => ({
+  result: await measure(server, path),
+  distinct: await measure(server, path, distinctPaths(path))
+})
 
 /** The server's page must be the engine's page, else the comparison means nothing. */
 const samePage = async (port: number, path: string, expected: string, who: string) => {
@@ -81,7 +111,9 @@ const samePage = async (port: number, path: string, expected: string, who: strin
 
 interface Row {
   readonly name: string
-  readonly result: LoadResult
+  readonly result: Measured
+  /** Every connection asking a different page (absent for bare node:http). */
+  readonly distinct?: Measured
   readonly start: string
 }
 
@@ -108,7 +140,9 @@ try {
     const pgPath = await seed(pgEngine.port)
     const pgPage = await call(pgEngine.port, "GET", pgPath)
     if (pgPage.status !== 200) throw new Error(`the list answered ${pgPage.status}: ${pgPage.text}`)
-    const pgEngineResult = await measure(pgEngine.port, pgPath)
+    const pgDistinctPath = distinctPaths(pgPath)[concurrency - 1]!
+    const pgDistinctPage = await call(pgEngine.port, "GET", pgDistinctPath)
+    const pgEngineResult = await measureBoth(pgEngine, pgPath)
     await stop(pgEngine.child)
     const pgEngineAgain = await launch(
       engine,
@@ -118,15 +152,16 @@ try {
     await stop(pgEngineAgain.child)
     const handPg = await launch(tsx("./handwritten-pg-server.ts"), { DATABASE_URL: databaseUrl }, pgPath)
     await samePage(handPg.port, pgPath, pgPage.text, "the hand-written pg server")
+    await samePage(handPg.port, pgDistinctPath, pgDistinctPage.text, "the hand-written pg server")
     rows.push({
       name: "hand-written node:http + pg",
-      result: await measure(handPg.port, pgPath),
+      ...(await measureBoth(handPg, pgPath)),
       start: fmt(handPg.startSeconds)
     })
     await stop(handPg.child)
     rows.push({
       name: "engine on PostgreSQL",
-      result: pgEngineResult,
+      ...pgEngineResult,
       start: `${fmt(pgEngineAgain.startSeconds)} (${fmt(pgEngine.startSeconds)} new database)`
     })
     page = pgPage
@@ -141,7 +176,9 @@ try {
     path = await seed(embedded.port)
     page = await call(embedded.port, "GET", path)
     if (page.status !== 200) throw new Error(`the list answered ${page.status}: ${page.text}`)
-    const embeddedResult = await measure(embedded.port, path)
+    const distinctPath = distinctPaths(path)[concurrency - 1]!
+    const distinctPage = await call(embedded.port, "GET", distinctPath)
+    const embeddedResult = await measureBoth(embedded, path)
     await stop(embedded.child)
     const embeddedAgain = await launch(engine, { DATA_DIR: embeddedEnv.DATA_DIR }, path)
     await stop(embeddedAgain.child)
@@ -157,15 +194,16 @@ try {
       path
     )
     await samePage(handLite.port, path, page!.text, "the hand-written PGlite server")
+    await samePage(handLite.port, distinctPath, distinctPage.text, "the hand-written PGlite server")
     rows.push({
       name: "hand-written node:http + PGlite",
-      result: await measure(handLite.port, path),
+      ...(await measureBoth(handLite, path)),
       start: `${fmt(handLite.startSeconds)} (${fmt(handLiteNew.startSeconds)} new directory)`
     })
     await stop(handLite.child)
     rows.push({
       name: "engine on the embedded database",
-      result: embeddedResult,
+      ...embeddedResult,
       start: `${fmt(embeddedAgain.startSeconds)} (${fmt(embedded.startSeconds)} new directory)`
     })
   }
@@ -174,25 +212,34 @@ try {
   // Bare node:http answering the very same bytes.
   const bareSource = `const body = Buffer.from(process.env.BODY); require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": body.length }); res.end(body) }).listen(Number(process.env.PORT), "127.0.0.1")`
   const bare = await launch(["-e", bareSource], { BODY: page.text }, path)
-  rows.unshift({ name: "bare node:http (page bytes)", result: await measure(bare.port, path), start: "—" })
+  rows.unshift({ name: "bare node:http (page bytes)", result: await measure(bare, path), start: "—" })
   await stop(bare.child)
 
   console.log(
     `GET /api/v1/agents/{agent_id}/conversations?page=1&limit=50: ${page.text.length} bytes, ${concurrency} connections, ${seconds} s each` +
       (pinnable ? ", servers on core 0, load on core 1" : " (taskset missing: not pinned)")
   )
-  for (const { name, result, start } of rows) {
+  const line = (name: string, result: Measured, after: string) =>
     console.log(
-      `${name.padEnd(32)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2).padStart(7)} ms  p99 ${result.p99Ms.toFixed(2).padStart(7)} ms  ${String(result.errors).padStart(3)} errors  start to first answer ${start}`
+      `${name.padEnd(32)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  CPU ${result.cpu === undefined ? "    ?" : result.cpu.toFixed(0).padStart(5)} µs/answer  p50 ${result.p50Ms.toFixed(2).padStart(7)} ms  p99 ${result.p99Ms.toFixed(2).padStart(7)} ms  ${String(result.errors).padStart(3)} errors${after}`
     )
-  }
-  const result = (name: string) => rows.find((row) => row.name === name)?.result
-  const ratio = (name: string, a: string, b: string) => {
-    const [x, y] = [result(a), result(b)]
+  for (const { name, result, start } of rows) line(name, result, `  start to first answer ${start}`)
+  console.log(
+    `${concurrency} connections, each asking a different page (limit 40 to ${40 + Math.min(concurrency, 61) - 1}):`
+  )
+  for (const { name, distinct } of rows) if (distinct !== undefined) line(name, distinct, "")
+  const ratioOf = (x: Measured | undefined, y: Measured | undefined, name: string) => {
     if (x !== undefined && y !== undefined)
       console.log(
-        `${name.padEnd(44)} throughput ${(x.requestsPerSecond / y.requestsPerSecond).toFixed(2)}x, p99 ${(x.p99Ms / y.p99Ms).toFixed(2)}x`
+        `${name.padEnd(62)} throughput ${(x.requestsPerSecond / y.requestsPerSecond).toFixed(2)}x, p99 ${(x.p99Ms / y.p99Ms).toFixed(2)}x` +
+          (x.cpu === undefined || y.cpu === undefined ? "" : `, CPU/answer ${(x.cpu / y.cpu).toFixed(2)}x`)
       )
+  }
+  const row = (name: string) => rows.find((row) => row.name === name)
+  const ratio = (name: string, a: string, b: string) => {
+    ratioOf(row(a)?.result, row(b)?.result, name)
+    if (row(a)?.distinct !== undefined && row(b)?.distinct !== undefined)
+      ratioOf(row(a)?.distinct, row(b)?.distinct, `${name} (different pages)`)
   }
   ratio("engine on PostgreSQL / hand-written pg", "engine on PostgreSQL", "hand-written node:http + pg")
   ratio(

@@ -7,6 +7,7 @@
 
 // Shared building blocks
 export * as Money from "./money/Money.js"
+export * as CoalescedReads from "./reads/CoalescedReads.js"
 export * as Page from "./pagination/Page.js"
 export * as RandomIds from "./randomness/RandomIds.js"
 export * as SecureRandom from "./randomness/SecureRandom.js"

@@ -5,9 +5,8 @@ import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { downloadUrl } from "../files/DownloadUrls.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
-import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
-import { runPageResponse } from "./RunPageJson.js"
-import { runResponse, runSummaryResponse, transcriptResponse } from "./RunResponses.js"
+import * as RunPageReads from "./RunPageReads.js"
+import { runResponse, transcriptResponse } from "./RunResponses.js"
 
 /** Handlers of the conversations group. */
 export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", (handlers) =>
@@ -15,6 +14,8 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
     const runs = yield* Runs.Runs
     const signingKey = yield* DownloadLinks.LinkSigningKey
     const signing = Effect.provideService(DownloadLinks.LinkSigningKey, signingKey)
+    // Identical list requests in flight share one read and one answer (see `RunPageReads`).
+    const pages = RunPageReads.make(runs)
     return handlers
       .handle(
         "create",
@@ -32,13 +33,7 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
         "list",
         Effect.fn("Conversations.list")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
-          const { limit, page, ...filter } = urlParams
-          return runPageResponse(
-            render(
-              yield* runs.list(organization.id, path.agent_id, filter, { page, limit }),
-              runSummaryResponse
-            )
-          )
+          return yield* pages.page(organization.id, path.agent_id, urlParams)
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(

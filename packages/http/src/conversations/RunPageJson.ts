@@ -1,4 +1,3 @@
-import { HttpServerResponse } from "@effect/platform"
 import type { Page } from "@voice-agent-platform/core"
 import type { RunSummaryResponse } from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
 
@@ -31,7 +30,3 @@ export const runPageJson = (page: Page.Page<RunSummary>): string =>
     page: page.page,
     limit: page.limit
   })
-
-/** The page as the list's 200 answer. */
-export const runPageResponse = (page: Page.Page<RunSummary>): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.text(runPageJson(page), { contentType: "application/json" })

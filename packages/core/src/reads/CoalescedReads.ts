@@ -1,0 +1,173 @@
+import { Deferred, Effect, FiberId, type FiberRefs } from "effect"
+
+/**
+ * Identical concurrent reads that share one read and its answer, without ever answering from a read that
+ * began before the request did.
+ *
+ * A read of a key runs once for every caller that asked for that key before it started (a batch; a
+ * batch's read begins once the event loop's turn in which it was opened is over). A
+ * caller that arrives while the key's read is under way does not join it (that read may have begun
+ * before a write the caller already saw committed); it joins the key's next batch, whose read starts as
+ * soon as the one under way ends. So every caller's answer comes from a read that started after the
+ * caller arrived: whatever was committed before a caller asked is in its answer, as if it had read
+ * alone. Nothing is kept once a batch ends: no cache, nothing to invalidate. The same reasoning as the
+ * lookups fence (`@voice-agent-platform/pg` `LookupFences`).
+ *
+ * A batch's read runs in a fiber of its own, detached from every caller: a caller that goes away (its
+ * client disconnected, its deadline passed) stops waiting, and the read goes on for the others. Every
+ * caller of a batch gets the read's very exit: the same value, the same failure, the same defect. A
+ * failed read fails only its own batch; the next batch reads again. A batch nobody waits for any more
+ * when its read would begin is dropped unread. A key's entry is removed when its last batch ends, so the
+ * entries are at most the keys being read. A batch takes at most `maxBatch` callers; a caller that finds
+ * the batch it would join full reads alone, as it would without coalescing.
+ *
+ * The key must name everything that changes the answer (the organization first: tenants never share),
+ * and every caller of one key must pass a read that gives the same answer: the batch runs the read of
+ * the caller that opened it.
+ */
+export interface CoalescedReads<A, E> {
+  /** `read`'s answer, from a read of `key` that started after this call did (shared with others). */
+  readonly read: (key: string, read: Effect.Effect<A, E>) => Effect.Effect<A, E>
+  /** How many keys have a batch reading or waiting to read (for tests and metrics). */
+  readonly keys: () => number
+}
+
+/**
+ * Resumes once this turn of the event loop is over (`setImmediate` where there is one, else a zero
+ * timeout). A batch's read waits for it before it begins, so every caller read in the same turn joins
+ * (the requests a server parsed from its sockets' data together), as the lookups fence does. Without
+ * it, a read that never yields to the event loop (the embedded database runs in process) would begin
+ * and end before the next request is even parsed, and no batch would ever hold more than one caller.
+ */
+const nextTurn: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate
+  if (immediate !== undefined) immediate(() => resume(Effect.void))
+  else setTimeout(() => resume(Effect.void), 0)
+})
+
+/** The default number of callers one batch takes (see `CoalescedReads`). */
+export const defaultMaxBatch = 1024
+
+interface Batch<A, E> {
+  readonly answer: Deferred.Deferred<A, E>
+  readonly read: Effect.Effect<A, E>
+  /** The fiber-local values (services, span, log annotations) of the caller that opened the batch. */
+  readonly opener: FiberRefs.FiberRefs
+  /** The read began: nobody joins this batch any more. */
+  started: boolean
+  /** Callers that joined. */
+  joined: number
+  /** Callers still waiting (joined less those that went away). */
+  waiting: number
+}
+
+interface Entry<A, E> {
+  /** The batch reading (or about to begin: `started` tells). */
+  current: Batch<A, E>
+  /** The batch that reads when `current` ends. */
+  next: Batch<A, E> | undefined
+}
+
+/** Coalesced reads over a map of their own; `maxBatch` callers a batch at most (default 1024). */
+export const make = <A, E>(options: { readonly maxBatch?: number } = {}): CoalescedReads<A, E> => {
+  const maxBatch = Math.max(1, options.maxBatch ?? defaultMaxBatch)
+  const entries = new Map<string, Entry<A, E>>()
+
+  const batchOf = (read: Effect.Effect<A, E>, opener: FiberRefs.FiberRefs): Batch<A, E> => ({
+    answer: Deferred.unsafeMake<A, E>(FiberId.none),
+    read,
+    opener,
+    started: false,
+    joined: 0,
+    waiting: 0
+  })
+
+  /**
+   * Runs `batch` in a fiber of its own, as its opener would have run it (its services, span and log
+   * annotations), and hands every caller the read's exit; then starts the key's next batch, or removes
+   * the key's entry. The exit is handed over even if that fiber is interrupted (only at shutdown: no
+   * caller holds it).
+   */
+  const start = (
+    key: string,
+    entry: Entry<A, E>,
+    batch: Batch<A, E>,
+    byOpener: boolean
+  ): Effect.Effect<void> =>
+    Effect.asVoid(
+      Effect.forkDaemon(
+        // A fiber forked by the opener has its values already; one forked at the last batch's end takes
+        // them over.
+        (byOpener ? nextTurn : Effect.zipRight(nextTurn, Effect.setFiberRefs(batch.opener))).pipe(
+          Effect.zipRight(
+            Effect.suspend(() => {
+              batch.started = true
+              // Every caller went away while the batch waited for its turn: nobody to read for.
+              return batch.waiting === 0 ? Effect.interrupt : batch.read
+            })
+          ),
+          Effect.onExit((exit) =>
+            Effect.zipRight(
+              Deferred.done(batch.answer, exit),
+              Effect.suspend(() => finish(key, entry))
+            )
+          ),
+          // The callers have the exit; the fiber's own end is nobody's to report.
+          Effect.exit,
+          // Forked from an uninterruptible region (a caller's join, the last batch's end), whose flags a
+          // fiber inherits: the read itself stays interruptible, so its own timeouts and races work.
+          Effect.interruptible
+        )
+      )
+    )
+
+  const finish = (key: string, entry: Entry<A, E>): Effect.Effect<void> => {
+    let next = entry.next
+    entry.next = undefined
+    // A batch whose callers all went away before its turn is dropped unread.
+    if (next !== undefined && next.waiting === 0) next = undefined
+    if (next === undefined) {
+      if (entries.get(key) === entry) entries.delete(key)
+      return Effect.void
+    }
+    entry.current = next
+    return start(key, entry, next, false)
+  }
+
+  /** The batch a caller joins, opening one when needed (`run` starts it), or none when it is full. */
+  const join = (
+    key: string,
+    read: Effect.Effect<A, E>,
+    caller: FiberRefs.FiberRefs
+  ): { readonly batch: Batch<A, E>; readonly run: Effect.Effect<void> | undefined } | undefined => {
+    const entry = entries.get(key)
+    if (entry === undefined) {
+      const batch = batchOf(read, caller)
+      const opened: Entry<A, E> = { current: batch, next: undefined }
+      entries.set(key, opened)
+      return { batch, run: start(key, opened, batch, true) }
+    }
+    if (!entry.current.started)
+      return entry.current.joined < maxBatch ? { batch: entry.current, run: undefined } : undefined
+    if (entry.next === undefined) entry.next = batchOf(read, caller)
+    return entry.next.joined < maxBatch ? { batch: entry.next, run: undefined } : undefined
+  }
+
+  const read = (key: string, read: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.withFiberRuntime<A, E>((fiber) => {
+        const joined = join(key, read, fiber.getFiberRefs())
+        // The batch this caller would join is full: it reads alone, as it would without coalescing.
+        if (joined === undefined) return restore(read)
+        const { batch, run } = joined
+        batch.joined++
+        batch.waiting++
+        const answer = restore(Deferred.await(batch.answer)).pipe(
+          Effect.ensuring(Effect.sync(() => batch.waiting--))
+        )
+        return run === undefined ? answer : Effect.zipRight(run, answer)
+      })
+    )
+
+  return { read, keys: () => entries.size }
+}
