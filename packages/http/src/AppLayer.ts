@@ -1,8 +1,38 @@
 import type { HttpApi, HttpApp } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
 import type { Services } from "@voice-agent-platform/core"
-import type { DownloadLinks, OutboundHttp, OutboundPolicy } from "@voice-agent-platform/core"
-import { IntegrationProvider, RuntimeTools, ToolExecutor } from "@voice-agent-platform/core"
+import {
+  Agents,
+  AgentStore,
+  BlobStore,
+  CallPlacement,
+  Campaigns,
+  Credentials,
+  CredentialStore,
+  DoNotCallList,
+  DownloadLinks,
+  IdempotencyStore,
+  Improvements,
+  IntegrationProvider,
+  Integrations,
+  KnowledgeBase,
+  Organizations,
+  OrganizationStore,
+  OutboundHttp,
+  OutboundPolicy,
+  PhoneNumbers,
+  Runs,
+  RunStore,
+  RuntimeCalls,
+  RuntimeTools,
+  ToolExecutor,
+  Tools,
+  ToolStore,
+  Transactions,
+  Triggers,
+  Usage,
+  Webhooks
+} from "@voice-agent-platform/core"
 import { Effect, Layer } from "effect"
 import { AdminHandlers } from "./admin/AdminHandlers.js"
 import { CallsHandlers } from "./calls/CallsHandlers.js"
@@ -30,6 +60,7 @@ import * as Authentication from "./middleware/Authentication.js"
 import * as ErrorResponses from "./middleware/ErrorResponses.js"
 import * as OperatorAuthentication from "./middleware/OperatorAuthentication.js"
 import * as RequestDeadline from "./middleware/RequestDeadline.js"
+import * as GroupContext from "./handler-context/GroupContext.js"
 import * as RuntimeAuthentication from "./middleware/RuntimeAuthentication.js"
 import * as NodeOutboundHttp from "./outbound/NodeOutboundHttp.js"
 
@@ -79,24 +110,70 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
         Layer.provide([
-          HealthHandlers,
-          AgentsHandlers,
-          ImprovementsHandlers,
-          CallsHandlers,
-          TriggersHandlers,
-          CampaignsHandlers,
-          DoNotCallHandlers,
-          ConversationsHandlers,
-          FilesHandlers,
-          toolsHandlers,
-          CredentialsHandlers,
-          IntegrationsHandlers,
-          PhoneNumbersHandlers,
-          UsageHandlers,
-          KnowledgeBaseHandlers,
-          WebhooksHandlers,
-          runtimeHandlers,
-          AdminHandlers
+          GroupContext.only(HealthHandlers, [OrganizationStore.OrganizationStore]),
+          GroupContext.only(AgentsHandlers, [Agents.Agents, Authentication.Authentication]),
+          GroupContext.only(ImprovementsHandlers, [Improvements.Improvements, Authentication.Authentication]),
+          GroupContext.only(CallsHandlers, [
+            CallPlacement.CallPlacement,
+            Triggers.Triggers,
+            IdempotencyStore.IdempotencyStore,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(TriggersHandlers, [Triggers.Triggers, Authentication.Authentication]),
+          GroupContext.only(CampaignsHandlers, [
+            Campaigns.Campaigns,
+            AgentStore.AgentStore,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(DoNotCallHandlers, [DoNotCallList.DoNotCallList, Authentication.Authentication]),
+          GroupContext.only(ConversationsHandlers, [
+            Runs.Runs,
+            DownloadLinks.LinkSigningKey,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(FilesHandlers, [BlobStore.BlobStore, DownloadLinks.LinkSigningKey]),
+          GroupContext.only(toolsHandlers, [
+            Agents.Agents,
+            Tools.Tools,
+            CredentialStore.CredentialStore,
+            OutboundPolicy.OutboundPolicy,
+            OutboundHttp.OutboundHttp,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(CredentialsHandlers, [Credentials.Credentials, Authentication.Authentication]),
+          GroupContext.only(IntegrationsHandlers, [Integrations.Integrations, Authentication.Authentication]),
+          GroupContext.only(PhoneNumbersHandlers, [
+            PhoneNumbers.PhoneNumbers,
+            IdempotencyStore.IdempotencyStore,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(UsageHandlers, [Usage.Usage, Authentication.Authentication]),
+          GroupContext.only(KnowledgeBaseHandlers, [
+            KnowledgeBase.KnowledgeBase,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(WebhooksHandlers, [
+            Webhooks.Webhooks,
+            OutboundPolicy.OutboundPolicy,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(runtimeHandlers, [
+            Agents.Agents,
+            Tools.Tools,
+            RuntimeCalls.RuntimeCalls,
+            Transactions.Transactions,
+            AgentStore.AgentStore,
+            RunStore.RunStore,
+            ToolStore.ToolStore,
+            CredentialStore.CredentialStore,
+            OutboundHttp.OutboundHttp,
+            RuntimeAuthentication.RuntimeAuthentication
+          ]),
+          GroupContext.only(AdminHandlers, [
+            Organizations.Organizations,
+            PhoneNumbers.PhoneNumbers,
+            OperatorAuthentication.OperatorAuthentication
+          ])
         ]),
         Layer.provide([Authentication.layer, OperatorAuthentication.layer, RuntimeAuthentication.layer])
       )

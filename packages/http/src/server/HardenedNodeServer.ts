@@ -1,10 +1,11 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
-import { Config, Duration, Effect, Layer } from "effect"
+import { Config, Context, Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import type { Duplex } from "node:stream"
+import * as RequestServices from "./RequestServices.js"
 
 /**
  * How long a client may take, and how much header it may send, on the Node HTTP server. Node's own
@@ -213,7 +214,13 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen) =>
       address: addressOf(server, listen),
       serve: (httpApp, middleware) =>
         Effect.gen(function* () {
-          const handler = yield* NodeHttpServer.makeHandler(httpApp, middleware!)
+          // Each request's fiber starts with the platform's services only (`RequestServices`), not the
+          // whole engine's: the platform copies that context several times per request.
+          const handler = yield* NodeHttpServer.makeHandler(httpApp, middleware!).pipe(
+            Effect.mapInputContext(
+              (context: Context.Context<never>) => RequestServices.narrow(context) as Context.Context<any>
+            )
+          )
           // Finalizers run last first: the server drains (answering requests on open connections) before
           // the handler goes.
           yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", handler)))

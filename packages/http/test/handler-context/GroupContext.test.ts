@@ -1,0 +1,81 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpServer,
+  HttpServerRequest
+} from "@effect/platform"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import * as GroupContext from "../../src/handler-context/GroupContext.js"
+import * as PublicBaseUrl from "../../src/files/PublicBaseUrl.js"
+
+class Listed extends Context.Tag("test/GroupContext/Listed")<Listed, string>() {}
+class Unlisted extends Context.Tag("test/GroupContext/Unlisted")<Unlisted, string>() {}
+
+const Seen = Schema.Struct({
+  listed: Schema.String,
+  unlisted: Schema.Boolean,
+  publicBaseUrl: Schema.String,
+  path: Schema.String
+})
+const api = HttpApi.make("groupContext").add(
+  HttpApiGroup.make("g").add(HttpApiEndpoint.get("seen", "/seen").addSuccess(Seen))
+)
+
+/** A group that takes `Listed` when built, and looks for the rest while it answers. */
+const group = HttpApiBuilder.group(api, "g", (handlers) =>
+  Effect.map(Listed, (listed) =>
+    handlers.handle("seen", () =>
+      Effect.gen(function* () {
+        const unlisted = yield* Effect.serviceOption(Unlisted)
+        const publicBaseUrl = yield* PublicBaseUrl.PublicBaseUrl
+        const request = yield* HttpServerRequest.HttpServerRequest
+        return {
+          listed,
+          unlisted: Option.isSome(unlisted),
+          publicBaseUrl: Option.getOrElse(publicBaseUrl, () => "none"),
+          path: request.url
+        }
+      })
+    )
+  )
+)
+
+const answer = (groupLayer: Layer.Layer<HttpApiGroup.ApiGroup<"groupContext", "g">, never, Listed>) =>
+  Effect.promise(async () => {
+    const { dispose, handler } = HttpApiBuilder.toWebHandler(
+      Layer.mergeAll(HttpApiBuilder.api(api).pipe(Layer.provide(groupLayer)), HttpServer.layerContext).pipe(
+        Layer.provide(Layer.succeed(Listed, "listed")),
+        Layer.provide(Layer.succeed(Unlisted, "unlisted")),
+        Layer.provide(Layer.succeed(PublicBaseUrl.PublicBaseUrl, Option.some("https://api.example.com")))
+      )
+    )
+    try {
+      const response = await handler(new Request("http://localhost/seen"))
+      return { status: response.status, body: (await response.json()) as unknown }
+    } finally {
+      await dispose()
+    }
+  })
+
+describe("GroupContext.only", () => {
+  it.effect("builds a group with its listed services and the settings, not with the rest", () =>
+    Effect.gen(function* () {
+      const narrowed = yield* answer(GroupContext.only(group, [Listed]))
+      expect(narrowed).toEqual({
+        status: 200,
+        body: {
+          listed: "listed",
+          unlisted: false,
+          publicBaseUrl: "https://api.example.com",
+          path: "/seen"
+        }
+      })
+      // the same group without it sees every service provided around it
+      const whole = yield* answer(group)
+      expect(whole.body).toMatchObject({ listed: "listed", unlisted: true })
+    })
+  )
+})
