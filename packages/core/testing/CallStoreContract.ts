@@ -149,6 +149,10 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
         const third = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
         yield* fragments.append(other.id, third.workflow_run_id, said[0]!)
         expect(yield* kept(org.id, third.workflow_run_id)).toBe(false)
+        // ... and this organization's fragment under it now is refused: it is not kept, and marks nothing
+        yield* fragments.append(org.id, third.workflow_run_id, said[1]!)
+        expect(yield* fragments.list(org.id, third.workflow_run_id)).toEqual([])
+        expect(yield* kept(org.id, third.workflow_run_id)).toBe(false)
         // another run and another organization see none of them
         expect(yield* fragments.list(org.id, second.workflow_run_id)).toEqual([])
         expect(yield* fragments.list(other.id, run.workflow_run_id)).toEqual([])

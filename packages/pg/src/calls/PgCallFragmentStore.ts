@@ -9,8 +9,8 @@ const FragmentRow = Schema.Struct({ role: Role, text: Schema.String, timestamp: 
 
 /**
  * Live calls' transcript fragments in PostgreSQL, one row per fragment: an append is one INSERT (so none
- * is lost to a concurrent one), which marks the run (`runs.fragments_kept`, the first time), and the
- * identity column keeps the order of appending.
+ * is lost to a concurrent one), and the identity column keeps the order of appending. The insert marks the
+ * run (`runs.fragments_kept`, the first time) by a trigger (migration version 9), whoever writes it.
  */
 export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> = Layer.effect(
   CallFragmentStore,
@@ -18,12 +18,9 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
     const sql = yield* SqlClient.SqlClient
     return {
       append: (organizationId, runId, fragment) =>
-        // Run ids are global: a run with another organization's fragments is never written to. The
-        // organization's run is marked (once) by the same statement: a call's end reads fragments only then.
+        // Run ids are global: a run with another organization's fragments is never written to (a refused
+        // fragment inserts nothing, so its trigger marks nothing).
         Rows.run(sql`
-          WITH marked AS (
-            UPDATE runs SET fragments_kept = true
-            WHERE organization_id = ${organizationId} AND workflow_run_id = ${runId} AND NOT fragments_kept)
           INSERT INTO call_fragments (organization_id, run_id, role, text, "timestamp")
           SELECT ${organizationId}::int8, ${runId}::int8, ${fragment.role}::text, ${fragment.text}::text,
             ${fragment.timestamp}::timestamptz

@@ -21,7 +21,8 @@ if (!reachable) warnUnreachable("the version 9 migration test on PostgreSQL")
 /**
  * A database that stopped at version 8 holding live calls, one with transcript fragments, one without,
  * and one whose id another organization's fragments use; then version 9: only the run whose own
- * organization kept fragments is marked (its end still reads them), and appends go on marking.
+ * organization kept fragments is marked (its end still reads them), and appends go on marking: this
+ * version's, and a version 8 server's during a rolling upgrade (a plain INSERT, which marks nothing itself).
  */
 const marksRunsWithFragments = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -81,6 +82,15 @@ const marksRunsWithFragments = Effect.gen(function* () {
       timestamp: new Date()
     })
     expect(yield* kept(orgA, silent)).toBe(true)
+    // a version 8 server still running writes a run and its fragment as it always did: the run is marked
+    const oldServers = yield* liveRun(orgA)
+    expect(yield* kept(orgA, oldServers)).toBe(false)
+    yield* fragment(orgA, oldServers, "from a server not yet upgraded")
+    expect(yield* kept(orgA, oldServers)).toBe(true)
+    // ... but only its own organization's run
+    const othersRun = yield* liveRun(orgB)
+    yield* fragment(orgA, othersRun, "under another organization's run id")
+    expect(yield* kept(orgB, othersRun)).toBe(false)
   }).pipe(Effect.provide(PgRunStore.layer), Effect.provide(PgCallFragmentStore.layer))
 })
 
