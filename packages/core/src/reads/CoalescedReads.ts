@@ -1,4 +1,15 @@
-import { Deferred, Effect, FiberId, type FiberRefs } from "effect"
+import {
+  Context,
+  Deferred,
+  Effect,
+  Fiber,
+  FiberId,
+  FiberRef,
+  type FiberRefs,
+  HashMap,
+  List,
+  Tracer
+} from "effect"
 
 /**
  * Identical concurrent reads that share one read and its answer, without ever answering from a read that
@@ -14,7 +25,11 @@ import { Deferred, Effect, FiberId, type FiberRefs } from "effect"
  * lookups fence (`@voice-agent-platform/pg` `LookupFences`).
  *
  * A batch's read runs in a fiber of its own, detached from every caller: a caller that goes away (its
- * client disconnected, its deadline passed) stops waiting, and the read goes on for the others. Every
+ * client disconnected, its deadline passed) stops waiting, and the read goes on for the others; when the
+ * last of them goes away the read is interrupted (nobody is left to answer), and the key's next batch
+ * starts as after any other end. The read runs with the services of the caller that opened the batch,
+ * but not as part of its request: no log annotations, log spans or parent span of it; its logs are
+ * annotated `shared_by` (how many callers the batch took). Every
  * caller of a batch gets the read's very exit: the same value, the same failure, the same defect. A
  * failed read fails only its own batch; the next batch reads again. A batch nobody waits for any more
  * when its read would begin is dropped unread. A key's entry is removed when its last batch ends, so the
@@ -30,6 +45,11 @@ export interface CoalescedReads<A, E> {
   readonly read: (key: string, read: Effect.Effect<A, E>) => Effect.Effect<A, E>
   /** How many keys have a batch reading or waiting to read (for tests and metrics). */
   readonly keys: () => number
+  /**
+   * How many callers wait for `key`'s answer, in the batch under way (or about to begin) and the next
+   * one (for tests and metrics; callers that read alone because a batch was full are not counted).
+   */
+  readonly waiting: (key: string) => number
 }
 
 /**
@@ -39,7 +59,7 @@ export interface CoalescedReads<A, E> {
  * it, a read that never yields to the event loop (the embedded database runs in process) would begin
  * and end before the next request is even parsed, and no batch would ever hold more than one caller.
  */
-const nextTurn: Effect.Effect<void> = Effect.async<void>((resume) => {
+export const nextTurn: Effect.Effect<void> = Effect.async<void>((resume) => {
   const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate
   if (immediate !== undefined) immediate(() => resume(Effect.void))
   else setTimeout(() => resume(Effect.void), 0)
@@ -53,6 +73,8 @@ interface Batch<A, E> {
   readonly read: Effect.Effect<A, E>
   /** The fiber-local values (services, span, log annotations) of the caller that opened the batch. */
   readonly opener: FiberRefs.FiberRefs
+  /** The fiber running the batch, once forked (interrupted when every caller went away). */
+  fiber: Fiber.RuntimeFiber<unknown> | undefined
   /** The read began: nobody joins this batch any more. */
   started: boolean
   /** Callers that joined. */
@@ -68,25 +90,44 @@ interface Entry<A, E> {
   next: Batch<A, E> | undefined
 }
 
-/** Coalesced reads over a map of their own; `maxBatch` callers a batch at most (default 1024). */
-export const make = <A, E>(options: { readonly maxBatch?: number } = {}): CoalescedReads<A, E> => {
+/**
+ * The read of a batch, detached from the request of the caller that opened it: its services stay, its
+ * log annotations, log spans and parent span go; its logs say how many callers share it.
+ */
+const detached = <A, E>(read: Effect.Effect<A, E>, sharedBy: number): Effect.Effect<A, E> =>
+  read.pipe(
+    Effect.locally(FiberRef.currentLogAnnotations, HashMap.make(["shared_by", sharedBy] as const)),
+    Effect.locally(FiberRef.currentLogSpan, List.empty()),
+    Effect.locallyWith(FiberRef.currentContext, Context.omit(Tracer.ParentSpan))
+  )
+
+/**
+ * Coalesced reads over a map of their own; `maxBatch` callers a batch at most (default 1024).
+ * `nextTurn` is what a batch waits for before its read begins (default: the end of this turn of the
+ * event loop, `nextTurn`; tests pass one they release themselves).
+ */
+export const make = <A, E>(
+  options: { readonly maxBatch?: number; readonly nextTurn?: Effect.Effect<void> } = {}
+): CoalescedReads<A, E> => {
   const maxBatch = Math.max(1, options.maxBatch ?? defaultMaxBatch)
+  const turn = options.nextTurn ?? nextTurn
   const entries = new Map<string, Entry<A, E>>()
 
   const batchOf = (read: Effect.Effect<A, E>, opener: FiberRefs.FiberRefs): Batch<A, E> => ({
     answer: Deferred.unsafeMake<A, E>(FiberId.none),
     read,
     opener,
+    fiber: undefined,
     started: false,
     joined: 0,
     waiting: 0
   })
 
   /**
-   * Runs `batch` in a fiber of its own, as its opener would have run it (its services, span and log
-   * annotations), and hands every caller the read's exit; then starts the key's next batch, or removes
-   * the key's entry. The exit is handed over even if that fiber is interrupted (only at shutdown: no
-   * caller holds it).
+   * Runs `batch` in a fiber of its own, with its opener's services (`detached`), and hands every caller
+   * the read's exit; then starts the key's next batch, or removes the key's entry. The exit is handed
+   * over and the next batch started even if that fiber is interrupted (every caller went away, or
+   * shutdown).
    */
   const start = (
     key: string,
@@ -94,16 +135,16 @@ export const make = <A, E>(options: { readonly maxBatch?: number } = {}): Coales
     batch: Batch<A, E>,
     byOpener: boolean
   ): Effect.Effect<void> =>
-    Effect.asVoid(
+    Effect.map(
       Effect.forkDaemon(
         // A fiber forked by the opener has its values already; one forked at the last batch's end takes
         // them over.
-        (byOpener ? nextTurn : Effect.zipRight(nextTurn, Effect.setFiberRefs(batch.opener))).pipe(
+        (byOpener ? turn : Effect.zipRight(turn, Effect.setFiberRefs(batch.opener))).pipe(
           Effect.zipRight(
             Effect.suspend(() => {
               batch.started = true
               // Every caller went away while the batch waited for its turn: nobody to read for.
-              return batch.waiting === 0 ? Effect.interrupt : batch.read
+              return batch.waiting === 0 ? Effect.interrupt : detached(batch.read, batch.joined)
             })
           ),
           Effect.onExit((exit) =>
@@ -118,7 +159,10 @@ export const make = <A, E>(options: { readonly maxBatch?: number } = {}): Coales
           // fiber inherits: the read itself stays interruptible, so its own timeouts and races work.
           Effect.interruptible
         )
-      )
+      ),
+      (fiber) => {
+        batch.fiber = fiber
+      }
     )
 
   const finish = (key: string, entry: Entry<A, E>): Effect.Effect<void> => {
@@ -163,11 +207,26 @@ export const make = <A, E>(options: { readonly maxBatch?: number } = {}): Coales
         batch.joined++
         batch.waiting++
         const answer = restore(Deferred.await(batch.answer)).pipe(
-          Effect.ensuring(Effect.sync(() => batch.waiting--))
+          Effect.ensuring(
+            Effect.suspend(() => {
+              batch.waiting--
+              // The last caller went away from a read under way: nobody is left to answer.
+              if (batch.waiting > 0 || !batch.started || batch.fiber === undefined) return Effect.void
+              const fiber = batch.fiber
+              return Effect.flatMap(Deferred.isDone(batch.answer), (answered) =>
+                answered ? Effect.void : Fiber.interruptFork(fiber)
+              )
+            })
+          )
         )
         return run === undefined ? answer : Effect.zipRight(run, answer)
       })
     )
 
-  return { read, keys: () => entries.size }
+  const waiting = (key: string): number => {
+    const entry = entries.get(key)
+    return entry === undefined ? 0 : entry.current.waiting + (entry.next?.waiting ?? 0)
+  }
+
+  return { read, keys: () => entries.size, waiting }
 }

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, FastCheck, Fiber, FiberId, FiberRef, Option } from "effect"
+import {
+  Cause,
+  Context,
+  Deferred,
+  Effect,
+  Exit,
+  FastCheck,
+  Fiber,
+  FiberId,
+  FiberRef,
+  HashMap,
+  Option
+} from "effect"
 import * as CoalescedReads from "../../src/reads/CoalescedReads.js"
-import { harness, type Outcome, settle } from "./ReadsHarness.js"
+import { harness, type Outcome, settle, waitingFor } from "./ReadsHarness.js"
 
 const together = <A, E>(effects: ReadonlyArray<Effect.Effect<A, E>>) =>
   Effect.fork(Effect.all(effects, { concurrency: "unbounded" }))
@@ -101,22 +113,26 @@ describe("CoalescedReads", () => {
     Effect.gen(function* () {
       const h = harness()
       const opener = yield* Effect.fork(h.read("k"))
+      const stays = yield* Effect.fork(h.read("k"))
       yield* settle
       const other = yield* Effect.fork(h.read("k"))
       const third = yield* Effect.fork(h.read("k"))
-      yield* settle
+      yield* waitingFor(h.reads, "k", 4)
       yield* Fiber.interrupt(opener)
       yield* settle
       expect(h.underWay("k")).toBe(1)
       yield* h.end("k")
+      expect(yield* Fiber.join(stays)).toBe(0)
       yield* settle
-      // The next batch's read was not stopped by the first batch's opener going away either.
+      // The next batch's read (its fiber forked by the first batch's) is not stopped by one caller leaving.
+      expect(h.started()).toBe(2)
       yield* Fiber.interrupt(other)
       yield* settle
       expect(h.underWay("k")).toBe(1)
       yield* h.end("k")
       expect(yield* Fiber.join(third)).toBe(0)
       yield* settle
+      expect(h.interrupted()).toBe(0)
       expect(h.reads.keys()).toBe(0)
     })
   )
@@ -139,15 +155,70 @@ describe("CoalescedReads", () => {
 
   it.effect("a batch whose only caller went away before its read began is not read", () =>
     Effect.gen(function* () {
-      const h = harness()
+      // the batch's turn comes only when the test says so
+      const turn = Deferred.unsafeMake<void>(FiberId.none)
+      const h = harness({ nextTurn: Deferred.await(turn) })
       const gone = yield* Effect.fork(h.read("k"))
-      yield* Effect.repeatN(Effect.yieldNow(), 10)
+      yield* waitingFor(h.reads, "k", 1)
       expect(h.reads.keys()).toBe(1)
       yield* Fiber.interrupt(gone)
+      expect(h.reads.waiting("k")).toBe(0)
+      yield* Deferred.succeed(turn, undefined)
       yield* settle
       expect(h.started()).toBe(0)
       expect(h.reads.keys()).toBe(0)
     })
+  )
+
+  it.effect("counts the callers waiting for a key, in the batch under way and the next", () =>
+    Effect.gen(function* () {
+      const h = harness()
+      const first = yield* together([h.read("k"), h.read("k")])
+      yield* waitingFor(h.reads, "k", 2)
+      yield* settle
+      const next = yield* together([h.read("k"), h.read("k"), h.read("k")])
+      yield* waitingFor(h.reads, "k", 5)
+      expect(h.reads.waiting("other")).toBe(0)
+      yield* h.end("k")
+      expect(yield* Fiber.join(first)).toEqual([0, 0])
+      yield* waitingFor(h.reads, "k", 3)
+      yield* settle
+      yield* h.end("k")
+      expect(yield* Fiber.join(next)).toEqual([0, 0, 0])
+      expect(h.reads.waiting("k")).toBe(0)
+    })
+  )
+
+  it.effect(
+    "a read under way is interrupted when its last caller goes away; the next batch still reads",
+    () =>
+      Effect.gen(function* () {
+        const h = harness()
+        const callers = yield* together([h.read("k"), h.read("k")])
+        yield* settle
+        expect(h.underWay("k")).toBe(1)
+        const later = yield* Effect.fork(h.read("k"))
+        yield* waitingFor(h.reads, "k", 3)
+        yield* Fiber.interrupt(callers)
+        yield* settle
+        // nobody was left to answer: the read stopped, and the next batch's began
+        expect(h.interrupted()).toBe(1)
+        expect(h.started()).toBe(2)
+        expect(h.underWay("k")).toBe(1)
+        h.write("k")
+        yield* h.end("k")
+        expect(yield* Fiber.join(later)).toBe(0)
+        // alone, the last caller's leaving stops the read and removes the key
+        const alone = yield* Effect.fork(h.read("k"))
+        yield* settle
+        expect(h.underWay("k")).toBe(1)
+        yield* Fiber.interrupt(alone)
+        yield* settle
+        expect(h.interrupted()).toBe(2)
+        expect(h.underWay("k")).toBe(0)
+        expect(h.reads.keys()).toBe(0)
+        expect(h.overlapping()).toBe(0)
+      })
   )
 
   it.effect("a caller that finds its batch full reads alone", () =>
@@ -175,6 +246,33 @@ describe("CoalescedReads", () => {
       yield* Deferred.succeed(gate, undefined)
       expect(yield* Fiber.join(first)).toBe("first")
       expect(yield* Fiber.join(second)).toBe("second")
+    })
+  )
+
+  it.effect("a batch reads with its opener's services but not its request's log annotations", () =>
+    Effect.gen(function* () {
+      class Greeting extends Context.Tag("Greeting")<Greeting, string>() {}
+      const reads = CoalescedReads.make<readonly [string, Record<string, unknown>], never>()
+      const gate = Deferred.unsafeMake<void>(FiberId.none)
+      const read = Effect.zipRight(
+        Deferred.await(gate),
+        Effect.zip(
+          Greeting,
+          Effect.map(FiberRef.get(FiberRef.currentLogAnnotations), (a) => Object.fromEntries(a))
+        )
+      )
+      const asked = (requestId: string) =>
+        reads
+          .read("k", read as Effect.Effect<readonly [string, Record<string, unknown>]>)
+          .pipe(Effect.annotateLogs("request_id", requestId), Effect.provideService(Greeting, "hello"))
+      const both = yield* together([asked("first"), asked("second")])
+      yield* settle
+      yield* Deferred.succeed(gate, undefined)
+      const [first, second] = yield* Fiber.join(both)
+      expect(first).toEqual(["hello", { shared_by: 2 }])
+      expect(second).toBe(first)
+      // the callers' own annotations are untouched
+      expect(HashMap.size(yield* FiberRef.get(FiberRef.currentLogAnnotations))).toBe(0)
     })
   )
 

@@ -9,12 +9,15 @@ export type Outcome = "answer" | "fail" | "die"
  * takes the version when it starts (its snapshot), then waits until the test ends it (`end`), answering
  * the snapshot, failing with it, or dying with it. Counts reads and notes any two of one key at once.
  */
-export const harness = (options: { readonly maxBatch?: number } = {}) => {
+export const harness = (
+  options: { readonly maxBatch?: number; readonly nextTurn?: Effect.Effect<void> } = {}
+) => {
   const reads = CoalescedReads.make<number, string>(options)
   const versions = new Map<string, number>()
   const underWay = new Map<string, Array<Deferred.Deferred<Outcome>>>()
   let started = 0
   let overlapping = 0
+  let interrupted = 0
   const readOf = (key: string) =>
     Effect.suspend(() => {
       const snapshot = versions.get(key) ?? 0
@@ -26,6 +29,7 @@ export const harness = (options: { readonly maxBatch?: number } = {}) => {
       underWay.set(key, list)
       return Deferred.await(gate).pipe(
         Effect.ensuring(Effect.sync(() => list.splice(list.indexOf(gate), 1))),
+        Effect.onInterrupt(() => Effect.sync(() => interrupted++)),
         Effect.flatMap((outcome) =>
           outcome === "answer"
             ? Effect.succeed(snapshot)
@@ -49,6 +53,8 @@ export const harness = (options: { readonly maxBatch?: number } = {}) => {
       }),
     underWay: (key: string) => underWay.get(key)?.length ?? 0,
     started: () => started,
+    /** Reads stopped before they ended. */
+    interrupted: () => interrupted,
     overlapping: () => overlapping
   }
 }
@@ -61,4 +67,17 @@ const turn = Effect.async<void>((resume) => {
  * Lets every fiber that can run, run (forked callers join, reads start after their turn of the event
  * loop, answers arrive).
  */
-export const settle = Effect.repeatN(Effect.zipRight(Effect.repeatN(Effect.yieldNow(), 10), turn), 4)
+export const settle: Effect.Effect<void> = Effect.repeatN(
+  Effect.zipRight(Effect.repeatN(Effect.yieldNow(), 10), turn),
+  4
+)
+
+/** Resumes once `reads` has exactly `count` callers waiting for `key` (bounded by the test's timeout). */
+export const waitingFor = (
+  reads: { readonly waiting: (key: string) => number },
+  key: string,
+  count: number
+): Effect.Effect<void> =>
+  Effect.suspend(() =>
+    reads.waiting(key) === count ? Effect.void : Effect.zipRight(turn, waitingFor(reads, key, count))
+  )
