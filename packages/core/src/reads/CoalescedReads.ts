@@ -8,6 +8,7 @@ import {
   type FiberRefs,
   HashMap,
   List,
+  Metric,
   Tracer
 } from "effect"
 
@@ -104,11 +105,17 @@ const detached = <A, E>(read: Effect.Effect<A, E>, sharedBy: number): Effect.Eff
 /**
  * Coalesced reads over a map of their own; `maxBatch` callers a batch at most (default 1024).
  * `nextTurn` is what a batch waits for before its read begins (default: the end of this turn of the
- * event loop, `nextTurn`; tests pass one they release themselves).
+ * event loop, `nextTurn`; tests pass one they release themselves). `waitingGauge`, when given, follows
+ * the callers waiting, over every key (raised once a caller has joined its batch, lowered as it leaves).
  */
 export const make = <A, E>(
-  options: { readonly maxBatch?: number; readonly nextTurn?: Effect.Effect<void> } = {}
+  options: {
+    readonly maxBatch?: number
+    readonly nextTurn?: Effect.Effect<void>
+    readonly waitingGauge?: Metric.Metric.Gauge<number>
+  } = {}
 ): CoalescedReads<A, E> => {
+  const gauge = options.waitingGauge
   const maxBatch = Math.max(1, options.maxBatch ?? defaultMaxBatch)
   const turn = options.nextTurn ?? nextTurn
   const entries = new Map<string, Entry<A, E>>()
@@ -210,16 +217,21 @@ export const make = <A, E>(
           Effect.ensuring(
             Effect.suspend(() => {
               batch.waiting--
+              const lowered = gauge === undefined ? Effect.void : Metric.modify(gauge, -1)
               // The last caller went away from a read under way: nobody is left to answer.
-              if (batch.waiting > 0 || !batch.started || batch.fiber === undefined) return Effect.void
+              if (batch.waiting > 0 || !batch.started || batch.fiber === undefined) return lowered
               const fiber = batch.fiber
-              return Effect.flatMap(Deferred.isDone(batch.answer), (answered) =>
-                answered ? Effect.void : Fiber.interruptFork(fiber)
+              return Effect.zipRight(
+                lowered,
+                Effect.flatMap(Deferred.isDone(batch.answer), (answered) =>
+                  answered ? Effect.void : Fiber.interruptFork(fiber)
+                )
               )
             })
           )
         )
-        return run === undefined ? answer : Effect.zipRight(run, answer)
+        const counted = gauge === undefined ? answer : Effect.zipRight(Metric.modify(gauge, 1), answer)
+        return run === undefined ? counted : Effect.zipRight(run, counted)
       })
     )
 

@@ -263,7 +263,8 @@ describe("CoalescedReads", () => {
       )
       const asked = (requestId: string) =>
         reads
-          .read("k", read as Effect.Effect<readonly [string, Record<string, unknown>]>)
+          // the read finds `Greeting` in the context of the caller that opened its batch
+          .read("k", read as unknown as Effect.Effect<readonly [string, Record<string, unknown>]>)
           .pipe(Effect.annotateLogs("request_id", requestId), Effect.provideService(Greeting, "hello"))
       const both = yield* together([asked("first"), asked("second")])
       yield* settle

@@ -2,7 +2,7 @@ import { HttpServerResponse } from "@effect/platform"
 import { type AgentErrors, CoalescedReads, type Organization, type Runs } from "@voice-agent-platform/core"
 import type { ListRunsQuery } from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import { runPageJson } from "./RunPageJson.js"
 import { runSummaryResponse } from "./RunResponses.js"
 
@@ -27,6 +27,14 @@ export const pageKey = (
   ])
 
 /**
+ * Runs-list requests of this process waiting for a shared read of their page (`vap_runs_list_waiting`:
+ * in a batch under way or about to begin, or the next one; not those reading alone past a full batch).
+ */
+export const waitingRequests = Metric.gauge("vap_runs_list_waiting", {
+  description: "Runs-list requests waiting for a read of their page shared with identical requests."
+})
+
+/**
  * Pages of the runs list read once for every identical request in flight (`CoalescedReads`): a request
  * shares the page's next read with every request for the same page that arrived before that read began,
  * and the answer's JSON bytes, built once. Every answer comes from a read that began after its request
@@ -34,7 +42,7 @@ export const pageKey = (
  * defect's 500) is shared the same way: it is what each request would have met alone.
  */
 export const make = (runs: Runs.Runs["Type"]) => {
-  const reads = CoalescedReads.make<Uint8Array, AgentErrors.AgentNotFound>()
+  const reads = CoalescedReads.make<Uint8Array, AgentErrors.AgentNotFound>({ waitingGauge: waitingRequests })
   return {
     /** The page's 200 answer (the same bytes for every request of its batch). */
     page: (

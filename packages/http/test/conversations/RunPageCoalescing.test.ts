@@ -1,7 +1,7 @@
 import { HttpClientRequest, type HttpClient } from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Ref } from "effect"
-import { pageKey } from "../../src/conversations/RunPageReads.js"
+import { afterEach, describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Metric, Ref } from "effect"
+import { pageKey, waitingRequests } from "../../src/conversations/RunPageReads.js"
 import { heldListsServer, storages } from "../support/HeldRunLists.js"
 import { createAgent } from "../support/RunFixtures.js"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "../support/TestServer.js"
@@ -9,6 +9,26 @@ import { type Body, conversations } from "../support/ConversationFixtures.js"
 import type { Organization } from "@voice-agent-platform/core"
 
 const list = (client: HttpClient.HttpClient, path: string) => send(client, HttpClientRequest.get(path))
+
+/** How many runs-list requests wait for a shared read of their page (this process's). */
+const waiting = Effect.map(Metric.value(waitingRequests), (state) => state.value)
+
+/**
+ * Resumes once `count` more runs-list requests than `before` wait for a shared read (they joined their
+ * page's batch); no time bound of its own: the test's timeout bounds it.
+ */
+const waitingReaches = (before: number, count: number): Effect.Effect<void> =>
+  Effect.flatMap(waiting, (now) =>
+    now === before + count
+      ? Effect.void
+      : Effect.zipRight(Effect.sleep("1 millis"), waitingReaches(before, count))
+  )
+
+/** Resumes once `held` counts `count` lists (reads that took their rows and are held there). */
+const listsReach = (held: { readonly lists: () => number }, count: number): Effect.Effect<void> =>
+  Effect.suspend(() =>
+    held.lists() === count ? Effect.void : Effect.zipRight(Effect.sleep("1 millis"), listsReach(held, count))
+  )
 
 const concurrently = <A, E, R>(count: number, effect: Effect.Effect<A, E, R>) =>
   Effect.all(
@@ -134,6 +154,8 @@ describe.each(storages)(
   "list requests arriving while the page's read is held under way, %s storage",
   (_, stores) => {
     const held = heldListsServer(stores)
+    // a failed test leaves no list held or broken for the next
+    afterEach(() => held.reset())
     it.live(
       "a request arriving while the page's read is under way gets the next read, with the run written before it",
       () =>
@@ -144,16 +166,16 @@ describe.each(storages)(
           const path = conversations(agent.public_id)
           held.hold()
           const before = held.lists()
+          const waitingBefore = yield* waiting
           const early = yield* Effect.fork(list(client, path))
           // The early request's read has taken its rows (none) and is held there, under way.
-          for (let i = 0; i < 400 && held.lists() === before; i++) yield* Effect.sleep("5 millis")
-          expect(held.lists()).toBe(before + 1)
+          yield* listsReach(held, before + 1)
           const created = yield* send(client, json("POST", conversations(agent.public_id), { mode: "chat" }))
           expect(created.status).toBe(200)
           const late = yield* Effect.fork(concurrently(3, list(client, path)))
-          // Time for the late requests to reach the server while the early read is still held (were one
-          // to come later, it would read after the release and see the run all the same).
-          yield* Effect.sleep("100 millis")
+          // The late requests wait for the page's next read while the early one is still held.
+          yield* waitingReaches(waitingBefore, 4)
+          expect(held.lists()).toBe(before + 1)
           yield* held.release
           const earlyPage = yield* Fiber.join(early)
           expect(earlyPage.status).toBe(200)
@@ -178,21 +200,24 @@ describe.each(storages)(
         for (const path of [conversations(agent.public_id), conversations(agent.id)]) {
           held.hold()
           const before = held.lists()
+          const waitingBefore = yield* waiting
           const first = yield* Effect.fork(list(ownerClient, path))
-          for (let i = 0; i < 400 && held.lists() === before; i++) yield* Effect.sleep("5 millis")
-          // Both arrive while the first read is held: were the organization not in the key, they would
-          // wait for the same next read.
-          const both = yield* Effect.fork(
-            Effect.all([list(strangerClient, path), list(ownerClient, path), list(strangerClient, path)], {
-              concurrency: "unbounded"
-            })
+          yield* listsReach(held, before + 1)
+          // The owner's second request waits for its page's next read (the first is held)...
+          const own = yield* Effect.fork(list(ownerClient, path))
+          yield* waitingReaches(waitingBefore, 2)
+          // ... and the stranger's two arrive while it is held: were the organization not in the key, they
+          // would join the owner's next batch and wait with it (both would be waiting: then release).
+          const strangers = yield* Effect.fork(
+            Effect.all([list(strangerClient, path), list(strangerClient, path)], { concurrency: "unbounded" })
           )
-          yield* Effect.sleep("100 millis")
+          yield* Effect.race(Fiber.await(strangers), waitingReaches(waitingBefore, 4))
           yield* held.release
           expect((yield* Fiber.join(first)).status).toBe(200)
-          const [strange, own, strangeAgain] = yield* Fiber.join(both)
-          expect([strange!.status, own!.status, strangeAgain!.status]).toEqual([404, 200, 404])
-          expect((own!.body as Body).total_count).toBe(1)
+          const [strange, strangeAgain] = yield* Fiber.join(strangers)
+          const ownPage = yield* Fiber.join(own)
+          expect([strange!.status, ownPage.status, strangeAgain!.status]).toEqual([404, 200, 404])
+          expect((ownPage.body as Body).total_count).toBe(1)
         }
       }).pipe(Effect.provide(held.server))
     )
@@ -207,11 +232,13 @@ describe.each(storages)(
           const path = conversations(agent.public_id)
           held.hold()
           const before = held.lists()
+          const waitingBefore = yield* waiting
           const first = yield* Effect.fork(list(client, path))
-          for (let i = 0; i < 400 && held.lists() === before; i++) yield* Effect.sleep("5 millis")
+          yield* listsReach(held, before + 1)
           held.breakLists(true)
           const batch = yield* Effect.fork(concurrently(3, list(client, path)))
-          yield* Effect.sleep("100 millis")
+          // the three wait for the next read, which will die: one batch
+          yield* waitingReaches(waitingBefore, 4)
           yield* held.release
           expect((yield* Fiber.join(first)).status).toBe(200)
           const failed = yield* Fiber.join(batch)

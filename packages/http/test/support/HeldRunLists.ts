@@ -67,6 +67,12 @@ export const heldListsServer = <E>(stores: Layer.Layer<Stores.Stores, E>) => {
     breakLists: (on: boolean) => {
       breaking = on
     },
+    /** Back to no list held or broken (after each test: one that failed leaves none for the next). */
+    reset: () => {
+      if (gate !== undefined) Deferred.unsafeDone(gate, Effect.void)
+      gate = undefined
+      breaking = false
+    },
     /** How many lists read the store so far. */
     lists: () => lists
   }
