@@ -10,7 +10,8 @@
 // twice: every connection asking the same page (what the issue's goal is about: identical reads may share
 // one statement), then every connection asking a different page (`limit` 40, 41, … 71: no two alike, so
 // nothing can be shared; 40 to 60 runs a page). Run: `npm run bench:http`
-// (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32; TEST_DATABASE_URL: the
+// (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32, at most 61: `limit` stops at 100,
+// so more connections could not each ask a different page; TEST_DATABASE_URL: the
 // PostgreSQL server, default 127.0.0.1:5432, where a database of its own is made and dropped;
 // BENCH_DATABASES=postgres or embedded: only that pair (default both);
 // BENCH_PROFILE=<directory>: the engines write `--cpu-prof` profiles there, see bench/profile-summary.ts).
@@ -27,6 +28,11 @@ import { pinLoad, stop, stopAll } from "./ServerProcess.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6)
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32)
+// the different pages' case has `limit` 40 … 100 only: 61 pages, one a connection
+if (!(concurrency >= 1 && concurrency <= 61)) {
+  console.error(`BENCH_CONCURRENCY must be 1 to 61 (one different page a connection), not ${concurrency}`)
+  process.exit(2)
+}
 const databases = (process.env.BENCH_DATABASES ?? "postgres,embedded").split(",")
 const apiKey = `vap_${"B".repeat(40)}`
 const encryptionKey = "the-benchmark-encryption-key-0123456789"
@@ -94,7 +100,7 @@ const measure = async (
 
 /** One path a connection, no two alike: the same first page with `limit` 40, 41, … (at most 100). */
 const distinctPaths = (path: string) =>
-  Array.from({ length: concurrency }, (_, i) => path.replace("limit=50", `limit=${40 + (i % 61)}`))
+  Array.from({ length: concurrency }, (_, i) => path.replace("limit=50", `limit=${40 + i}`))
 
 /** Measures the server on the one page, then on a different page a connection. */
 const measureBoth = async (server: Parameters<typeof measure>[0], path: string) => ({
