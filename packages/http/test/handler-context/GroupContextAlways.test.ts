@@ -29,7 +29,11 @@ const referencePattern = /class\s+(\w+)\s+extends\s+Context\.Reference<\w+>\(\)\
 describe("GroupContext.always", () => {
   it("holds every Context.Reference declared in the packages' sources", () => {
     const declared = packageSources.flatMap(({ path, text }) => {
-      const found = [...text.matchAll(referencePattern)].map(([, name, key]) => ({ path, name, key }))
+      const found = [...text.matchAll(referencePattern)].map((match) => ({
+        path,
+        name: match[1] ?? "",
+        key: match[2] ?? ""
+      }))
       // every declaration is one the pattern reads (none written in a shape it misses)
       expect({ path, declarations: found.length }).toEqual({
         path,
