@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpServer, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import {
   DownloadLinks,
@@ -27,7 +27,8 @@ const serverLayer = HttpApiBuilder.serve().pipe(
   Layer.provideMerge(
     HardenedNodeServer.layer(
       { port: 0, host: "127.0.0.1" },
-      { ...HardenedNodeServer.defaultLimits, shutdownDeadline: Duration.seconds(1) }
+      { ...HardenedNodeServer.defaultLimits, shutdownDeadline: Duration.seconds(1) },
+      { narrowRequestContext: true }
     )
   )
 )
@@ -43,7 +44,37 @@ const get = (port: number, path: string, headers: Record<string, string>) =>
     req.end()
   })
 
+/** A service an embedder provides to the server layer. */
+class Greeting extends Context.Tag("test/HardenedNodeServer/Greeting")<Greeting, string>() {}
+
+/** An embedder's app, served with `HttpServer.serve`, that reads `Greeting` while it answers. */
+const embedderServer = (options: HardenedNodeServer.Options) =>
+  HttpServer.serve(Effect.map(Greeting, (greeting) => HttpServerResponse.text(greeting))).pipe(
+    Layer.provideMerge(HardenedNodeServer.layer({ port: 0, host: "127.0.0.1" }, undefined, options)),
+    Layer.provide(Layer.succeed(Greeting, "hello"))
+  )
+
+/** The status of a GET / on the embedder's app served with the options. */
+const embedderStatus = (options: HardenedNodeServer.Options) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const context = yield* Layer.build(embedderServer(options))
+      const address = Context.get(context, HttpServer.HttpServer).address
+      const port = address._tag === "TcpAddress" ? address.port : 0
+      return yield* Effect.promise(() => get(port, "/", {}))
+    })
+  )
+
 describe("the hardened Node server", () => {
+  it.live("serves an embedder's app the services provided to the server layer, unless told to narrow", () =>
+    Effect.gen(function* () {
+      expect(yield* embedderStatus({})).toBe(200)
+      expect(yield* embedderStatus({ narrowRequestContext: false })).toBe(200)
+      // narrowed (the bundled server), a request's fiber holds the platform's services only
+      expect(yield* embedderStatus({ narrowRequestContext: true })).toBe(500)
+    })
+  )
+
   it.live("serves once built, and at the shutdown deadline closes a connection whose handler hangs", () =>
     Effect.gen(function* () {
       const scope = yield* Scope.make()

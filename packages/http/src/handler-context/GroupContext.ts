@@ -12,9 +12,10 @@ import * as MetricsRoute from "../observability/MetricsRoute.js"
  * registry (the platform's, not in a group's type), and the services read without a type saying so —
  * the settings that are `Context.Reference`s (a handler or a core function reading one that is missing
  * silently gets its default) and `HttpServer` (read as an option for download links' origin). A new
- * `Context.Reference` read while a request is answered belongs here.
+ * `Context.Reference` read while a request is answered belongs here (`GroupContextAlways.test.ts` checks
+ * that every one declared in the packages is).
  */
-const always = [
+export const always = [
   HttpApiBuilder.Router,
   HttpApiBuilder.Middleware,
   HttpApi.Api,

@@ -173,6 +173,19 @@ export const shutDown = (server: Http.Server, deadline: Duration.DurationInput):
     })
   })
 
+/** How the server runs the apps served on it. */
+export interface Options {
+  /**
+   * Whether a request's fiber starts with the platform's services only (`RequestServices.tags`: the HTTP
+   * platform, file system, path, ETag generator and the server) instead of the whole context the server
+   * layer was built in. Off by default: an app served with `HttpServer.serve` then reads any service
+   * provided to the server layer, and the platform's settings provided there (`MaxBodySize`, multipart
+   * limits, `SpanNameGenerator`) apply. The bundled server turns it on: its handler groups and middleware
+   * carry their own services, and the platform copies a request's context several times.
+   */
+  readonly narrowRequestContext?: boolean
+}
+
 /** When the server takes connections: once the app is served (the bundled server), or once built (tests). */
 type ListenWhen = "served" | "built"
 
@@ -189,7 +202,7 @@ const addressOf = (server: Http.Server, fallback: Net.ListenOptions): HttpServer
   }
 }
 
-const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen) =>
+const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, options: Options) =>
   Effect.gen(function* () {
     const server = createServer(limits)
     const stop = Effect.promise(() => shutDown(server, limits.shutdownDeadline))
@@ -214,13 +227,17 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen) =>
       address: addressOf(server, listen),
       serve: (httpApp, middleware) =>
         Effect.gen(function* () {
-          // Each request's fiber starts with the platform's services only (`RequestServices`), not the
-          // whole engine's: the platform copies that context several times per request.
-          const handler = yield* NodeHttpServer.makeHandler(httpApp, middleware!).pipe(
-            Effect.mapInputContext(
-              (context: Context.Context<never>) => RequestServices.narrow(context) as Context.Context<any>
-            )
-          )
+          // With `narrowRequestContext`, each request's fiber starts with the platform's services only
+          // (`RequestServices`), not the whole engine's: the platform copies that context several times per
+          // request. Without it, with the whole context the server was built in.
+          const makeHandler = NodeHttpServer.makeHandler(httpApp, middleware!)
+          const handler = yield* options.narrowRequestContext === true
+            ? makeHandler.pipe(
+                Effect.mapInputContext(
+                  (context: Context.Context<never>) => RequestServices.narrow(context) as Context.Context<any>
+                )
+              )
+            : makeHandler
           // Finalizers run last first: the server drains (answering requests on open connections) before
           // the handler goes.
           yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", handler)))
@@ -238,11 +255,12 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen) =>
 /**
  * The API's Node HTTP server with the limits: it listens only once the app is served, so a connection made
  * while the server starts is refused (never left waiting for an app that is not there yet), and on
- * shutdown it closes every connection left after the deadline.
+ * shutdown it closes every connection left after the deadline. A request's fiber holds the whole context
+ * the server layer was built in, unless `options.narrowRequestContext` (only the platform's services).
  */
-export const layer = (listen: Net.ListenOptions, limits: Limits = defaultLimits) =>
+export const layer = (listen: Net.ListenOptions, limits: Limits = defaultLimits, options: Options = {}) =>
   Layer.mergeAll(
-    Layer.scoped(HttpServer.HttpServer, make(listen, limits, "served")),
+    Layer.scoped(HttpServer.HttpServer, make(listen, limits, "served", options)),
     NodeHttpServer.layerContext
   )
 
@@ -250,13 +268,13 @@ export const layer = (listen: Net.ListenOptions, limits: Limits = defaultLimits)
  * For tests: the same server on a random loopback port, listening at once, with an `HttpClient` that
  * sends every request to it (as `NodeHttpServer.layerTest` does for Node's default server).
  */
-export const layerTest = (limits: Limits = defaultLimits) =>
+export const layerTest = (limits: Limits = defaultLimits, options: Options = {}) =>
   HttpServer.layerTestClient.pipe(
     Layer.provide(NodeHttpClient.layerWithoutAgent),
     Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
     Layer.provideMerge(
       Layer.mergeAll(
-        Layer.scoped(HttpServer.HttpServer, make({ port: 0, host: "127.0.0.1" }, limits, "built")),
+        Layer.scoped(HttpServer.HttpServer, make({ port: 0, host: "127.0.0.1" }, limits, "built", options)),
         NodeHttpServer.layerContext
       )
     )

@@ -133,7 +133,10 @@ export const layer = Layer.unwrapEffect(
       Layer.provide(RequestDeadline.setting(config.requestDeadline)),
       // It listens once the app above is served: a connection made during start-up is refused, never left hanging.
       Layer.provideMerge(
-        HardenedNodeServer.layer({ port: config.port, host: config.host }, config.serverLimits)
+        // Its handler groups and middleware carry their own services: a request's fiber needs the platform's only.
+        HardenedNodeServer.layer({ port: config.port, host: config.host }, config.serverLimits, {
+          narrowRequestContext: true
+        })
       )
     )
     // Files on this server's disk are not seen by other servers over the same database.

@@ -79,3 +79,13 @@ describe("GroupContext.only", () => {
     })
   )
 })
+
+describe("GroupContext.only's completeness check", () => {
+  it("does not compile a list that leaves out a service the group needs", () => {
+    // `group` needs `Listed`: an empty list must ask for the missing service (typecheck covers this file;
+    // were the check to stop working, the directive below would be unused and the typecheck would fail)
+    // @ts-expect-error Listed is missing from the list
+    const incomplete = GroupContext.only(group, [])
+    expect(Layer.isLayer(incomplete)).toBe(true)
+  })
+})

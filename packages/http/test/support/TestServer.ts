@@ -61,8 +61,8 @@ export const serverOver = <A, E>(
     Layer.provide(RuntimeAuthentication.layerToken(Option.some(Redacted.make(runtimeToken)))),
     Layer.provide(DownloadLinks.layerRandom),
     Layer.provideMerge(engine),
-    // the bundled server's Node server, limits included
-    Layer.provideMerge(HardenedNodeServer.layerTest())
+    // the bundled server's Node server, limits and request context narrowing included
+    Layer.provideMerge(HardenedNodeServer.layerTest(undefined, { narrowRequestContext: true }))
   )
 
 export const TestServer = serverOver(InMemory.layer)
