@@ -6,7 +6,7 @@
 // start reads the bundle's compiled code instead of compiling 4.4 MB of JavaScript again. The bundle is
 // CommonJS because V8's code cache is for scripts (`vm.Script`), not ES modules.
 import { build } from "esbuild"
-import { copyFile, readFile, writeFile } from "node:fs/promises"
+import { copyFile, readFile, rm, writeFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import { Script } from "node:vm"
 
@@ -41,3 +41,6 @@ if (bundled.match(dynamicImport)?.length !== 2)
 new Script(`(function (importModule) {${rewritten}\n})`, { filename: outfile }) // still valid JavaScript
 await writeFile(outfile, rewritten)
 await copyFile(here("bundle-start.js"), here("../dist/bundle/start.js"))
+// The ES module bundle earlier builds made (server.js): a checkout built before keeps no stale server.
+await rm(here("../dist/bundle/server.js"), { force: true })
+await rm(here("../dist/bundle/server.js.map"), { force: true })
