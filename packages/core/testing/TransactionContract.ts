@@ -1,18 +1,28 @@
 import type { Stores } from "../src/storage/Stores.js"
 import type { Vitest } from "@effect/vitest"
 import { describe, expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, FiberRef, Option } from "effect"
 import { AgentStore } from "../src/agents/AgentStore.js"
 import type { MinorUnits as MinorUnitsType } from "../src/money/Money.js"
 import { MinorUnits } from "../src/money/Money.js"
 import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
-import { Transactions } from "../src/storage/Transactions.js"
+import { inTransaction, Transactions } from "../src/storage/Transactions.js"
 import * as Fixtures from "./Fixtures.js"
 import { page } from "./ContractFixtures.js"
 
 /** The storage contract for transactions; `storeContract` runs it against every adapter. */
 export const transactionContract = (it: Vitest.MethodsNonLive<Stores>) => {
   describe("transactions", () => {
+    it.effect("mark the fiber as inside a transaction while, and only while, it runs in one", () =>
+      Effect.gen(function* () {
+        const transactions = yield* Transactions
+        expect(yield* FiberRef.get(inTransaction)).toBe(false)
+        expect(yield* transactions.run(FiberRef.get(inTransaction))).toBe(true)
+        expect(yield* transactions.run(transactions.run(FiberRef.get(inTransaction)))).toBe(true)
+        expect(yield* FiberRef.get(inTransaction)).toBe(false)
+      })
+    )
+
     it.effect("undo a failed inner transaction only, like a savepoint, when the outer one catches it", () =>
       Effect.gen(function* () {
         const transactions = yield* Transactions
