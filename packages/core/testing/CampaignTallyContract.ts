@@ -1,7 +1,8 @@
 import type { Vitest } from "@effect/vitest"
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { CampaignId } from "../src/campaigns/Campaign.js"
+import type { CampaignId, ContactId, ContactStatus } from "../src/campaigns/Campaign.js"
+import type { AttemptEndWrite } from "../src/campaigns/CampaignStore.js"
 import { CampaignStore } from "../src/campaigns/CampaignStore.js"
 import * as CampaignTally from "../src/campaigns/CampaignTally.js"
 import type { OrganizationId } from "../src/organizations/Organization.js"
@@ -27,6 +28,21 @@ const runningWith = (n: number) =>
     yield* store.tally(org.id, campaign.id, CampaignTally.move(null, "pending", n))
     return { org, agent, campaign, contacts: added }
   })
+
+/** One call's end that moves its contact to `status` (no outcome, no retry) and adds `delta`. */
+const endTo = (
+  organizationId: OrganizationId,
+  campaignId: CampaignId,
+  contactId: ContactId,
+  status: ContactStatus,
+  delta: CampaignTally.TallyDelta
+): AttemptEndWrite => ({
+  organization_id: organizationId,
+  campaign_id: campaignId,
+  contact_id: contactId,
+  move: { status, outcome: null, next_attempt_at: null },
+  delta
+})
 
 /** The totals every read of the campaign answers: they must all be the same. */
 const totalsByEveryRead = (organizationId: OrganizationId, id: CampaignId) =>
@@ -71,13 +87,15 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
           )
           for (const [i, to] of (["completed", "pending"] as const).entries()) {
             yield* transactions.run(
-              store.endAttempt(
-                org.id,
-                contacts[i]!.id,
-                { status: to },
-                campaign.id,
-                CampaignTally.attemptEnded(CampaignTally.move("in_progress", to), 30, 120)
-              )
+              store.endAttempts([
+                endTo(
+                  org.id,
+                  campaign.id,
+                  contacts[i]!.id,
+                  to,
+                  CampaignTally.attemptEnded(CampaignTally.move("in_progress", to), 30, 120)
+                )
+              ])
             )
           }
           const expected = {
@@ -93,13 +111,15 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
           const undone = yield* transactions
             .run(
               Effect.zipRight(
-                store.endAttempt(
-                  org.id,
-                  contacts[2]!.id,
-                  { status: "failed" },
-                  campaign.id,
-                  CampaignTally.move("in_progress", "failed")
-                ),
+                store.endAttempts([
+                  endTo(
+                    org.id,
+                    campaign.id,
+                    contacts[2]!.id,
+                    "failed",
+                    CampaignTally.move("in_progress", "failed")
+                  )
+                ]),
                 Effect.fail("undone" as const)
               )
             )
@@ -117,13 +137,15 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
         yield* store.updateContact(org.id, contacts[0]!.id, { status: "in_progress" })
         const before = yield* store.running(at(1), 1000, 1000)
         expect(before.some((c) => c.id === campaign.id)).toBe(false)
-        yield* store.endAttempt(
-          org.id,
-          contacts[0]!.id,
-          { status: "completed" },
-          campaign.id,
-          CampaignTally.move("in_progress", "completed")
-        )
+        yield* store.endAttempts([
+          endTo(
+            org.id,
+            campaign.id,
+            contacts[0]!.id,
+            "completed",
+            CampaignTally.move("in_progress", "completed")
+          )
+        ])
         const visited = (yield* store.running(at(2), 1000, 1000)).find((c) => c.id === campaign.id)
         expect(visited?.totals.counts).toEqual({ ...CampaignTally.zeroCounts, completed: 1 })
       })
@@ -182,21 +204,27 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
             ...CampaignTally.move("pending", "in_progress"),
             attempts: 1
           })
-          const found = Option.getOrThrow(
-            yield* transactions.run(store.findAttemptForEnd(org.id, run.workflow_run_id))
+          const runKey = (organizationId: OrganizationId, id: typeof run.workflow_run_id) => ({
+            organization_id: organizationId,
+            workflow_run_id: id
+          })
+          const [found, ...more] = yield* transactions.run(
+            store.findAttemptsForEnd([runKey(org.id, run.workflow_run_id)])
           )
-          expect(found.contact).toEqual(
+          expect(more).toEqual([])
+          expect(found!.contact).toEqual(
             Option.getOrThrow(yield* store.findContact(org.id, campaign.id, contacts[1]!.id))
           )
           // the campaign as `find` answers it, without its totals (a call's end does not read them)
           const { totals: _, ...withoutTotals } = Option.getOrThrow(yield* store.find(org.id, campaign.id))
-          expect(found.campaign).toEqual(withoutTotals)
+          expect(found!.campaign).toEqual(withoutTotals)
           // a run no contact's attempt is, or another organization's view of it: none
-          expect(yield* store.findAttemptForEnd(org.id, other.workflow_run_id)).toEqual(Option.none())
-          expect(yield* store.findAttemptForEnd(stranger.org.id, run.workflow_run_id)).toEqual(Option.none())
+          expect(yield* store.findAttemptsForEnd([runKey(org.id, other.workflow_run_id)])).toEqual([])
+          expect(yield* store.findAttemptsForEnd([runKey(stranger.org.id, run.workflow_run_id)])).toEqual([])
           const delta = CampaignTally.attemptEnded(CampaignTally.move("in_progress", "completed"), 30, 120)
-          const patch = { status: "completed", lease_owner: null, lease_expires_at: null } as const
-          yield* transactions.run(store.endAttempt(org.id, contacts[1]!.id, patch, campaign.id, delta))
+          yield* transactions.run(
+            store.endAttempts([endTo(org.id, campaign.id, contacts[1]!.id, "completed", delta)])
+          )
           const moved = Option.getOrThrow(yield* store.findContact(org.id, campaign.id, contacts[1]!.id))
           expect([moved.status, moved.lease_owner, moved.lease_expires_at]).toEqual(["completed", null, null])
           const expected = {
@@ -210,13 +238,15 @@ export const campaignTallyContract = (it: Vitest.MethodsNonLive<Stores>) =>
           const undone = yield* transactions
             .run(
               Effect.zipRight(
-                store.endAttempt(
-                  org.id,
-                  contacts[0]!.id,
-                  { status: "failed" },
-                  campaign.id,
-                  CampaignTally.move("pending", "failed")
-                ),
+                store.endAttempts([
+                  endTo(
+                    org.id,
+                    campaign.id,
+                    contacts[0]!.id,
+                    "failed",
+                    CampaignTally.move("pending", "failed")
+                  )
+                ]),
                 Effect.fail("undone" as const)
               )
             )

@@ -2,6 +2,7 @@ import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Stores } from "../src/storage/Stores.js"
 import { agentStoreContract } from "./AgentStoreContract.js"
+import { callEndsContract } from "./CallEndsContract.js"
 import { callStoreContract } from "./CallStoreContract.js"
 import { campaignStoreContract } from "./CampaignStoreContract.js"
 import { campaignTallyContract } from "./CampaignTallyContract.js"
@@ -31,6 +32,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
     agentStoreContract(it)
     runStoreContract(it)
     callStoreContract(it)
+    callEndsContract(it)
     doNotCallStoreContract(it)
     triggerStoreContract(it)
     phoneNumberStoreContract(it)

@@ -1,9 +1,7 @@
-import { Clock, Context, Effect, Either, FiberRef, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Either, Exit, FiberRef, Layer, Option, Schema, type Tracer } from "effect"
 import { callEnded } from "../observability/OperationalEvents.js"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import * as Agents from "../agents/Agents.js"
-import * as CampaignAttempts from "../campaigns/CampaignAttempts.js"
-import { CampaignStore } from "../campaigns/CampaignStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run, RunStatus } from "../runs/Run.js"
 import { RunLogEntry } from "../runs/Run.js"
@@ -12,21 +10,19 @@ import type { RunId } from "../runs/RunId.js"
 import * as Runs from "../runs/Runs.js"
 import type { RunPatch } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
-import { Transactions } from "../storage/Transactions.js"
+import { inTransaction, Transactions } from "../storage/Transactions.js"
 import { Role } from "../transcripts/Transcript.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
-import { UsageStore } from "../usage/UsageStore.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import type { RunEventType } from "../webhooks/WebhookEndpoint.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
-import * as CallCost from "./CallCost.js"
 import { CallAlreadyEnded, InvalidRecording } from "./CallEventErrors.js"
 import { CallFragmentStore } from "./CallFragmentStore.js"
+import * as CallEndWrites from "./CallEndWrites.js"
 import * as CallProgress from "./CallProgress.js"
-import { CallRates } from "./CallRates.js"
-import { ChannelStore } from "./ChannelStore.js"
 import * as WavFile from "./WavFile.js"
+import * as BatchedWrites from "../writes/BatchedWrites.js"
 
 import { EndStatus, maxDurationSeconds } from "./CallEnd.js"
 
@@ -124,6 +120,22 @@ export class CallEvents extends Context.Tag("@voice-agent-platform/core/CallEven
  */
 export const eventsAtOnce = 8
 
+/**
+ * The most calls' ends one transaction writes (`BatchedWrites`): ends reported while every turn is taken
+ * wait together and are written together, each of the end's writes one statement for all of them.
+ * `docs/limits.md`.
+ */
+export const endsAtOnce = 100
+
+/** A call's end as reported, waiting to be written with others. */
+interface ReportedEnd {
+  readonly organizationId: OrganizationId
+  readonly runId: RunId
+  readonly event: Extract<CallEvent, { readonly type: "ended" }>
+  /** The reporter's span, linked from the batch's. */
+  readonly span: Tracer.AnySpan | undefined
+}
+
 /** Whether this fiber already holds a turn (`inTurn`): events reported inside it take none of their own. */
 const holdsTurn = FiberRef.unsafeMake(false)
 
@@ -131,15 +143,11 @@ const holdsTurn = FiberRef.unsafeMake(false)
 export const make = Effect.gen(function* () {
   const runStore = yield* RunStore
   const runs = yield* Runs.Runs
-  const transcripts = yield* Transcripts.Transcripts
   const fragments = yield* CallFragmentStore
-  const channels = yield* ChannelStore
-  const ledger = yield* UsageStore
   const transactions = yield* Transactions
-  const rate = yield* CallRates
   const webhookStore = yield* WebhookStore
   const random = yield* SecureRandom
-  const campaigns = yield* CampaignStore
+  const writeEnds = yield* CallEndWrites.make
   const inFlight = yield* Effect.makeSemaphore(eventsAtOnce)
   const inTurn = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(FiberRef.get(holdsTurn), (held) =>
@@ -176,46 +184,7 @@ export const make = Effect.gen(function* () {
 
   /** The end of a call: its transcript, its final state, its channel and its ledger line, together. */
   const end = (run: Run, status: EndStatus, reportedSeconds: number, now: Date) =>
-    Effect.gen(function* () {
-      const { organization_id: organizationId, workflow_run_id: runId } = run
-      // a run no fragment was kept for (most campaign calls' ends) has none to read
-      const spoken = run.fragments_kept ? yield* fragments.list(organizationId, runId) : []
-      if (spoken.length > 0) yield* transcripts.save(organizationId, runId, spoken)
-      const duration = CallCost.wholeSeconds(reportedSeconds)
-      const cost = CallCost.compute(duration, rate)
-      const ended = yield* update(run, {
-        status,
-        duration_seconds: duration,
-        cost,
-        ended_at: now,
-        channel_reservation_id: null
-      })
-      if (run.channel_reservation_id !== null) {
-        yield* channels.release(organizationId, run.channel_reservation_id)
-      }
-      // One line per call, also for one nobody answered (0 s, 0 PLN): the ledger accounts for every call.
-      yield* ledger.record({
-        organization_id: organizationId,
-        run_id: runId,
-        agent_id: run.workflow_id,
-        mode: run.mode,
-        duration_seconds: duration,
-        cost,
-        currency: run.currency,
-        recorded_at: now
-      })
-      // none kept (the run's events take turns, so none can arrive meanwhile): nothing to clear
-      if (spoken.length > 0) yield* fragments.clear(organizationId, runId)
-      yield* emit(ended, "call.ended")
-      // A campaign's attempt: its contact moves on (completed, retry, failed) in this same transaction;
-      // its totals are added without holding the campaign's row (see CampaignAttempts.runEnded).
-      yield* CampaignAttempts.runEnded(ended, now).pipe(
-        Effect.provideService(CampaignStore, campaigns),
-        Effect.provideService(WebhookStore, webhookStore),
-        Effect.provideService(SecureRandom, random)
-      )
-      return applied(ended)
-    })
+    Effect.map(writeEnds([{ run, status, reportedSeconds }], now), ([ended]) => applied(ended!))
 
   const apply = (run: Run, event: CallEvent, status: RunStatus) =>
     Effect.gen(function* () {
@@ -267,34 +236,123 @@ export const make = Effect.gen(function* () {
       }
     })
 
+  /** One event in a transaction of its own (or the caller's, when it holds a turn): events of one call never interleave. */
+  const reportAlone = (organizationId: OrganizationId, runId: RunId, event: CallEvent) =>
+    transactions
+      .run(
+        Effect.gen(function* () {
+          const run = yield* find(organizationId, runId)
+          const verdict = CallProgress.decide(run.status, reportedStatus(event))
+          switch (verdict._tag) {
+            case "AfterEnd":
+              return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
+            case "Stale":
+              return { _tag: "Ignored", run } satisfies CallEventOutcome
+            case "Apply":
+              return yield* apply(run, event, verdict.status)
+          }
+        })
+      )
+      .pipe(inTurn)
+
+  /**
+   * Calls' ends reported at the same time, in one transaction: the runs read and held in one statement,
+   * each end decided on its run as `reportAlone` decides it (a second end of one run in the batch finds
+   * it ended), and every end applied written together (`CallEndWrites`). A refused end (no such run, the
+   * call ended already) is refused alone; the others are written.
+   */
+  const writeEndBatch = (ends: ReadonlyArray<ReportedEnd>) =>
+    transactions.run(
+      Effect.gen(function* () {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const held = yield* runStore.findManyForUpdate(
+          ends.map((e) => ({ organization_id: e.organizationId, workflow_run_id: e.runId }))
+        )
+        const current = new Map(held.map((run) => [CallEndWrites.runKey(run), run]))
+        const outcomes: Array<Exit.Exit<CallEventOutcome, CallEventError> | "written"> = []
+        const toWrite: Array<CallEndWrites.EndToWrite> = []
+        for (const e of ends) {
+          const key = CallEndWrites.runKey({ organization_id: e.organizationId, workflow_run_id: e.runId })
+          const run = current.get(key)
+          if (run === undefined) {
+            outcomes.push(Exit.fail(new RunNotFound({ workflow_run_id: e.runId })))
+            continue
+          }
+          const verdict = CallProgress.decide(run.status, e.event.status)
+          if (verdict._tag === "AfterEnd") {
+            outcomes.push(Exit.fail(new CallAlreadyEnded({ workflow_run_id: e.runId, status: run.status })))
+          } else if (verdict._tag === "Stale") {
+            outcomes.push(Exit.succeed({ _tag: "Ignored", run }))
+          } else {
+            toWrite.push({ run, status: e.event.status, reportedSeconds: e.event.duration_seconds })
+            outcomes.push("written")
+            // a later end of this run in the batch finds it ended
+            current.set(key, { ...run, status: e.event.status })
+          }
+        }
+        const written = yield* writeEnds(toWrite, now)
+        let next = 0
+        return outcomes.map((outcome) =>
+          outcome === "written" ? Exit.succeed(applied(written[next++]!)) : outcome
+        )
+      })
+    )
+
+  /** `reportAlone`, an applied end logged and counted once committed (a rolled-back end counts nothing). */
+  const reportAloneCounted = (organizationId: OrganizationId, runId: RunId, event: CallEvent) =>
+    event.type === "ended"
+      ? Effect.tap(reportAlone(organizationId, runId, event), (outcome) =>
+          outcome._tag === "Applied" ? callEnded(outcome.run) : Effect.void
+        )
+      : reportAlone(organizationId, runId, event)
+
+  const ends = yield* BatchedWrites.make<ReportedEnd, CallEventOutcome, CallEventError>({
+    workers: eventsAtOnce,
+    maxBatch: endsAtOnce,
+    // one organization's batch at a time: what holds its rows up holds up none of another's ends
+    groupOf: (e) => String(e.organizationId),
+    turn: inTurn,
+    writeBatch: (batch) =>
+      writeEndBatch(batch).pipe(
+        // logged and counted once committed, by the writer: also when the reporter stopped waiting
+        Effect.tap((outcomes) =>
+          Effect.forEach(
+            outcomes,
+            (outcome) =>
+              Exit.isSuccess(outcome) && outcome.value._tag === "Applied"
+                ? callEnded(outcome.value.run)
+                : Effect.void,
+            { discard: true }
+          )
+        ),
+        // the writers were started with the engine: a batch's span is a root, linked to its reporters'
+        Effect.withSpan("CallEvents.writeEnds", {
+          root: true,
+          attributes: { ends: batch.length },
+          links: batch.flatMap((e) =>
+            e.span === undefined ? [] : [{ _tag: "SpanLink" as const, span: e.span, attributes: {} }]
+          )
+        })
+      ),
+    writeOne: (e) => reportAloneCounted(e.organizationId, e.runId, e.event)
+  })
+
   return CallEvents.of({
     inTurn,
     ...withOperationSpans<Pick<CallEvents["Type"], "report">>("CallEvents", {
       report: (organizationId, runId, event) =>
-        // One transaction per event: events of one call never interleave, and an end is all or nothing.
-        // At most `eventsAtOnce` at a time (the permit is taken before a connection is).
-        transactions
-          .run(
-            Effect.gen(function* () {
-              const run = yield* find(organizationId, runId)
-              const verdict = CallProgress.decide(run.status, reportedStatus(event))
-              switch (verdict._tag) {
-                case "AfterEnd":
-                  return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
-                case "Stale":
-                  return { _tag: "Ignored", run } satisfies CallEventOutcome
-                case "Apply":
-                  return yield* apply(run, event, verdict.status)
-              }
-            })
-          )
-          .pipe(
-            inTurn,
-            // logged and counted once the end is committed: a rolled-back (or retried) end counts nothing
-            Effect.tap((outcome) =>
-              event.type === "ended" && outcome._tag === "Applied" ? callEnded(outcome.run) : Effect.void
-            )
-          )
+        // One transaction per event, at most `eventsAtOnce` at a time (the permit is taken before a
+        // connection is); calls' ends reported at once share one (`writeEndBatch`), unless the caller
+        // holds a turn or is inside a transaction: its events belong to its own transaction.
+        Effect.flatMap(
+          Effect.zipWith(FiberRef.get(holdsTurn), FiberRef.get(inTransaction), (a, b) => a || b),
+          (inOwnTransaction) =>
+            event.type === "ended" && !inOwnTransaction
+              ? Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
+                  ends.submit({ organizationId, runId, event, span: Option.getOrUndefined(span) })
+                )
+              : reportAloneCounted(organizationId, runId, event)
+        )
     })
   })
 })
@@ -303,4 +361,4 @@ export const make = Effect.gen(function* () {
 const runServices = Runs.layer.pipe(Layer.provideMerge(Transcripts.layer), Layer.provide(Agents.layer))
 
 /** Call events over the stores, file storage and configuration the host provides. */
-export const layer = Layer.effect(CallEvents, make).pipe(Layer.provide(runServices))
+export const layer = Layer.scoped(CallEvents, make).pipe(Layer.provide(runServices))

@@ -28,6 +28,13 @@ export class ChannelStore extends Context.Tag("@voice-agent-platform/core/Channe
     ) => Effect.Effect<BatchDecision>
     /** Frees a channel; false when it was already free. */
     readonly release: (organizationId: OrganizationId, reservationId: string) => Effect.Effect<boolean>
+    /**
+     * Frees several channels in one step (calls' ends taken together), each of its own organization (a
+     * reservation of another organization is left alone); answers how many were held.
+     */
+    readonly releaseMany: (
+      reservations: ReadonlyArray<{ readonly organization_id: OrganizationId; readonly id: string }>
+    ) => Effect.Effect<number>
     /** Channels held at `now`. */
     readonly held: (
       organizationId: OrganizationId,

@@ -71,16 +71,24 @@ export const make = Effect.gen(function* () {
             language: workflow.language
           }
         }),
-      // one turn for the batch, taken before the transaction's connection (see `CallEvents.inTurn`)
+      // a call's end reported alone is written with the ends reported at the same time (its own
+      // transaction either way); a batch of several takes one turn, before the transaction's connection
+      // (see `CallEvents.inTurn`)
       report: (runId, batch) =>
-        events.inTurn(
-          transactions.run(
-            Effect.gen(function* () {
-              const run = yield* locate(runId)
-              return yield* Effect.forEach(batch, (event) => events.report(run.organization_id, runId, event))
-            })
-          )
-        )
+        batch.length === 1 && batch[0]!.type === "ended"
+          ? Effect.flatMap(locate(runId), (run) =>
+              Effect.map(events.report(run.organization_id, runId, batch[0]!), (outcome) => [outcome])
+            )
+          : events.inTurn(
+              transactions.run(
+                Effect.gen(function* () {
+                  const run = yield* locate(runId)
+                  return yield* Effect.forEach(batch, (event) =>
+                    events.report(run.organization_id, runId, event)
+                  )
+                })
+              )
+            )
     })
   )
 })

@@ -1,9 +1,14 @@
 import { Effect, Option } from "effect"
-import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run } from "../runs/Run.js"
 import type { Campaign, Contact, ContactStatus } from "./Campaign.js"
 import * as CampaignLifecycle from "./CampaignLifecycle.js"
-import { CampaignStore, type CampaignWithoutTotals, type ContactPatch } from "./CampaignStore.js"
+import {
+  type AttemptEndWrite,
+  type AttemptMove,
+  CampaignStore,
+  type CampaignWithoutTotals,
+  type ContactPatch
+} from "./CampaignStore.js"
 import * as CampaignTally from "./CampaignTally.js"
 import type { TallyDelta } from "./CampaignTally.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
@@ -56,7 +61,7 @@ const attemptEnd = (status: Run["status"]): AttemptEnd =>
 /**
  * How an attempt of a contact in progress that ended `end` moves it: the contact completes, waits for its
  * retry, or fails (per the campaign's retry policy; a retry in a canceled campaign is skipped with reason
- * `canceled`), its lease dropped. Answers the contact's change and the change to the campaign's totals
+ * `canceled`); its lease is dropped by whoever writes the move. Answers the contact's change and the change to the campaign's totals
  * (the move, the attempt's talk time and cost), which the caller writes.
  */
 const moveOn = (
@@ -66,7 +71,7 @@ const moveOn = (
   durationSeconds: number,
   cost: number,
   now: Date
-): { readonly patch: ContactPatch; readonly delta: TallyDelta } => {
+): { readonly move: AttemptMove; readonly delta: TallyDelta } => {
   const next = RetryPolicy.afterAttempt(campaign, end, contact.attempts, now)
   const canceled = campaign.status === "canceled" && next._tag === "Retry"
   const status: ContactStatus = canceled
@@ -77,12 +82,10 @@ const moveOn = (
         ? "pending"
         : "failed"
   return {
-    patch: {
+    move: {
       status,
       outcome: canceled ? "canceled" : next._tag === "Completed" ? null : next.outcome,
-      next_attempt_at: next._tag === "Retry" && !canceled ? next.at : null,
-      lease_owner: null,
-      lease_expires_at: null
+      next_attempt_at: next._tag === "Retry" && !canceled ? next.at : null
     },
     delta: CampaignTally.attemptEnded(CampaignTally.move("in_progress", status), durationSeconds, cost)
   }
@@ -102,35 +105,48 @@ export const settle = (
 ) =>
   Effect.gen(function* () {
     const store = yield* CampaignStore
-    const { delta, patch } = moveOn(campaign, contact, end, durationSeconds, cost, now)
+    const { delta, move } = moveOn(campaign, contact, end, durationSeconds, cost, now)
+    const patch: ContactPatch = { ...move, lease_owner: null, lease_expires_at: null }
     yield* store.updateContact(contact.organization_id, contact.id, patch)
     return yield* tallyAndSettle(campaign, delta, now)
   })
 
 /**
- * The call of a campaign's run ended (the run is final): its contact moves on (see `moveOn`). Runs in the
- * transaction that ends the run, which holds the run; nothing happens when no contact is in progress on
- * this run (its lease was already taken back). The contact is held, and its campaign only against status
- * changes, by one read (`findAttemptForEnd`); the contact's move and the totals' change are one write
- * (`endAttempt`), which does not hold the campaign's row, so simultaneous ends never wait for each other;
- * the campaign that this end leaves with every contact final is completed by the dialer's next round
- * (`CampaignStore.running` answers it), which holds it.
+ * Calls of campaigns' runs ended (the runs are final, held by the transaction that ended them): each
+ * contact in progress on one of them moves on (see `moveOn`); a run whose contact is not in progress on
+ * it any more (its lease was already taken back) moves nothing, nor does a run of no campaign. The
+ * contacts are held, and their campaigns only against status changes, by one read
+ * (`findAttemptsForEnd`); the contacts' moves and the totals' changes are one write (`endAttempts`),
+ * which does not hold the campaigns' rows, so simultaneous ends never wait for each other; a campaign
+ * these ends leave with every contact final is completed by the dialer's next round
+ * (`CampaignStore.running` answers it), which holds it. Runs of no campaign cost no statement.
  */
-export const runEnded = (run: Run, now: Date) =>
+export const runsEnded = (runs: ReadonlyArray<Run>, now: Date) =>
   Effect.gen(function* () {
-    if (run.campaign_id === null) return
+    const ofCampaigns = runs.filter((run) => run.campaign_id !== null)
+    if (ofCampaigns.length === 0) return
     const store = yield* CampaignStore
-    const organizationId: OrganizationId = run.organization_id
-    const found = yield* store.findAttemptForEnd(organizationId, run.workflow_run_id)
-    if (Option.isNone(found) || found.value.contact.status !== "in_progress") return
-    const { campaign, contact } = found.value
-    const { delta, patch } = moveOn(
-      campaign,
-      contact,
-      attemptEnd(run.status),
-      run.duration_seconds ?? 0,
-      run.cost ?? 0,
-      now
-    )
-    yield* store.endAttempt(organizationId, contact.id, patch, campaign.id, delta)
+    const found = yield* store.findAttemptsForEnd(ofCampaigns)
+    const byRun = new Map(ofCampaigns.map((run) => [`${run.organization_id}:${run.workflow_run_id}`, run]))
+    const ends: Array<AttemptEndWrite> = []
+    for (const { campaign, contact } of found) {
+      const run = byRun.get(`${contact.organization_id}:${contact.last_run_id}`)
+      if (run === undefined || contact.status !== "in_progress") continue
+      const { delta, move } = moveOn(
+        campaign,
+        contact,
+        attemptEnd(run.status),
+        run.duration_seconds ?? 0,
+        run.cost ?? 0,
+        now
+      )
+      ends.push({
+        organization_id: contact.organization_id,
+        campaign_id: campaign.id,
+        contact_id: contact.id,
+        move,
+        delta
+      })
+    }
+    if (ends.length > 0) yield* store.endAttempts(ends)
   })

@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import type { RunId } from "../runs/RunId.js"
+import type { RunKey } from "../runs/RunStore.js"
 import type {
   Campaign,
   CampaignId,
@@ -29,10 +30,25 @@ export type ContactPatch = Partial<
  */
 export type CampaignWithoutTotals = Omit<Campaign, "totals">
 
-/** A contact in progress and its campaign, as a call's end reads them (`findAttemptForEnd`). */
+/** A contact in progress and its campaign, as a call's end reads them (`findAttemptsForEnd`). */
 export interface AttemptForEnd {
   readonly contact: Contact
   readonly campaign: CampaignWithoutTotals
+}
+
+/**
+ * Where an attempt's end moves its contact: completed, back to pending for a retry at
+ * `next_attempt_at`, failed or skipped with its outcome. The contact's lease is always dropped.
+ */
+export type AttemptMove = Pick<Contact, "status" | "outcome" | "next_attempt_at">
+
+/** One call's end as its campaign takes it: the contact's move and the change to the campaign's totals. */
+export interface AttemptEndWrite {
+  readonly organization_id: OrganizationId
+  readonly campaign_id: CampaignId
+  readonly contact_id: ContactId
+  readonly move: AttemptMove
+  readonly delta: TallyDelta
 }
 
 /** What adding contacts did: the contacts stored, and how many numbers the campaign already had. */
@@ -43,13 +59,13 @@ export interface AddedContacts {
 
 /**
  * Storage of campaigns and their contacts. The campaign's `totals` change only through `tally` (the
- * campaign held) or `endAttempt` (a call's end, the campaign not held), which callers run in the
+ * campaign held) or `endAttempts` (a call's end, the campaign not held), which callers run in the
  * transaction that moves the contacts (see `CampaignTally`); every read answers the totals of both.
  * Operations named "for update" hold their rows until the surrounding transaction ends (row locks in SQL).
  *
  * Holds on a campaign, strongest first: `findForUpdate` (status changes: every other hold waits),
  * `findForClaim` (dialers' claims take turns with each other and with status changes, not with calls'
- * ends), `findAttemptForEnd` (calls' ends: only status changes wait for them, and they for those).
+ * ends), `findAttemptsForEnd` (calls' ends: only status changes wait for them, and they for those).
  */
 export class CampaignStore extends Context.Tag("@voice-agent-platform/core/CampaignStore")<
   CampaignStore,
@@ -64,8 +80,8 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
     ) => Effect.Effect<Option.Option<Campaign>>
     /**
      * The campaign, held as a dialer's claim holds it: claims of several processes take turns, and a status
-     * change waits for the claim (and it for one), but calls' ends (`findAttemptForEnd`,
-     * `endAttempt`) go on meanwhile.
+     * change waits for the claim (and it for one), but calls' ends (`findAttemptsForEnd`,
+     * `endAttempts`) go on meanwhile.
      */
     readonly findForClaim: (
       organizationId: OrganizationId,
@@ -101,29 +117,22 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       runId: RunId
     ) => Effect.Effect<Option.Option<Contact>>
     /**
-     * What a call's end reads of its campaign's attempt, in one step: the contact whose last attempt is
-     * the run, held as `findContactByRunForUpdate` holds it, with its campaign: the campaign's status
-     * cannot change until the transaction ends (a pause or cancel waits, or is waited for), while other
-     * ends and claims go on. The campaign is read without its totals (in SQL, without summing its
-     * unfolded tallies). None when no contact's last attempt is the run.
+     * What calls' ends read of their campaigns' attempts, in one step for many runs: each contact whose
+     * last attempt is one of the runs (a run of the contact's own organization), held as
+     * `findContactByRunForUpdate` holds it, with its campaign: the campaign's status cannot change until
+     * the transaction ends (a pause or cancel waits, or is waited for), while other ends and claims go on.
+     * Contacts are locked in id order, so overlapping sets wait rather than deadlock. Campaigns are read
+     * without their totals (in SQL, without summing their unfolded tallies). A run no contact's last
+     * attempt is finds nothing; answers in no particular order.
      */
-    readonly findAttemptForEnd: (
-      organizationId: OrganizationId,
-      runId: RunId
-    ) => Effect.Effect<Option.Option<AttemptForEnd>>
+    readonly findAttemptsForEnd: (runs: ReadonlyArray<RunKey>) => Effect.Effect<ReadonlyArray<AttemptForEnd>>
     /**
-     * A call's end moves its contact (as `updateContact`) and adds the change to its campaign's totals, in
-     * one step, without holding the campaign's row: simultaneous calls' ends never wait for each other.
-     * Every read answers the change once committed (SQL keeps it in a row of its own, folded into the
-     * campaign's by the next claim).
+     * Calls' ends move their contacts (each as `updateContact` with its `move` and no lease) and add the
+     * changes to their campaigns' totals, in one step, without holding the campaigns' rows: simultaneous
+     * ends never wait for each other. Every read answers the change once committed (SQL keeps it in rows
+     * of their own, one per campaign and step, folded into the campaign's by the next claim).
      */
-    readonly endAttempt: (
-      organizationId: OrganizationId,
-      contactId: ContactId,
-      patch: ContactPatch,
-      campaignId: CampaignId,
-      delta: TallyDelta
-    ) => Effect.Effect<void>
+    readonly endAttempts: (ends: ReadonlyArray<AttemptEndWrite>) => Effect.Effect<void>
     /** Contacts in the order they were added. */
     readonly listContacts: (
       organizationId: OrganizationId,

@@ -150,24 +150,35 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.ef
         db.atomically(() =>
           Option.fromNullable(contacts.ownRows(organizationId, (c) => c.last_run_id === runId)[0])
         ),
-      findAttemptForEnd: (organizationId, runId) =>
-        db.atomically(() =>
-          Option.flatMap(
-            Option.fromNullable(contacts.ownRows(organizationId, (c) => c.last_run_id === runId)[0]),
-            (contact) =>
-              Option.map(
-                campaigns.findOwn(organizationId, contact.campaign_id),
-                ({ totals: _, ...campaign }) => ({
-                  contact,
-                  campaign
+      findAttemptsForEnd: (runs) =>
+        db.atomically(() => {
+          const runIds = new Map<OrganizationId, Set<number>>()
+          for (const run of runs) {
+            const ids = runIds.get(run.organization_id) ?? new Set<number>()
+            runIds.set(run.organization_id, ids.add(run.workflow_run_id))
+          }
+          return Array.from(runIds, ([organizationId, ids]) =>
+            contacts
+              .ownRows(organizationId, (c) => c.last_run_id !== null && ids.has(c.last_run_id))
+              .flatMap((contact) =>
+                Option.match(campaigns.findOwn(organizationId, contact.campaign_id), {
+                  onNone: () => [],
+                  onSome: ({ totals: _, ...campaign }) => [{ contact, campaign }]
                 })
               )
-          )
-        ),
-      endAttempt: (organizationId, contactId, patch, campaignId, delta) =>
+          ).flat()
+        }),
+      endAttempts: (ends) =>
         db.atomically(() => {
-          contacts.replaceOwn(organizationId, contactId, (contact) => ({ ...contact, ...patch }))
-          addTally(organizationId, campaignId, delta)
+          for (const end of ends) {
+            contacts.replaceOwn(end.organization_id, end.contact_id, (contact) => ({
+              ...contact,
+              ...end.move,
+              lease_owner: null,
+              lease_expires_at: null
+            }))
+            addTally(end.organization_id, end.campaign_id, end.delta)
+          }
         }),
       listContacts: (organizationId, id, filter, page) =>
         db.atomically(() =>

@@ -41,6 +41,10 @@ export const layer: Layer.Layer<ChannelStore, never, MemoryDatabase> = Layer.eff
             }),
       release: (organizationId, reservationId) =>
         db.atomically(() => Option.isSome(reservations.removeOwn(organizationId, reservationId))),
+      releaseMany: (many) =>
+        db.atomically(
+          () => many.filter((r) => Option.isSome(reservations.removeOwn(r.organization_id, r.id))).length
+        ),
       held: (organizationId, now) => db.atomically(() => heldBy(organizationId, now))
     }
   })

@@ -55,6 +55,25 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       find: (organizationId, id) => db.atomically(() => runs.findOwn(organizationId, id)),
       // In memory a transaction already excludes every other access: there is nothing more to hold.
       findForUpdate: (organizationId, id) => db.atomically(() => runs.findOwn(organizationId, id)),
+      findManyForUpdate: (keys) =>
+        db.atomically(() =>
+          keys.flatMap((key) => Option.toArray(runs.findOwn(key.organization_id, key.workflow_run_id)))
+        ),
+      endMany: (ends) =>
+        db.atomically(() =>
+          ends.flatMap((end) =>
+            Option.toArray(
+              runs.replaceOwn(end.organization_id, end.workflow_run_id, (run) => ({
+                ...run,
+                status: end.status,
+                duration_seconds: end.duration_seconds,
+                cost: end.cost,
+                ended_at: end.ended_at,
+                channel_reservation_id: null
+              }))
+            )
+          )
+        ),
       findAnyOrganization: (id) => db.atomically(() => Option.fromNullable(runs.get(id))),
       list: (organizationId, agentId, filter, page) =>
         db.atomically(() =>

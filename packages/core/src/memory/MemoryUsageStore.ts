@@ -3,7 +3,7 @@ import { MinorUnits } from "../money/Money.js"
 import type { UsageRecord } from "../usage/UsageRecord.js"
 import { UsageRecordId } from "../usage/UsageRecord.js"
 import * as UsageReport from "../usage/UsageReport.js"
-import type { UsagePeriod } from "../usage/UsageStore.js"
+import type { NewUsageRecord, UsagePeriod } from "../usage/UsageStore.js"
 import { UsageStore } from "../usage/UsageStore.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
@@ -22,14 +22,19 @@ export const layer: Layer.Layer<UsageStore, never, MemoryDatabase> = Layer.effec
       at: (l) => l.recorded_at,
       id: (l) => l.id
     })
+    /** The run's line: the one it has, or this one stored. */
+    const recordOne = (line: NewUsageRecord): UsageRecord => {
+      const [existing] = lines.ownRows(line.organization_id, (l) => l.run_id === line.run_id)
+      if (existing !== undefined) return existing
+      const row: UsageRecord = { ...line, id: UsageRecordId.make(db.nextId("usage_records")) }
+      lines.set(row.id, row)
+      return row
+    }
     return {
-      record: (line) =>
+      record: (line) => db.atomically(() => recordOne(line)),
+      recordMany: (many) =>
         db.atomically(() => {
-          const [existing] = lines.ownRows(line.organization_id, (l) => l.run_id === line.run_id)
-          if (existing !== undefined) return existing
-          const row: UsageRecord = { ...line, id: UsageRecordId.make(db.nextId("usage_records")) }
-          lines.set(row.id, row)
-          return row
+          for (const line of many) recordOne(line)
         }),
       list: (organizationId, period, page) =>
         db.atomically(() => lines.newestPage(organizationId, page, within(period))),

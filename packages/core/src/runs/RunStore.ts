@@ -27,6 +27,20 @@ export type RunPatch = Partial<
   >
 >
 
+/** A run named by its organization and id, as batch operations take them. */
+export interface RunKey {
+  readonly organization_id: OrganizationId
+  readonly workflow_run_id: RunId
+}
+
+/** What a call's end writes on its run: its final status, talk time, cost and end; its channel is let go. */
+export interface RunEnd extends RunKey {
+  readonly status: RunStatus
+  readonly duration_seconds: number
+  readonly cost: NonNullable<Run["cost"]>
+  readonly ended_at: Date
+}
+
 /** Where a sweep over ended runs stopped: the last run it handled, in (ended_at, id) order. */
 export interface EndedRunCursor {
   readonly ended_at: Date
@@ -53,6 +67,18 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
      * that run, in any server process. Outside a transaction it is `find`.
      */
     readonly findForUpdate: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>
+    /**
+     * The runs of `keys` that exist (a key of another organization's run finds nothing), held as
+     * `findForUpdate` holds one, in one step. Rows are locked in run id order, so two transactions holding
+     * overlapping sets wait for each other instead of deadlocking. Answers them in no particular order.
+     */
+    readonly findManyForUpdate: (keys: ReadonlyArray<RunKey>) => Effect.Effect<ReadonlyArray<Run>>
+    /**
+     * Ends runs in one step (calls' ends taken together): sets each one's status, duration, cost and
+     * `ended_at` and clears its channel reservation. Answers the runs as written; a key that finds no run
+     * writes and answers nothing.
+     */
+    readonly endMany: (ends: ReadonlyArray<RunEnd>) => Effect.Effect<ReadonlyArray<Run>>
     /**
      * The run under `id` whatever its organization. Only for a voice runtime, which knows a call by its
      * global run id; everything an organization asks for goes through `find`.

@@ -24,6 +24,11 @@ export class UsageStore extends Context.Tag("@voice-agent-platform/core/UsageSto
   UsageStore,
   {
     readonly record: (line: NewUsageRecord) => Effect.Effect<UsageRecord>
+    /**
+     * Records several lines in one step (calls' ends taken together); a run that has its line already
+     * keeps it, as with `record`.
+     */
+    readonly recordMany: (lines: ReadonlyArray<NewUsageRecord>) => Effect.Effect<void>
     readonly list: (
       organizationId: OrganizationId,
       period: UsagePeriod,

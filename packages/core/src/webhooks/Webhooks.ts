@@ -68,27 +68,69 @@ const queue = (
     const store = yield* WebhookStore
     const endpoints = yield* store.subscribers(organizationId, type)
     if (endpoints.length === 0) return []
-    const payload = payloadOf()
     const now = new Date(yield* Clock.currentTimeMillis)
-    const deliveries = yield* Effect.forEach(endpoints, (endpoint) =>
-      Effect.map(base62String(24), (body): WebhookDelivery => ({
-        id: deliveryIdFrom(body),
-        organization_id: organizationId,
-        endpoint_id: endpoint.id,
-        event_type: type,
-        run_id: runId,
-        payload,
-        attempts: 0,
-        status: "pending",
-        next_attempt_at: now,
-        last_status_code: null,
-        last_error: null,
-        created_at: now,
-        delivered_at: null
-      }))
-    )
+    const deliveries = yield* deliveriesTo(endpoints, organizationId, type, runId, payloadOf(), now)
     yield* store.enqueue(deliveries)
     return deliveries
+  })
+
+/** One new delivery of the event to each endpoint, due at once. */
+const deliveriesTo = (
+  endpoints: ReadonlyArray<WebhookEndpoint>,
+  organizationId: OrganizationId,
+  type: WebhookEventType,
+  runId: Run["workflow_run_id"] | null,
+  payload: WebhookDelivery["payload"],
+  now: Date
+): Effect.Effect<ReadonlyArray<WebhookDelivery>, never, SecureRandom> =>
+  Effect.forEach(endpoints, (endpoint) =>
+    Effect.map(base62String(24), (body): WebhookDelivery => ({
+      id: deliveryIdFrom(body),
+      organization_id: organizationId,
+      endpoint_id: endpoint.id,
+      event_type: type,
+      run_id: runId,
+      payload,
+      attempts: 0,
+      status: "pending",
+      next_attempt_at: now,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      delivered_at: null
+    }))
+  )
+
+/**
+ * Queues the event about each of the runs, as `enqueue` does for one (calls' ends taken together): the
+ * subscribers are read once per organization, and every delivery is stored in one step. Inside the
+ * transaction that changes the runs.
+ */
+export const enqueueEach = (
+  type: RunEventType,
+  runs: ReadonlyArray<Run>
+): Effect.Effect<void, never, WebhookStore | SecureRandom> =>
+  Effect.gen(function* () {
+    const store = yield* WebhookStore
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const byOrganization = new Map<OrganizationId, Array<Run>>()
+    for (const run of runs) {
+      const own = byOrganization.get(run.organization_id)
+      if (own === undefined) byOrganization.set(run.organization_id, [run])
+      else own.push(run)
+    }
+    const deliveries: Array<WebhookDelivery> = []
+    for (const [organizationId, own] of byOrganization) {
+      const endpoints = yield* store.subscribers(organizationId, type)
+      if (endpoints.length === 0) continue
+      for (const run of own) {
+        const payload = WebhookPayloads.forRun(type, run, now)
+        deliveries.push(
+          ...(yield* deliveriesTo(endpoints, organizationId, type, run.workflow_run_id, payload, now))
+        )
+      }
+    }
+    if (deliveries.length > 0) yield* store.enqueue(deliveries)
   })
 
 /**

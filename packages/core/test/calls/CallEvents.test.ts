@@ -307,7 +307,8 @@ describe("CallEvents", () => {
                   Layer.map((stores) =>
                     Context.add(stores, UsageStore, {
                       ...Context.get(stores, UsageStore),
-                      record: () => Effect.dieMessage("the ledger is down")
+                      record: () => Effect.dieMessage("the ledger is down"),
+                      recordMany: () => Effect.dieMessage("the ledger is down")
                     })
                   )
                 ),

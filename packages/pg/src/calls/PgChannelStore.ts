@@ -3,7 +3,10 @@ import { ChannelStore } from "@voice-agent-platform/core/calls/ChannelStore.js"
 import * as OutboundChannels from "@voice-agent-platform/core/calls/OutboundChannels.js"
 import { ChannelReservation } from "@voice-agent-platform/core/calls/OutboundChannels.js"
 import { Effect, Layer, Schema } from "effect"
+import * as Batches from "../storage/Batches.js"
 import * as Rows from "../storage/Rows.js"
+
+const Released = Schema.Struct({ released: Schema.Number })
 
 /**
  * Outbound channel reservations in PostgreSQL. Reservations of one organization are decided one at a
@@ -69,6 +72,24 @@ export const layer: Layer.Layer<ChannelStore, never, SqlClient.SqlClient> = Laye
           DELETE FROM channel_reservations WHERE organization_id = ${organizationId} AND id = ${reservationId}
           RETURNING 1 AS released`
         ).pipe(Effect.map((rows) => rows.length > 0)),
+      // One statement for the batch, answering the count rather than a row per reservation freed.
+      releaseMany: (reservations) =>
+        reservations.length === 0
+          ? Effect.succeed(0)
+          : Rows.single(Released)(
+              sql`
+              WITH released AS (
+                DELETE FROM channel_reservations r
+                USING ${Batches.recordset(
+                  sql,
+                  reservations.map(({ organization_id, id }) => ({ organization_id, id })),
+                  "v",
+                  "organization_id bigint, id text"
+                )}
+                WHERE r.organization_id = v.organization_id AND r.id = v.id
+                RETURNING 1)
+              SELECT count(*)::int8 AS released FROM released`
+            ).pipe(Effect.map((row) => row.released)),
       held: heldBy
     }
   })

@@ -6,6 +6,7 @@ import { IntegrationDelivery, Run, RunLogEntry, SmsMessage } from "@voice-agent-
 import type { RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Layer, Schema } from "effect"
+import * as Batches from "../storage/Batches.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 import { type PageItems, pageArray, summariesOf } from "./RunSummaryRows.js"
@@ -114,6 +115,42 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
       findForUpdate: (organizationId, id) =>
         one(sql`
           SELECT * FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} FOR UPDATE`),
+      // One statement for the batch; its rows are locked in id order (the sort runs before the lock), so
+      // transactions holding overlapping sets wait for each other and never deadlock.
+      findManyForUpdate: (keys) =>
+        keys.length === 0
+          ? Effect.succeed([])
+          : all(sql`
+              SELECT * FROM runs WHERE (organization_id, workflow_run_id) IN (
+                SELECT k.organization_id, k.workflow_run_id FROM ${Batches.recordset(
+                  sql,
+                  keys.map(({ organization_id, workflow_run_id }) => ({ organization_id, workflow_run_id })),
+                  "k",
+                  "organization_id bigint, workflow_run_id bigint"
+                )})
+              ORDER BY workflow_run_id FOR UPDATE`),
+      endMany: (ends) =>
+        ends.length === 0
+          ? Effect.succeed([])
+          : all(sql`
+              UPDATE runs r SET status = e.status, duration_seconds = e.duration_seconds, cost = e.cost,
+                ended_at = e.ended_at, channel_reservation_id = NULL
+              FROM ${Batches.recordset(
+                sql,
+                ends.map((end) => ({
+                  organization_id: end.organization_id,
+                  workflow_run_id: end.workflow_run_id,
+                  status: end.status,
+                  duration_seconds: end.duration_seconds,
+                  cost: end.cost,
+                  ended_at: end.ended_at
+                })),
+                "e",
+                "organization_id bigint, workflow_run_id bigint, status text, duration_seconds integer, " +
+                  "cost bigint, ended_at timestamptz"
+              )}
+              WHERE r.organization_id = e.organization_id AND r.workflow_run_id = e.workflow_run_id
+              RETURNING r.*`),
       findAnyOrganization: (id) => one(sql`SELECT * FROM runs WHERE workflow_run_id = ${id}`),
       list: (organizationId, agentId, filter, page) => {
         const where = sql.and([

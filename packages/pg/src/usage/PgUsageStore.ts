@@ -6,6 +6,7 @@ import type { UsagePeriod } from "@voice-agent-platform/core/usage/UsageStore.js
 import { UsageStore } from "@voice-agent-platform/core/usage/UsageStore.js"
 import { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
 import { Effect, Layer, Option, Schema } from "effect"
+import * as Batches from "../storage/Batches.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
@@ -47,6 +48,32 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
             })
           )
         ),
+      // One statement for the batch; a run whose line is there already (or earlier in the batch) keeps it.
+      recordMany: (lines) =>
+        lines.length === 0
+          ? Effect.void
+          : Rows.run(sql`
+              INSERT INTO usage_records
+                (organization_id, run_id, agent_id, mode, duration_seconds, cost, currency, recorded_at)
+              SELECT v.organization_id, v.run_id, v.agent_id, v.mode, v.duration_seconds, v.cost, v.currency,
+                v.recorded_at
+              FROM ${Batches.recordset(
+                sql,
+                lines.map((line) => ({
+                  organization_id: line.organization_id,
+                  run_id: line.run_id,
+                  agent_id: line.agent_id,
+                  mode: line.mode,
+                  duration_seconds: line.duration_seconds,
+                  cost: line.cost,
+                  currency: line.currency,
+                  recorded_at: line.recorded_at
+                })),
+                "v",
+                "organization_id bigint, run_id bigint, agent_id bigint, mode text, duration_seconds integer, " +
+                  "cost bigint, currency text, recorded_at timestamptz"
+              )}
+              ON CONFLICT (run_id) DO NOTHING`),
       list: (organizationId, period, page) => {
         const where = within(organizationId, period)
         const { limit, offset } = Paging.window(page)

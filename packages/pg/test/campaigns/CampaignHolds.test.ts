@@ -10,6 +10,7 @@ import * as SecureRandom from "@voice-agent-platform/core/randomness/SecureRando
 import { Fixtures } from "@voice-agent-platform/core/testing"
 import { Clock, Deferred, Effect, Fiber, Layer, Option } from "effect"
 import * as PgStorage from "../../src/storage/PgStorage.js"
+import { someoneWaitsForALock } from "../storage/LockWaits.js"
 import {
   layerFreshDatabase,
   layerSecretBox,
@@ -25,8 +26,8 @@ const storage = PgStorage.layer.pipe(
   Layer.merge(SecureRandom.layerWebCrypto)
 )
 
-/** A running campaign of two contacts (+48, dialable at noon in Warsaw), tallied `status`. */
-const running = (status: "pending" | "in_progress") =>
+/** A running campaign of `n` contacts (+48, dialable at noon in Warsaw), tallied `status`. */
+const running = (status: "pending" | "in_progress", n = 2) =>
   Effect.gen(function* () {
     const store = yield* CampaignStore
     const org = yield* Fixtures.organization({ outbound_channels: 10 })
@@ -35,12 +36,12 @@ const running = (status: "pending" | "in_progress") =>
       Fixtures.newCampaign(org.id, agent.id, { status: "running" }),
       Fixtures.epoch
     )
-    const numbers = ["+48500500001", "+48500500002"].map((phone_number) => ({
-      phone_number,
+    const numbers = Array.from({ length: n }, (_, i) => ({
+      phone_number: `+4850050${String(i + 1).padStart(4, "0")}`,
       initial_context: {}
     }))
     const { added } = yield* store.addContacts(org.id, campaign.id, numbers, Fixtures.epoch)
-    yield* store.tally(org.id, campaign.id, CampaignTally.move(null, status, 2))
+    yield* store.tally(org.id, campaign.id, CampaignTally.move(null, status, n))
     // in progress: each contact's attempt is a run of the campaign
     const runIds: Array<RunId> = []
     if (status === "in_progress") {
@@ -98,18 +99,26 @@ const holding = (
     return fiber
   })
 
-/** A call's end as the engine writes it: its attempt read (the campaign held against status changes), then written. */
+/**
+ * A call's end as the engine writes it: its attempt read (the campaign held against status changes), then
+ * written, as a batch of one.
+ */
 const callEnds = (organizationId: OrganizationId, runId: RunId) =>
   Effect.gen(function* () {
     const store = yield* CampaignStore
-    const { campaign, contact } = Option.getOrThrow(yield* store.findAttemptForEnd(organizationId, runId))
-    yield* store.endAttempt(
-      organizationId,
-      contact.id,
-      { status: "completed", lease_owner: null, lease_expires_at: null },
-      campaign.id,
-      CampaignTally.move("in_progress", "completed")
-    )
+    const [found, ...more] = yield* store.findAttemptsForEnd([
+      { organization_id: organizationId, workflow_run_id: runId }
+    ])
+    if (found === undefined || more.length > 0) return yield* Effect.dieMessage("one attempt per run")
+    yield* store.endAttempts([
+      {
+        organization_id: organizationId,
+        campaign_id: found.campaign.id,
+        contact_id: found.contact.id,
+        move: { status: "completed", outcome: null, next_attempt_at: null },
+        delta: CampaignTally.move("in_progress", "completed")
+      }
+    ])
   })
 
 describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
@@ -173,6 +182,55 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
         SELECT count(*)::int8 AS n FROM campaign_tallies WHERE campaign_id = ${campaign.id}`
       expect(rows[0]!.n).toBe(0)
     }).pipe(Effect.provide(storage))
+  )
+
+  it.live(
+    "calls' ends hold their contacts in id order: waiting for one, they hold those before it, none after",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const store = yield* CampaignStore
+        // random contact ids: the order the contacts were added in is not their ids' order
+        const { org, campaign, contacts, runIds } = yield* running("in_progress", 20)
+        const byId = contacts
+          .map((contact, i) => ({ id: contact.id, runId: runIds[i]! }))
+          .sort((a, b) => a.id - b.id)
+        const middle = byId[9]!
+        const held = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const first = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* store.findContactByRunForUpdate(org.id, middle.runId)
+              yield* Deferred.succeed(held, undefined)
+              yield* Deferred.await(release)
+            })
+          )
+          .pipe(Effect.fork)
+        yield* Deferred.await(held)
+        // the batch names its runs highest contact id first
+        const ends = yield* sql
+          .withTransaction(
+            store.findAttemptsForEnd(
+              [...byId].reverse().map(({ runId }) => ({ organization_id: org.id, workflow_run_id: runId }))
+            )
+          )
+          .pipe(Effect.fork)
+        // the contacts no transaction holds while the ends wait: exactly those after the one they wait for
+        // (the first transaction lets go whatever happens, so that a failure here leaves nothing waiting)
+        const free = yield* Effect.zipRight(
+          someoneWaitsForALock,
+          sql<{ readonly id: number }>`
+          SELECT id FROM campaign_contacts WHERE organization_id = ${org.id} AND campaign_id = ${campaign.id}
+          ORDER BY id FOR UPDATE SKIP LOCKED`
+        ).pipe(Effect.ensuring(Deferred.succeed(release, undefined)))
+        yield* Fiber.join(first)
+        const found = yield* Fiber.join(ends).pipe(Effect.timeout("10 seconds"))
+        expect(free.map((row) => row.id)).toEqual(byId.slice(10).map((contact) => contact.id))
+        expect(found.map((end) => end.contact.id).sort((a, b) => a - b)).toEqual(
+          byId.map((contact) => contact.id)
+        )
+      }).pipe(Effect.provide(storage))
   )
 
   it.live("a claim starts its leases on the database's clock, not on a dialer's clock that lags", () =>

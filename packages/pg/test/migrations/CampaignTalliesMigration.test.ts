@@ -114,16 +114,24 @@ const keepsTotals = Effect.gen(function* () {
       SELECT last_run_id FROM campaign_contacts WHERE campaign_id = ${running} AND status = 'in_progress'`
     yield* sql.withTransaction(
       Effect.flatMap(
-        store.findAttemptForEnd(organizationId as never, Number(inProgress!.last_run_id) as never),
+        store.findAttemptsForEnd([
+          {
+            organization_id: organizationId as never,
+            workflow_run_id: Number(inProgress!.last_run_id) as never
+          }
+        ]),
         (found) => {
-          const { campaign, contact } = Option.getOrThrow(found)
-          return store.endAttempt(
-            campaign.organization_id,
-            contact.id,
-            { status: "completed" },
-            campaign.id,
-            ended
-          )
+          expect(found).toHaveLength(1)
+          const { campaign, contact } = found[0]!
+          return store.endAttempts([
+            {
+              organization_id: campaign.organization_id,
+              campaign_id: campaign.id,
+              contact_id: contact.id,
+              move: { status: "completed", outcome: null, next_attempt_at: null },
+              delta: ended
+            }
+          ])
         }
       )
     )
