@@ -35,36 +35,15 @@ const erasedRunId = (organizationId: OrganizationId) =>
 const byId = <A extends { readonly workflow_run_id: number }>(rows: ReadonlyArray<A>) =>
   [...rows].sort((a, b) => a.workflow_run_id - b.workflow_run_id)
 
-/** A running campaign of the organization whose `n` contacts are each in an attempt, a run of its own. */
+/** A running campaign of the organization, three attempts a contact, whose `n` contacts are each in one. */
 const dialing = (organizationId: OrganizationId, n: number) =>
   Effect.gen(function* () {
-    const store = yield* CampaignStore
-    const runs = yield* RunStore
-    const { agent } = yield* Fixtures.agent(organizationId)
-    const campaign = yield* store.insert(
-      Fixtures.newCampaign(organizationId, agent.id, { status: "running", max_attempts: 3 }),
-      at(0)
-    )
-    const numbers = Array.from({ length: n }, (_, i) => ({
-      phone_number: `+4850070${String(i).padStart(4, "0")}`,
-      initial_context: {}
-    }))
-    const { added } = yield* store.addContacts(organizationId, campaign.id, numbers, at(0))
-    yield* store.tally(organizationId, campaign.id, {
+    const dialed = yield* Fixtures.campaignInAttempts(organizationId, n, { max_attempts: 3 })
+    yield* (yield* CampaignStore).tally(organizationId, dialed.campaign.id, {
       ...CampaignTally.move(null, "in_progress", n),
       attempts: n
     })
-    const attempts = yield* runs.insertMany(
-      added.map(() => ({ ...Fixtures.newRun(organizationId, agent.id), campaign_id: campaign.id })),
-      at(1)
-    )
-    yield* store.startAttempts(
-      organizationId,
-      added.map((contact, i) => ({ id: contact.id, runId: attempts[i]!.workflow_run_id })),
-      "dialer",
-      600
-    )
-    return { campaign, agent, contacts: added, runs: attempts }
+    return dialed
   })
 
 const moved = (status: AttemptMove["status"], outcome: string | null = null, next: Date | null = null) => ({

@@ -13,6 +13,8 @@ import type { NewRun } from "../src/runs/RunStore.js"
 import type { NewTool } from "../src/tools/ToolStore.js"
 import type { AgentId } from "../src/agents/AgentIds.js"
 import type { NewCampaign } from "../src/campaigns/CampaignStore.js"
+import { CampaignStore } from "../src/campaigns/CampaignStore.js"
+import { RunStore } from "../src/runs/RunStore.js"
 
 /** A fixed instant for records whose time does not matter. */
 export const epoch = new Date("2026-01-15T10:00:00.000Z")
@@ -155,3 +157,39 @@ export const newCampaign = (
   ended_at: null,
   ...fields
 })
+
+/**
+ * A running campaign of the organization (`fields` over `newCampaign`'s) whose `n` contacts are each in an
+ * attempt, a run of its own that the campaign carries, leased to "dialer" for 10 minutes; the campaign is
+ * written at the epoch, its runs a second later. The campaign's tallies are left to the caller.
+ */
+export const campaignInAttempts = (
+  organizationId: OrganizationId,
+  n: number,
+  fields: Partial<NewCampaign> = {}
+) =>
+  Effect.gen(function* () {
+    const store = yield* CampaignStore
+    const runs = yield* RunStore
+    const { agent: stored } = yield* agent(organizationId)
+    const campaign = yield* store.insert(
+      newCampaign(organizationId, stored.id, { status: "running", ...fields }),
+      epoch
+    )
+    const numbers = Array.from({ length: n }, (_, i) => ({
+      phone_number: `+4850070${String(i).padStart(4, "0")}`,
+      initial_context: {}
+    }))
+    const { added } = yield* store.addContacts(organizationId, campaign.id, numbers, epoch)
+    const attempts = yield* runs.insertMany(
+      added.map(() => ({ ...newRun(organizationId, stored.id), campaign_id: campaign.id })),
+      new Date(epoch.getTime() + 1000)
+    )
+    yield* store.startAttempts(
+      organizationId,
+      added.map((contact, i) => ({ id: contact.id, runId: attempts[i]!.workflow_run_id })),
+      "dialer",
+      600
+    )
+    return { campaign, agent: stored, contacts: added, runs: attempts }
+  })

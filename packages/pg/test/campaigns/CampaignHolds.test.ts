@@ -10,7 +10,7 @@ import * as SecureRandom from "@voice-agent-platform/core/randomness/SecureRando
 import { Fixtures } from "@voice-agent-platform/core/testing"
 import { Clock, Deferred, Effect, Fiber, Layer, Option } from "effect"
 import * as PgStorage from "../../src/storage/PgStorage.js"
-import { someoneWaitsForALock } from "../storage/LockWaits.js"
+import { holdUntil, someoneWaitsForALock } from "../storage/LockWaits.js"
 import {
   layerFreshDatabase,
   layerSecretBox,
@@ -196,18 +196,8 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
           .map((contact, i) => ({ id: contact.id, runId: runIds[i]! }))
           .sort((a, b) => a.id - b.id)
         const middle = byId[9]!
-        const held = yield* Deferred.make<void>()
         const release = yield* Deferred.make<void>()
-        const first = yield* sql
-          .withTransaction(
-            Effect.gen(function* () {
-              yield* store.findContactByRunForUpdate(org.id, middle.runId)
-              yield* Deferred.succeed(held, undefined)
-              yield* Deferred.await(release)
-            })
-          )
-          .pipe(Effect.fork)
-        yield* Deferred.await(held)
+        const first = yield* holdUntil(store.findContactByRunForUpdate(org.id, middle.runId), release)
         // the batch names its runs highest contact id first
         const ends = yield* sql
           .withTransaction(

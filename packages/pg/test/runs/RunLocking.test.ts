@@ -7,7 +7,7 @@ import type { Run } from "@voice-agent-platform/core/runs/Run.js"
 import { Fixtures } from "@voice-agent-platform/core/testing"
 import { Deferred, Effect, Fiber, Layer, Option } from "effect"
 import * as PgStorage from "../../src/storage/PgStorage.js"
-import { someoneWaitsForALock } from "../storage/LockWaits.js"
+import { holdUntil, someoneWaitsForALock } from "../storage/LockWaits.js"
 import {
   layerFreshDatabase,
   layerSecretBox,
@@ -128,18 +128,8 @@ describe.skipIf(!reachable)("a run held by findForUpdate (PostgreSQL)", () => {
       )
       const byId = [...created].sort((a, b) => a.workflow_run_id - b.workflow_run_id)
       const middle = byId[9]!
-      const held = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
-      const first = yield* sql
-        .withTransaction(
-          Effect.gen(function* () {
-            yield* runs.findForUpdate(org.id, middle.workflow_run_id)
-            yield* Deferred.succeed(held, undefined)
-            yield* Deferred.await(release)
-          })
-        )
-        .pipe(Effect.fork)
-      yield* Deferred.await(held)
+      const first = yield* holdUntil(runs.findForUpdate(org.id, middle.workflow_run_id), release)
       // the batch names its runs highest id first
       const batch = yield* sql
         .withTransaction(runs.findManyForUpdate([...byId].reverse().map(keyOf)))

@@ -4,7 +4,6 @@ import { ChannelStore } from "@voice-agent-platform/core/calls/ChannelStore.js"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import * as CampaignTally from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import { MinorUnits } from "@voice-agent-platform/core/money/Money.js"
-import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import type { Run } from "@voice-agent-platform/core/runs/Run.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Fixtures } from "@voice-agent-platform/core/testing"
@@ -63,37 +62,9 @@ const fresh = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<A> =>
 
 const keyOf = (run: Run) => ({ organization_id: run.organization_id, workflow_run_id: run.workflow_run_id })
 
-/** A running campaign of the organization whose `n` contacts are each in an attempt, a run of its own. */
-const dialing = (organizationId: OrganizationId, n: number) =>
-  Effect.gen(function* () {
-    const store = yield* CampaignStore
-    const runs = yield* RunStore
-    const { agent } = yield* Fixtures.agent(organizationId)
-    const campaign = yield* store.insert(
-      Fixtures.newCampaign(organizationId, agent.id, { status: "running" }),
-      Fixtures.epoch
-    )
-    const numbers = Array.from({ length: n }, (_, i) => ({
-      phone_number: `+4850080000${i}`,
-      initial_context: {}
-    }))
-    const { added } = yield* store.addContacts(organizationId, campaign.id, numbers, Fixtures.epoch)
-    const attempts = yield* runs.insertMany(
-      added.map(() => ({ ...Fixtures.newRun(organizationId, agent.id), campaign_id: campaign.id })),
-      Fixtures.epoch
-    )
-    yield* store.startAttempts(
-      organizationId,
-      added.map((contact, i) => ({ id: contact.id, runId: attempts[i]!.workflow_run_id })),
-      "dialer",
-      600
-    )
-    return { campaign, contacts: added, runs: attempts }
-  })
-
 /** A call's end that completes the attempt of `dialed`'s contact `i`, of `seconds` and twice as many minor units. */
 const completes = (
-  dialed: Effect.Effect.Success<ReturnType<typeof dialing>>,
+  dialed: Effect.Effect.Success<ReturnType<typeof Fixtures.campaignInAttempts>>,
   i: number,
   seconds: number
 ) => ({
@@ -164,7 +135,7 @@ for (const [name, available, database] of onEach) {
             )
           )
           expect((yield* usage.totals(org.id, {})).calls).toBe(6)
-          const dialed = yield* dialing(org.id, 5)
+          const dialed = yield* Fixtures.campaignInAttempts(org.id, 5)
           yield* oneStatementEach(5, (size) =>
             campaigns.findAttemptsForEnd(dialed.runs.slice(0, size).map(keyOf))
           )
@@ -179,8 +150,8 @@ for (const [name, available, database] of onEach) {
         const sql = yield* SqlClient.SqlClient
         const campaigns = yield* CampaignStore
         const org = yield* Fixtures.organization()
-        const first = yield* dialing(org.id, 3)
-        const second = yield* dialing(org.id, 2)
+        const first = yield* Fixtures.campaignInAttempts(org.id, 3)
+        const second = yield* Fixtures.campaignInAttempts(org.id, 2)
         yield* campaigns.endAttempts([
           completes(first, 0, 10),
           completes(second, 0, 100),
