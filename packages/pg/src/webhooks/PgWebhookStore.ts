@@ -8,6 +8,7 @@ import { WebhookStore } from "@voice-agent-platform/core/webhooks/WebhookStore.j
 import { Effect, Layer, Schema } from "effect"
 import * as SealedColumns from "../secrets/SealedColumns.js"
 import { SecretBox } from "../secrets/SecretBox.js"
+import * as Batches from "../storage/Batches.js"
 import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
@@ -141,8 +142,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
                   .map((name) => `r.${name}`)
                   .join(", ")
               )}
-              FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb)
-                AS r(${sql.literal(deliveryColumns)})
+              FROM ${Batches.recordset(sql, deliveries, "r", deliveryColumns)}
               JOIN webhook_endpoints e ON e.organization_id = r.organization_id AND e.id = r.endpoint_id
               FOR KEY SHARE OF e`),
       claimDue: ({ limit, now, perEndpoint, perOrganization, skipEndpoints, skipOrganizations }) =>
