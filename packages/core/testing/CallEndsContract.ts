@@ -93,6 +93,8 @@ export const callEndsContract = (it: Vitest.MethodsNonLive<Stores>) =>
           status: "completed" as const,
           duration_seconds: seconds,
           cost: MinorUnits.make(seconds * 4 - 50),
+          model_cost: MinorUnits.make(seconds),
+          analysis_status: seconds > 10 ? ("pending" as const) : ("skipped" as const),
           ended_at: new Date(at(seconds).getTime() + 123)
         })
         const ended = yield* transactions.run(runs.endMany(keys.map((key, i) => end(key, 10 * (i + 1)))))
@@ -164,6 +166,9 @@ export const callEndsContract = (it: Vitest.MethodsNonLive<Stores>) =>
           run_id: run.workflow_run_id,
           agent_id: run.workflow_id,
           mode: "phone",
+          kind: "call" as const,
+          prompt_tokens: 0,
+          completion_tokens: 0,
           duration_seconds: seconds,
           cost: MinorUnits.make(seconds * 2),
           currency: "PLN" as const,

@@ -54,12 +54,38 @@ export const WorkflowDefinition = Schema.Struct({
    * then-current version; only an older, non-current version lacks them (its agent's
    * `workflow_configurations.transfer_numbers` stand in).
    */
-  transfer_numbers: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
+  transfer_numbers: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }),
+  /**
+   * The knowledge-base documents the agent answers from (their integer ids): for each turn of a
+   * conversation the most relevant chunks of these are given to the model. None when absent.
+   */
+  knowledge_base_document_ids: Schema.optionalWith(Schema.Array(Schema.Int), { exact: true })
 })
 export type WorkflowDefinition = typeof WorkflowDefinition.Type
 
 /** The longest a call of an agent may last when nobody configured it. */
 export const defaultMaxCallDurationSeconds = 600
+
+/** The bounds of an agent's model choice (docs/limits.md). */
+export const modelChoiceLimits = { modelChars: 200, maxTemperature: 2, maxTokens: 32_768 } as const
+
+/**
+ * The language model an agent talks with, when not the deployment's (`LLM_MODEL`, `LLM_MAX_TOKENS`):
+ * another model on the same provider, its sampling temperature, its longest reply in tokens.
+ */
+export const ModelChoice = Schema.Struct({
+  model: Schema.optionalWith(
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(modelChoiceLimits.modelChars)),
+    { exact: true }
+  ),
+  temperature: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, modelChoiceLimits.maxTemperature)), {
+    exact: true
+  }),
+  max_tokens: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, modelChoiceLimits.maxTokens)), {
+    exact: true
+  })
+}).annotations({ identifier: "ModelChoice" })
+export type ModelChoice = typeof ModelChoice.Type
 
 /** Settings of an agent that are not part of its prompt. */
 export const WorkflowConfigurations = Schema.Struct({
@@ -67,7 +93,9 @@ export const WorkflowConfigurations = Schema.Struct({
   max_call_duration_seconds: Schema.Int.pipe(Schema.between(10, 4 * 60 * 60)),
   /** Numbers a transfer tool may use when the model names one (E.164). */
   transfer_numbers: Schema.Array(Schema.String),
-  voice: Schema.NullOr(Schema.String)
+  voice: Schema.NullOr(Schema.String),
+  /** The agent's language model, when not the deployment's. */
+  model: Schema.optionalWith(ModelChoice, { exact: true })
 })
 export type WorkflowConfigurations = typeof WorkflowConfigurations.Type
 

@@ -1,4 +1,6 @@
 import { Effect } from "effect"
+import { AnalysisJobStore } from "../analysis/AnalysisJobStore.js"
+import * as ModelPricing from "../language-model/ModelPricing.js"
 import * as CampaignAttempts from "../campaigns/CampaignAttempts.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
@@ -13,6 +15,7 @@ import type { EndStatus } from "./CallEnd.js"
 import * as CallCost from "./CallCost.js"
 import { CallFragmentStore } from "./CallFragmentStore.js"
 import { CallRates } from "./CallRates.js"
+import { MinorUnits } from "../money/Money.js"
 import { ChannelStore } from "./ChannelStore.js"
 
 /** A live run (held by the caller's transaction) whose call ended `status` after `reportedSeconds`. */
@@ -30,14 +33,23 @@ export const runKey = (run: { readonly organization_id: number; readonly workflo
   `${run.organization_id}:${run.workflow_run_id}`
 
 /**
+ * What a run's talk time costs: a call's at `CallRates`; a chat's nothing (no line is held: a chat is
+ * charged for its language-model tokens only).
+ */
+const talkCost = (run: Run, durationSeconds: number, rate: CallRates["Type"]) =>
+  run.mode === "chat" ? MinorUnits.make(0) : CallCost.compute(durationSeconds, rate)
+
+/**
  * What calls' ends write, for one call or many at once, inside the caller's transaction (which holds
  * the runs): each call's transcript (only for a run that kept fragments), its final state (status,
- * whole-second duration, cost at `CallRates`, `ended_at`), its channel given back, its line in the billing
- * ledger (one per call, also for one nobody answered: 0 s, 0 PLN), its `call.ended` webhook deliveries,
- * and its campaign attempt's move (`CampaignAttempts.runsEnded`). Each of those but the transcript is one
- * statement for the whole set (the webhooks' subscribers one per organization), so ends written together
- * cost little more than one; a transcript costs its run a read, a file and a delete (`transcriptsAtOnce`
- * files at a time). Answers the ended runs in the order of `ends`.
+ * whole-second duration, cost at `CallRates`, the charge for its conversation's model tokens at
+ * `ModelPricing`, `ended_at`), its channel given back, its `call` line in the billing ledger (one per call,
+ * also for one nobody answered: 0 s, 0 PLN), its analysis (a `call_analysis` job when it had a
+ * conversation, a transcript; `analysis_status` `pending`, else `skipped`), its `call.ended` webhook
+ * deliveries, and its campaign attempt's move (`CampaignAttempts.runsEnded`). Each of those but the
+ * transcript is one statement for the whole set (the webhooks' subscribers one per organization), so ends
+ * written together cost little more than one; a transcript costs its run a read, a file and a delete
+ * (`transcriptsAtOnce` files at a time). Answers the ended runs in the order of `ends`.
  */
 export const make = Effect.gen(function* () {
   const runStore = yield* RunStore
@@ -49,6 +61,8 @@ export const make = Effect.gen(function* () {
   const webhookStore = yield* WebhookStore
   const random = yield* SecureRandom
   const campaigns = yield* CampaignStore
+  const analysisJobs = yield* AnalysisJobStore
+  const modelPrice = yield* ModelPricing.ModelPricing
 
   return (ends: ReadonlyArray<EndToWrite>, now: Date) =>
     Effect.gen(function* () {
@@ -66,6 +80,7 @@ export const make = Effect.gen(function* () {
           }),
         { concurrency: transcriptsAtOnce }
       )).flat()
+      const conversed = new Set(spoken.map(runKey))
       const writes = ends.map(({ reportedSeconds, run, status }): RunEnd => {
         const duration = CallCost.wholeSeconds(reportedSeconds)
         return {
@@ -73,7 +88,12 @@ export const make = Effect.gen(function* () {
           workflow_run_id: run.workflow_run_id,
           status,
           duration_seconds: duration,
-          cost: CallCost.compute(duration, rate),
+          cost: talkCost(run, duration, rate),
+          model_cost: ModelPricing.cost(
+            { prompt_tokens: run.model_prompt_tokens, completion_tokens: run.model_completion_tokens },
+            modelPrice
+          ),
+          analysis_status: conversed.has(runKey(run)) ? "pending" : "skipped",
           ended_at: now
         }
       })
@@ -94,15 +114,31 @@ export const make = Effect.gen(function* () {
       yield* ledger.recordMany(
         ended.map((run, i) => ({
           organization_id: run.organization_id,
+          kind: "call" as const,
           run_id: run.workflow_run_id,
           agent_id: run.workflow_id,
           mode: run.mode,
           duration_seconds: writes[i]!.duration_seconds,
-          cost: writes[i]!.cost,
+          cost: MinorUnits.make(writes[i]!.cost + writes[i]!.model_cost),
+          prompt_tokens: run.model_prompt_tokens,
+          completion_tokens: run.model_completion_tokens,
           currency: run.currency,
           recorded_at: now
         }))
       )
+      // every run that had a conversation is read by the model once, by whichever server claims the job
+      const toAnalyse = ended.filter((run) => run.analysis_status === "pending")
+      if (toAnalyse.length > 0) {
+        yield* analysisJobs.enqueue(
+          toAnalyse.map((run) => ({
+            organization_id: run.organization_id,
+            kind: "call_analysis" as const,
+            run_id: run.workflow_run_id,
+            agent_id: run.workflow_id
+          })),
+          now
+        )
+      }
       // none kept meanwhile (each run's events take turns on its row): nothing else to clear
       for (const run of spoken) yield* fragments.clear(run.organization_id, run.workflow_run_id)
       yield* Webhooks.enqueueEach("call.ended", ended).pipe(

@@ -78,11 +78,13 @@ export class DocumentStore extends Context.Tag("@voice-agent-platform/core/Docum
      * (`Search.tokenize`'s terms: lower case, without diacritics), most relevant first, at most `limit`.
      * Ties go to the newer document, then to the earlier chunk. The SQL adapter ranks in the database
      * through its full-text index and reads only matching chunks; the in-memory one scans with BM25.
+     * With `documentIds`, only chunks of those documents (an agent's knowledge); an empty list finds nothing.
      */
     readonly search: (
       organizationId: OrganizationId,
       terms: ReadonlyArray<string>,
-      limit: number
+      limit: number,
+      documentIds?: ReadonlyArray<DocumentId>
     ) => Effect.Effect<ReadonlyArray<ChunkMatch>>
   }
 >() {}

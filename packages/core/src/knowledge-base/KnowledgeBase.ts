@@ -147,12 +147,13 @@ export class KnowledgeBase extends Context.Tag("@voice-agent-platform/core/Knowl
     ) => Effect.Effect<Document, DocumentNotFound>
     /**
      * The chunks of completed documents most relevant to the query, best first, at most `limit`: ranked by
-     * the document store (in the database with SQL storage).
+     * the document store (in the database with SQL storage). With `documentIds`, only chunks of those.
      */
     readonly search: (
       organizationId: OrganizationId,
       query: string,
-      limit: number
+      limit: number,
+      documentIds?: ReadonlyArray<DocumentId>
     ) => Effect.Effect<ReadonlyArray<SearchHit>>
     /**
      * Wakes the processors to take documents left `pending` by another server or an earlier process, or
@@ -349,9 +350,11 @@ export const layerWith = (
             yield* blobs.remove(document.blob_key)
             return removed.value
           }),
-        search: (organizationId, query, limit) => {
+        search: (organizationId, query, limit, documentIds) => {
           const terms = [...new Set(Search.tokenize(query))]
-          return terms.length === 0 ? Effect.succeed([]) : store.search(organizationId, terms, limit)
+          return terms.length === 0 || documentIds?.length === 0
+            ? Effect.succeed([])
+            : store.search(organizationId, terms, limit, documentIds)
         },
         processPending: processors.wake,
         awaitIdle: processors.awaitIdle

@@ -5,6 +5,7 @@ import * as SecureRandom from "../randomness/SecureRandom.js"
 import * as Services from "../Services.js"
 import * as SimulatedEngine from "../SimulatedEngine.js"
 import * as MemoryAgentStore from "./MemoryAgentStore.js"
+import * as MemoryAnalysisJobStore from "./MemoryAnalysisJobStore.js"
 import * as MemoryBlobStore from "./MemoryBlobStore.js"
 import * as MemoryTelephony from "./MemoryTelephony.js"
 import * as MemoryCallFragmentStore from "./MemoryCallFragmentStore.js"
@@ -44,7 +45,8 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
   MemoryIntegrationStore.layer,
   MemoryTriggerStore.layer,
   MemoryIdempotencyStore.layer,
-  MemoryWebhookStore.layer
+  MemoryWebhookStore.layer,
+  MemoryAnalysisJobStore.layer
 ).pipe(Layer.provide(MemoryDatabase.layer))
 
 /**

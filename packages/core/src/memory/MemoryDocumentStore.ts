@@ -81,11 +81,18 @@ export const layer: Layer.Layer<DocumentStore, never, MemoryDatabase> = Layer.ef
         db.atomically(() => (documents.own(organizationId, id) === undefined ? [] : (chunks.get(id) ?? []))),
       // A scan of every chunk of the organization, ranked by BM25 over them: right for the data sizes
       // an in-memory engine holds.
-      search: (organizationId, terms, limit) =>
+      search: (organizationId, terms, limit, documentIds) =>
         db.atomically(() => {
           const candidates: Array<Omit<ChunkMatch, "score">> = []
+          const wanted = documentIds === undefined ? undefined : new Set<number>(documentIds)
           const searchable = newestFirst(
-            documents.ownRows(organizationId, (d) => d.processing_status === "completed" && d.is_active),
+            documents.ownRows(
+              organizationId,
+              (d) =>
+                d.processing_status === "completed" &&
+                d.is_active &&
+                (wanted === undefined || wanted.has(d.id))
+            ),
             (d) => d.created_at,
             (d) => d.id
           )

@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import type { Run } from "../runs/Run.js"
-import { isLive } from "../runs/Run.js"
+import { isLive, newRunDefaults } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
 import type { EndedRunCursor } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
@@ -32,9 +32,9 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         db.atomically(() => {
           const row: Run = {
             ...run,
+            ...newRunDefaults,
             workflow_run_id: RunId.make(db.nextId("runs")),
-            created_at: now,
-            fragments_kept: false
+            created_at: now
           }
           runs.set(row.workflow_run_id, row)
           return row
@@ -44,9 +44,9 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           many.map((run) => {
             const row: Run = {
               ...run,
+              ...newRunDefaults,
               workflow_run_id: RunId.make(db.nextId("runs")),
-              created_at: now,
-              fragments_kept: false
+              created_at: now
             }
             runs.set(row.workflow_run_id, row)
             return row
@@ -68,6 +68,8 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
                 status: end.status,
                 duration_seconds: end.duration_seconds,
                 cost: end.cost,
+                model_cost: end.model_cost,
+                analysis_status: end.analysis_status,
                 ended_at: end.ended_at,
                 channel_reservation_id: null
               }))
@@ -91,6 +93,32 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         ),
       update: (organizationId, id, patch) =>
         db.atomically(() => runs.replaceOwn(organizationId, id, (run) => ({ ...run, ...patch }))),
+      addModelUsage: (organizationId, id, usage) =>
+        db.atomically(() =>
+          runs.replaceOwn(organizationId, id, (run) => ({
+            ...run,
+            model_prompt_tokens: run.model_prompt_tokens + usage.prompt_tokens,
+            model_completion_tokens: run.model_completion_tokens + usage.completion_tokens
+          }))
+        ),
+      idleChats: (lastActiveBefore, limit) =>
+        db.atomically(() =>
+          runs
+            .values()
+            .filter(
+              (r) =>
+                r.mode === "chat" &&
+                r.status === "in_progress" &&
+                r.last_activity_at !== null &&
+                r.last_activity_at.getTime() < lastActiveBefore.getTime()
+            )
+            .sort(
+              (a, b) =>
+                a.last_activity_at!.getTime() - b.last_activity_at!.getTime() ||
+                a.workflow_run_id - b.workflow_run_id
+            )
+            .slice(0, limit)
+        ),
       countByAgent: (organizationId, agentId) =>
         db.atomically(() => runs.ownRows(organizationId, (r) => r.workflow_id === agentId).length),
       remove: (organizationId, id) => db.atomically(() => runs.removeOwn(organizationId, id)),

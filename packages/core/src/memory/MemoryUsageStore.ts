@@ -22,9 +22,12 @@ export const layer: Layer.Layer<UsageStore, never, MemoryDatabase> = Layer.effec
       at: (l) => l.recorded_at,
       id: (l) => l.id
     })
-    /** The run's line: the one it has, or this one stored. */
+    /** The run's line of the kind: the one it has, or this one stored (a line without a run is always stored). */
     const recordOne = (line: NewUsageRecord): UsageRecord => {
-      const [existing] = lines.ownRows(line.organization_id, (l) => l.run_id === line.run_id)
+      const [existing] =
+        line.run_id === null
+          ? []
+          : lines.ownRows(line.organization_id, (l) => l.run_id === line.run_id && l.kind === line.kind)
       if (existing !== undefined) return existing
       const row: UsageRecord = { ...line, id: UsageRecordId.make(db.nextId("usage_records")) }
       lines.set(row.id, row)
@@ -42,7 +45,7 @@ export const layer: Layer.Layer<UsageStore, never, MemoryDatabase> = Layer.effec
         db.atomically(() => {
           const selected = lines.ownRows(organizationId, within(period))
           return {
-            calls: selected.length,
+            calls: selected.filter((l) => l.kind === "call").length,
             duration_seconds: selected.reduce((sum, l) => sum + l.duration_seconds, 0),
             cost: MinorUnits.make(selected.reduce((sum, l) => sum + l.cost, 0))
           }

@@ -73,6 +73,14 @@ export const RunFiles = Schema.Struct({
 })
 export type RunFiles = typeof RunFiles.Type
 
+/**
+ * Where a run's analysis stands (see `analysis/`): `pending` until the model has read the conversation,
+ * then `completed` or `failed` (with `analysis_error`); `skipped` for a run that ended without a
+ * conversation (nobody answered, nothing was said). Null while the run has not ended.
+ */
+export const AnalysisStatus = Schema.Literal("pending", "completed", "failed", "skipped")
+export type AnalysisStatus = typeof AnalysisStatus.Type
+
 /** A run: one call, browser session or chat of an agent. */
 export const Run = Schema.Struct({
   workflow_run_id: RunId,
@@ -108,10 +116,37 @@ export const Run = Schema.Struct({
    * marks the run; nothing unmarks it): a call's end reads the fragments only then.
    */
   fragments_kept: Schema.Boolean,
+  /** What the analysis after the run said happened, at most 500 characters; null until then. */
+  summary: Schema.NullOr(Schema.String),
+  analysis_status: Schema.NullOr(AnalysisStatus),
+  /** Why the analysis failed, for people to read; null unless it did. */
+  analysis_error: Schema.NullOr(Schema.String),
+  /** Tokens the run's language-model requests used (the conversation's and its analysis'). */
+  model_prompt_tokens: Schema.NonNegativeInt,
+  model_completion_tokens: Schema.NonNegativeInt,
+  /**
+   * What those tokens were charged (grosze, at `ModelPricing`): the conversation's when the run ended,
+   * the analysis' added when it finished. Null until the run ended. `cost` is the call's own charge.
+   */
+  model_cost: Schema.NullOr(MinorUnits),
+  /** When a chat last had a message (a chat idle for `CHAT_IDLE_SECONDS` ends); null for other runs. */
+  last_activity_at: Schema.NullOr(Schema.DateFromSelf),
   created_at: Schema.DateFromSelf,
   ended_at: Schema.NullOr(Schema.DateFromSelf)
 })
 export type Run = typeof Run.Type
+
+/** The fields a store gives a new run (none of them says anything before the run ends or talks). */
+export const newRunDefaults = {
+  fragments_kept: false,
+  summary: null,
+  analysis_status: null,
+  analysis_error: null,
+  model_prompt_tokens: 0,
+  model_completion_tokens: 0,
+  model_cost: null,
+  last_activity_at: null
+} as const satisfies Partial<Run>
 
 /**
  * A run as lists show it: what a page of runs needs, without its logs, SMS, deliveries, files and

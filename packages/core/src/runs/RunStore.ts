@@ -2,11 +2,15 @@ import { Context, type Effect, type Option } from "effect"
 import type { AgentId } from "../agents/AgentIds.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
-import type { Run, RunStatus, RunSummary } from "./Run.js"
+import type { TokenUsage } from "../language-model/LanguageModel.js"
+import type { AnalysisStatus, newRunDefaults, Run, RunStatus, RunSummary } from "./Run.js"
 import type { RunId } from "./RunId.js"
 
-/** A run to store: its id and creation time are the store's, and it has kept no fragment yet. */
-export type NewRun = Omit<Run, "workflow_run_id" | "created_at" | "fragments_kept">
+/**
+ * A run to store: its id and creation time are the store's, and the fields of `newRunDefaults` (no
+ * fragment kept, no analysis, no tokens) take their defaults.
+ */
+export type NewRun = Omit<Run, "workflow_run_id" | "created_at" | keyof typeof newRunDefaults>
 
 /** The run fields that change during and after a call. */
 export type RunPatch = Partial<
@@ -24,6 +28,11 @@ export type RunPatch = Partial<
     | "files"
     | "channel_reservation_id"
     | "ended_at"
+    | "summary"
+    | "analysis_status"
+    | "analysis_error"
+    | "model_cost"
+    | "last_activity_at"
   >
 >
 
@@ -33,11 +42,16 @@ export interface RunKey {
   readonly workflow_run_id: RunId
 }
 
-/** What a call's end writes on its run: its final status, talk time, cost and end; its channel is let go. */
+/**
+ * What a call's end writes on its run: its final status, talk time, cost, the charge for its conversation's
+ * model tokens, whether it will be analysed, and its end; its channel is let go.
+ */
 export interface RunEnd extends RunKey {
   readonly status: RunStatus
   readonly duration_seconds: number
   readonly cost: NonNullable<Run["cost"]>
+  readonly model_cost: NonNullable<Run["model_cost"]>
+  readonly analysis_status: Extract<AnalysisStatus, "pending" | "skipped">
   readonly ended_at: Date
 }
 
@@ -96,6 +110,20 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
       id: RunId,
       patch: RunPatch
     ) => Effect.Effect<Option.Option<Run>>
+    /**
+     * Adds a language-model request's tokens to the run's counters (one atomic increment, so concurrent
+     * requests of one run all count). Answers the run as written; none when it does not exist.
+     */
+    readonly addModelUsage: (
+      organizationId: OrganizationId,
+      id: RunId,
+      usage: TokenUsage
+    ) => Effect.Effect<Option.Option<Run>>
+    /**
+     * Chats of every organization that are `in_progress` and had their last message (`last_activity_at`)
+     * before `lastActiveBefore`, longest idle first, at most `limit`: what the idle sweep ends.
+     */
+    readonly idleChats: (lastActiveBefore: Date, limit: number) => Effect.Effect<ReadonlyArray<Run>>
     readonly countByAgent: (organizationId: OrganizationId, agentId: AgentId) => Effect.Effect<number>
     /** Erases the run record; it is gone from every read afterwards. Answers the erased run. */
     readonly remove: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>

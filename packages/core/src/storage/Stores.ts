@@ -1,4 +1,5 @@
 import type { AgentStore } from "../agents/AgentStore.js"
+import type { AnalysisJobStore } from "../analysis/AnalysisJobStore.js"
 import type { CampaignStore } from "../campaigns/CampaignStore.js"
 import type { CallFragmentStore } from "../calls/CallFragmentStore.js"
 import type { ChannelStore } from "../calls/ChannelStore.js"
@@ -39,3 +40,4 @@ export type Stores =
   | TriggerStore
   | IdempotencyStore
   | WebhookStore
+  | AnalysisJobStore

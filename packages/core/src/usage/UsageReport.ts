@@ -10,7 +10,7 @@ export const UsageGrouping = Schema.Literal("day", "agent").annotations({ identi
 export type UsageGrouping = typeof UsageGrouping.Type
 
 /** What a report needs of a ledger line. */
-export type UsageLine = Pick<UsageRecord, "agent_id" | "duration_seconds" | "cost" | "recorded_at">
+export type UsageLine = Pick<UsageRecord, "kind" | "agent_id" | "duration_seconds" | "cost" | "recorded_at">
 
 /** The usage of one UTC day (`YYYY-MM-DD`). */
 export interface DayRow extends UsageTotals {
@@ -45,8 +45,9 @@ interface Sums {
   cost: number
 }
 
+/** A line adds its cost; only a `call` line counts as a call (the others have no duration). */
 const add = (sums: Sums, line: UsageLine): void => {
-  sums.calls += 1
+  if (line.kind === "call") sums.calls += 1
   sums.duration_seconds += line.duration_seconds
   sums.cost += line.cost
 }

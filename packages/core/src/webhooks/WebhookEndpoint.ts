@@ -13,6 +13,7 @@ export const WebhookEventType = Schema.Literal(
   "call.started",
   "call.ended",
   "call.deleted",
+  "call.analyzed",
   "campaign.started",
   "campaign.completed",
   "campaign.contact.skipped"

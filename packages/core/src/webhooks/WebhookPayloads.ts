@@ -12,7 +12,8 @@ const summary = (run: Run) => ({
 
 /**
  * The body of an event about a run, as of `now`. `call.started` and `call.ended` describe the call
- * (`call.ended` with what it gathered, its duration and cost); `call.deleted` says only which run went,
+ * (`call.ended` with what it gathered, its duration and cost); `call.analyzed` what the analysis after it
+ * found (gathered data, disposition, summary; or why it failed); `call.deleted` says only which run went,
  * never its contexts: the data was erased on request and must not travel again.
  */
 export const forRun = (type: RunEventType, run: Run, now: Date): WebhookPayload => {
@@ -48,6 +49,22 @@ export const forRun = (type: RunEventType, run: Run, now: Date): WebhookPayload 
           disposition: run.disposition,
           gathered_context: run.gathered_context,
           created_at: run.created_at.toISOString(),
+          ended_at: run.ended_at === null ? null : run.ended_at.toISOString()
+        }
+      }
+    case "call.analyzed":
+      return {
+        type,
+        timestamp,
+        data: {
+          ...summary(run),
+          mode: run.mode,
+          campaign_id: run.campaign_id,
+          analysis_status: run.analysis_status,
+          analysis_error: run.analysis_error,
+          disposition: run.disposition,
+          summary: run.summary,
+          gathered_context: run.gathered_context,
           ended_at: run.ended_at === null ? null : run.ended_at.toISOString()
         }
       }

@@ -50,7 +50,7 @@ const countingEngine = Services.layer.pipe(
           return Context.add(stores, UsageStore, {
             ...ledger,
             recordMany: (lines) =>
-              lines.some((line) => poisonedRuns.has(line.run_id))
+              lines.some((line) => line.run_id !== null && poisonedRuns.has(line.run_id))
                 ? Effect.dieMessage("the ledger refused a line")
                 : ledger.recordMany(lines)
           })

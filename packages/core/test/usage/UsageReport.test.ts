@@ -8,6 +8,7 @@ import { build, dayUtc } from "../../src/usage/UsageReport.js"
 const period = { from: new Date("2026-03-01T00:00:00Z"), to: new Date("2026-04-01T00:00:00Z") }
 
 const line = (agent: number, at: string, duration_seconds: number, cost: number): UsageLine => ({
+  kind: "call",
   agent_id: AgentId.make(agent),
   recorded_at: new Date(at),
   duration_seconds,
@@ -22,6 +23,7 @@ const lines = [
 ]
 
 const anyLine: FastCheck.Arbitrary<UsageLine> = FastCheck.record({
+  kind: FastCheck.constant("call" as const),
   agent_id: FastCheck.integer({ min: 1, max: 5 }).map((id) => AgentId.make(id)),
   recorded_at: FastCheck.integer({ min: 0, max: 10 * 86_400_000 }).map(
     (ms) => new Date(Date.UTC(2026, 2, 1) + ms)
