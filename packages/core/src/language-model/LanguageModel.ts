@@ -63,6 +63,13 @@ export interface ModelOptions {
   readonly max_tokens?: number
 }
 
+/** A conversation as the guide carries it: a run's turns, in order. */
+export interface GuideTranscript {
+  /** The run it comes from; null for a conversation still going on. */
+  readonly run_id: number | null
+  readonly turns: ReadonlyArray<{ readonly role: "user" | "assistant"; readonly text: string }>
+}
+
 /**
  * What the engine knows of the conversation's agent, in structured form. A language model reads all of it
  * from the messages (the system prompt, the function descriptions); the embedded rule-based model, which
@@ -83,6 +90,27 @@ export interface ConversationGuide {
   readonly triggers: Readonly<Record<string, ReadonlyArray<string>>>
   /** The function that ends the conversation, when the agent has one. */
   readonly end_function: string | null
+  /** The agent's disposition codes and what each means (its `call_disposition_codes`). */
+  readonly disposition_codes: Readonly<Record<string, string>>
+  /**
+   * Conversations a structured request reads (the ended run a `call_analysis` reads; the recent runs an
+   * `improvement_suggestions` reads), as the messages also give them in text. Empty for a conversation's
+   * next message, whose history is the messages themselves.
+   */
+  readonly transcripts: ReadonlyArray<GuideTranscript>
+}
+
+/** A guide that knows nothing: every list empty. */
+export const emptyGuide: ConversationGuide = {
+  first_message: "",
+  plan: [],
+  faq: [],
+  knowledge: [],
+  data_fields: [],
+  triggers: {},
+  end_function: null,
+  disposition_codes: {},
+  transcripts: []
 }
 
 /** A request for the next assistant message. */
