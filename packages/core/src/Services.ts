@@ -5,6 +5,8 @@ import * as CallEvents from "./calls/CallEvents.js"
 import * as Campaigns from "./campaigns/Campaigns.js"
 import * as CallReclaim from "./calls/CallReclaim.js"
 import * as CallPlacement from "./calls/CallPlacement.js"
+import * as ChatEnds from "./chat/ChatEnds.js"
+import * as ChatTurns from "./chat/ChatTurns.js"
 import * as DoNotCallList from "./do-not-call/DoNotCallList.js"
 import type { BlobStore } from "./files/BlobStore.js"
 import * as RetentionSweep from "./files/RetentionSweep.js"
@@ -32,6 +34,8 @@ export type Services =
   | CallReclaim.CallReclaim
   | CallPlacement.CallPlacement
   | Campaigns.Campaigns
+  | ChatEnds.ChatEnds
+  | ChatTurns.ChatTurns
   | DoNotCallList.DoNotCallList
   | Improvements.Improvements
   | Integrations.Integrations
@@ -79,5 +83,8 @@ export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(
   // triggers place their calls through CallPlacement
   (services) => Layer.provideMerge(Triggers.layer, services),
   // overdue calls end through the same CallEvents as a runtime's reports
-  (services) => Layer.provideMerge(CallReclaim.layer, services)
+  (services) => Layer.provideMerge(CallReclaim.layer, services),
+  // chats end through CallEvents too, holding their turns (one ChatTurns per engine: its locks are shared)
+  (services) => Layer.provideMerge(ChatEnds.layer, services),
+  Layer.provideMerge(ChatTurns.layer)
 )

@@ -63,6 +63,12 @@ export const WorkflowDefinition = Schema.Struct({
 })
 export type WorkflowDefinition = typeof WorkflowDefinition.Type
 
+/** The conversation plan of a definition: its step nodes, in graph order. */
+export const planOf = (workflow: WorkflowDefinition): ReadonlyArray<PlanStep> =>
+  workflow.nodes
+    .filter((node) => node.type === "step")
+    .map((node) => ({ title: node.title, description: node.description }))
+
 /** The longest a call of an agent may last when nobody configured it. */
 export const defaultMaxCallDurationSeconds = 600
 

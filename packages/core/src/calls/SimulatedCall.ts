@@ -1,4 +1,5 @@
 import type { GatheredField, PlanStep } from "../agents/Agent.js"
+import { planOf } from "../agents/Agent.js"
 import type { ToolParameter } from "../tools/ToolDefinition.js"
 import type { Role } from "../transcripts/Transcript.js"
 import type { CallEvent } from "./CallEvents.js"
@@ -77,9 +78,7 @@ export const inputOf = (
     phone_number: call.run.phone_number ?? "",
     agent_name: call.agent.name,
     first_message: call.first_message,
-    plan: workflow.nodes
-      .filter((node) => node.type === "step")
-      .map((node) => ({ title: node.title, description: node.description })),
+    plan: planOf(workflow),
     initial_context: call.run.initial_context,
     gathered_fields: workflow.gathered_fields,
     tools,

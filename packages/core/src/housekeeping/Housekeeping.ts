@@ -1,5 +1,6 @@
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { CallReclaim } from "../calls/CallReclaim.js"
+import { ChatEnds } from "../chat/ChatEnds.js"
 import { RetentionSweep } from "../files/RetentionSweep.js"
 import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 import { KnowledgeBase } from "../knowledge-base/KnowledgeBase.js"
@@ -31,17 +32,19 @@ export const purgeIdempotencyRecords = Effect.gen(function* () {
 })
 
 /**
- * One pass: overdue calls are reclaimed (freeing their channels), expired files are removed, then
- * expired idempotency records; the knowledge base's processors are woken for documents left pending.
+ * One pass: overdue calls are reclaimed (freeing their channels), chats idle for `CHAT_IDLE_SECONDS` end,
+ * expired files are removed, then expired idempotency records; the knowledge base's processors are woken
+ * for documents left pending.
  * One trace per pass (`Housekeeping.pass`, every `intervalSeconds`): its statements beneath it rather
  * than a root trace each.
  */
 export const pass = Effect.gen(function* () {
   const reclaimed = yield* (yield* CallReclaim).reclaim
+  const idleChatsEnded = (yield* (yield* ChatEnds).endIdle).length
   const swept = yield* (yield* RetentionSweep).sweep
   const idempotencyPurged = yield* purgeIdempotencyRecords
   yield* (yield* KnowledgeBase).processPending
-  return { reclaimed, swept, idempotencyPurged }
+  return { reclaimed, idleChatsEnded, swept, idempotencyPurged }
 }).pipe(backgroundSpan("Housekeeping.pass"))
 
 /**
@@ -50,7 +53,7 @@ export const pass = Effect.gen(function* () {
  */
 export const layer = (
   intervalSeconds: number = defaultIntervalSeconds
-): Layer.Layer<never, never, CallReclaim | RetentionSweep | IdempotencyStore | KnowledgeBase> =>
+): Layer.Layer<never, never, CallReclaim | ChatEnds | RetentionSweep | IdempotencyStore | KnowledgeBase> =>
   Layer.scopedDiscard(
     Effect.forkScoped(
       pass.pipe(

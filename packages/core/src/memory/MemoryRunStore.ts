@@ -23,6 +23,9 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
   RunStore,
   Effect.gen(function* () {
     const db = yield* MemoryDatabase
+    // who holds each run's conversation turn, and until when
+    const turns = db.table<string, { readonly holder: string; readonly until: Date }>("run_turns")
+    const turnKey = (organizationId: number, id: number) => `${organizationId}:${id}`
     const runs = organizationTable(db.table<RunId, Run>("runs"), {
       at: (r) => r.created_at,
       id: (r) => r.workflow_run_id
@@ -119,9 +122,29 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
             )
             .slice(0, limit)
         ),
+      takeTurn: (organizationId, id, holder, until, now) =>
+        db.atomically(() => {
+          if (Option.isNone(runs.findOwn(organizationId, id))) return false
+          const key = turnKey(organizationId, id)
+          const current = turns.get(key)
+          if (current !== undefined && current.holder !== holder && current.until.getTime() > now.getTime()) {
+            return false
+          }
+          turns.set(key, { holder, until })
+          return true
+        }),
+      releaseTurn: (organizationId, id, holder) =>
+        db.atomically(() => {
+          const key = turnKey(organizationId, id)
+          if (turns.get(key)?.holder === holder) turns.delete(key)
+        }),
       countByAgent: (organizationId, agentId) =>
         db.atomically(() => runs.ownRows(organizationId, (r) => r.workflow_id === agentId).length),
-      remove: (organizationId, id) => db.atomically(() => runs.removeOwn(organizationId, id)),
+      remove: (organizationId, id) =>
+        db.atomically(() => {
+          turns.delete(turnKey(organizationId, id))
+          return runs.removeOwn(organizationId, id)
+        }),
       organizationsWithFiles: db.atomically(() =>
         Array.from(
           new Set(
@@ -149,7 +172,9 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         db.atomically(() =>
           runs
             .values()
-            .filter((r) => isLive(r.status) && r.created_at.getTime() <= createdBy.getTime())
+            .filter(
+              (r) => isLive(r.status) && r.mode !== "chat" && r.created_at.getTime() <= createdBy.getTime()
+            )
             .sort(
               (a, b) =>
                 a.created_at.getTime() - b.created_at.getTime() || a.workflow_run_id - b.workflow_run_id

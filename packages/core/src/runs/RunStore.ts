@@ -124,6 +124,20 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
      * before `lastActiveBefore`, longest idle first, at most `limit`: what the idle sweep ends.
      */
     readonly idleChats: (lastActiveBefore: Date, limit: number) => Effect.Effect<ReadonlyArray<Run>>
+    /**
+     * Takes the run's conversation turn for `holder` until `until`, unless another holder has it until
+     * after `now` (compare-and-set): of two servers answering messages of one chat at once, one holds the
+     * turn and the other waits. Answers whether `holder` now holds it; false when the run does not exist.
+     */
+    readonly takeTurn: (
+      organizationId: OrganizationId,
+      id: RunId,
+      holder: string,
+      until: Date,
+      now: Date
+    ) => Effect.Effect<boolean>
+    /** Gives the turn back if `holder` holds it (a turn that ran out and was taken by another stays theirs). */
+    readonly releaseTurn: (organizationId: OrganizationId, id: RunId, holder: string) => Effect.Effect<void>
     readonly countByAgent: (organizationId: OrganizationId, agentId: AgentId) => Effect.Effect<number>
     /** Erases the run record; it is gone from every read afterwards. Answers the erased run. */
     readonly remove: (organizationId: OrganizationId, id: RunId) => Effect.Effect<Option.Option<Run>>
@@ -139,7 +153,10 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
       after: EndedRunCursor | null,
       limit: number
     ) => Effect.Effect<ReadonlyArray<Run>>
-    /** Live runs (queued, ringing, in progress) of every organization created at or before `createdBy`, oldest first. */
+    /**
+     * Live runs (queued, ringing, in progress) of every organization created at or before `createdBy`,
+     * oldest first, chats left out (a chat holds no channel and ends when idle, see `idleChats`).
+     */
     readonly liveCreatedBy: (createdBy: Date, limit: number) => Effect.Effect<ReadonlyArray<Run>>
   }
 >() {}

@@ -14,6 +14,8 @@ import * as TranscriptTurns from "./TranscriptTurns.js"
 /** A run's transcript: the turns and the storage key of the raw file they were read from. */
 export interface RunTranscript {
   readonly run: Run
+  /** The file's fragments as a transcript shows them (`TranscriptTurns.normalize`), in order. */
+  readonly fragments: ReadonlyArray<TranscriptFragment>
   readonly turns: ReadonlyArray<TranscriptTurn>
   readonly file_key: string
 }
@@ -87,7 +89,12 @@ export const layer = Layer.effect(
           if (Either.isLeft(parsed)) {
             return yield* Effect.die(parsed.left)
           }
-          return { run, turns: TranscriptTurns.merge(parsed.right), file_key: key }
+          return {
+            run,
+            fragments: TranscriptTurns.normalize(parsed.right),
+            turns: TranscriptTurns.merge(parsed.right),
+            file_key: key
+          }
         })
     })
   })

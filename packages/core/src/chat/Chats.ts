@@ -1,0 +1,326 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { AgentNotFound } from "../agents/AgentErrors.js"
+import type { AgentRef } from "../agents/AgentIds.js"
+import { Agents } from "../agents/Agents.js"
+import { CallEvents } from "../calls/CallEvents.js"
+import type { CallEvent } from "../calls/CallEvents.js"
+import { CallFragmentStore } from "../calls/CallFragmentStore.js"
+import * as RuntimeTools from "../calls/RuntimeTools.js"
+import * as IntegrationProvider from "../tools/IntegrationProvider.js"
+import * as ToolExecutor from "../tools/ToolExecutor.js"
+import * as AgentFunctions from "../conversation/AgentFunctions.js"
+import type { ReplyOutcome, ToolCallSummary } from "../conversation/ConversationEngine.js"
+import * as ConversationEngine from "../conversation/ConversationEngine.js"
+import * as ConversationHistory from "../conversation/ConversationHistory.js"
+import * as ConversationLimits from "../conversation/ConversationLimits.js"
+import type { TokenUsage } from "../language-model/LanguageModel.js"
+import { addUsage, noUsage } from "../language-model/LanguageModel.js"
+import type { LanguageModelError } from "../language-model/LanguageModelErrors.js"
+import { withOperationSpans } from "../observability/OperationSpans.js"
+import type { OrganizationId } from "../organizations/Organization.js"
+import type { Run, RunStatus } from "../runs/Run.js"
+import { isFinal } from "../runs/Run.js"
+import { RunNotFound } from "../runs/RunErrors.js"
+import type { RunId } from "../runs/RunId.js"
+import { RunStore } from "../runs/RunStore.js"
+import { Transactions } from "../storage/Transactions.js"
+import { ToolStore } from "../tools/ToolStore.js"
+import type { TranscriptFragment } from "../transcripts/Transcript.js"
+import * as Transcripts from "../transcripts/Transcripts.js"
+import { ConversationEnded, NotAChat, TextRequired, type TurnBusy, TurnLimitReached } from "./ChatErrors.js"
+import type { ChatMessage } from "./ChatMessages.js"
+import * as ChatMessages from "./ChatMessages.js"
+import { ChatEnds, refuseEnded, talkSeconds } from "./ChatEnds.js"
+import { ChatTurns } from "./ChatTurns.js"
+
+/** What a message to a chat answers. */
+export interface ChatReply {
+  readonly run: Run
+  readonly reply: { readonly role: "assistant"; readonly text: string }
+  readonly tool_calls: ReadonlyArray<ToolCallSummary>
+  readonly ended: boolean
+  /** `end_call` when the agent ended the chat with this reply; null while it goes on. */
+  readonly end_reason: "end_call" | null
+}
+
+/** What happens while a message is answered, in order: text deltas, tool calls, then the whole reply. */
+export type ChatEvent =
+  | { readonly _tag: "Delta"; readonly text: string }
+  | { readonly _tag: "ToolCalled"; readonly call: ToolCallSummary }
+
+/** A chat's conversation so far. */
+export interface ChatTranscript {
+  readonly run: Run
+  readonly messages: ReadonlyArray<ChatMessage>
+}
+
+/** Why a message was not answered (nothing of it was kept). */
+export type ChatSendError =
+  | AgentNotFound
+  | RunNotFound
+  | NotAChat
+  | ConversationEnded
+  | TextRequired
+  | TurnLimitReached
+  | TurnBusy
+  | LanguageModelError
+
+/**
+ * Chats with agents (`mode: chat` runs). A message is answered by the `ConversationEngine`; what was said
+ * is kept as the run's transcript fragments through `CallEvents` (so transcripts, webhooks, usage and
+ * deletion behave as for calls), and only once the reply is complete: a message the model could not
+ * answer leaves nothing behind and may be sent again. Messages to one chat take turns (`ChatTurns`). The
+ * first message moves the run to `in_progress` (`call.started`); the agent's `end_call`, `end`, or
+ * `CHAT_IDLE_SECONDS` without a message end it `completed` (`call.ended`; a chat ended before it started
+ * ends `canceled`), and its analysis follows.
+ */
+export class Chats extends Context.Tag("@voice-agent-platform/core/Chats")<
+  Chats,
+  {
+    /**
+     * Answers a message (`text`), or, without text on a chat that has not started, has the agent open it
+     * (its first message, or the model's opening when it has none). `emit` is told what happens as it happens.
+     */
+    readonly send: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      runId: RunId,
+      text: string | undefined,
+      emit: (event: ChatEvent) => Effect.Effect<void>
+    ) => Effect.Effect<ChatReply, ChatSendError>
+    /** The conversation so far (after the chat ended, as its transcript file keeps it). */
+    readonly messages: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      runId: RunId
+    ) => Effect.Effect<ChatTranscript, AgentNotFound | RunNotFound | NotAChat>
+    /** Ends the chat: `completed`, or `canceled` when it never started. */
+    readonly end: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      runId: RunId
+    ) => Effect.Effect<Run, AgentNotFound | RunNotFound | NotAChat | ConversationEnded | TurnBusy>
+  }
+>() {}
+
+export const make = Effect.gen(function* () {
+  const agents = yield* Agents
+  const runs = yield* RunStore
+  const fragments = yield* CallFragmentStore
+  const events = yield* CallEvents
+  const transactions = yield* Transactions
+  const runtimeTools = yield* RuntimeTools.RuntimeTools
+  const engine = yield* ConversationEngine.ConversationEngine
+  const turns = yield* ChatTurns
+  const transcripts = yield* Transcripts.Transcripts
+  const tools = yield* ToolStore
+  const ends = yield* ChatEnds
+
+  /** The agent's chat run; another agent's run is not found, a run of another mode is not a chat. */
+  const findChat = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
+    Effect.gen(function* () {
+      const resolved = yield* agents.resolve(organizationId, agent)
+      const run = yield* runs.find(organizationId, runId)
+      if (Option.isNone(run) || run.value.workflow_id !== resolved.id) {
+        return yield* new RunNotFound({ workflow_run_id: runId })
+      }
+      if (run.value.mode !== "chat") {
+        return yield* new NotAChat({ workflow_run_id: runId, mode: run.value.mode })
+      }
+      return run.value
+    })
+
+  /** An event of the run, in the caller's transaction; a run that ended meanwhile is a defect here (turns are held). */
+  const report = (run: Run, event: CallEvent) =>
+    events.report(run.organization_id, run.workflow_run_id, event).pipe(Effect.orDie)
+
+  /**
+   * Keeps a complete reply, in one transaction (holding the events' turn): the start when the chat had not
+   * started, the opening, the user's message, the reply, the last activity, the tokens, and the end when
+   * the reply ends the chat. Answers the run as it then is.
+   */
+  const keep = (
+    run: Run,
+    said: ReadonlyArray<TranscriptFragment>,
+    usage: TokenUsage,
+    end: {
+      readonly status: Extract<RunStatus, "completed">
+      readonly kept: ReadonlyArray<TranscriptFragment>
+    } | null,
+    now: number
+  ) =>
+    events.inTurn(
+      transactions.run(
+        Effect.gen(function* () {
+          if (run.status === "initialized") yield* report(run, { type: "answered" })
+          for (const fragment of said) yield* report(run, { type: "fragment", ...fragment })
+          yield* runs.update(run.organization_id, run.workflow_run_id, { last_activity_at: new Date(now) })
+          if (usage.prompt_tokens > 0 || usage.completion_tokens > 0) {
+            yield* runs.addModelUsage(run.organization_id, run.workflow_run_id, usage)
+          }
+          if (end !== null) {
+            yield* report(run, {
+              type: "ended",
+              status: end.status,
+              duration_seconds: talkSeconds([...end.kept, ...said], now)
+            })
+          }
+          return Option.getOrElse(yield* runs.find(run.organization_id, run.workflow_run_id), () => run)
+        })
+      )
+    )
+
+  const send = (
+    organizationId: OrganizationId,
+    agent: AgentRef | string,
+    runId: RunId,
+    text: string | undefined,
+    emit: (event: ChatEvent) => Effect.Effect<void>
+  ) =>
+    Effect.gen(function* () {
+      const seen = yield* findChat(organizationId, agent, runId)
+      yield* refuseEnded(seen)
+      if (text === undefined && seen.status !== "initialized")
+        return yield* new TextRequired({ workflow_run_id: runId })
+      return yield* turns.hold(
+        organizationId,
+        runId,
+        Effect.gen(function* () {
+          // what another message changed while this one waited for its turn
+          const run = yield* findChat(organizationId, agent, runId)
+          yield* refuseEnded(run)
+          const started = run.status !== "initialized"
+          if (text === undefined && started) return yield* new TextRequired({ workflow_run_id: runId })
+          const kept = started ? yield* fragments.list(organizationId, runId) : []
+          if (
+            text !== undefined &&
+            kept.filter((f) => f.role === "user").length >= ConversationLimits.maxUserTurns
+          ) {
+            return yield* new TurnLimitReached({
+              workflow_run_id: runId,
+              limit: ConversationLimits.maxUserTurns
+            })
+          }
+          const version = yield* runtimeTools.agentOf(runId)
+          const receivedAt = new Date(yield* Clock.currentTimeMillis)
+          const opening = started ? "" : version.first_message.trim()
+          const openingSaid: ReadonlyArray<TranscriptFragment> =
+            opening === "" ? [] : [{ role: "assistant", text: opening, timestamp: receivedAt }]
+          let usage = noUsage
+          const relay = (event: Parameters<Parameters<typeof engine.reply>[1]>[0]) => {
+            if (event._tag === "Usage") {
+              usage = addUsage(usage, event.usage)
+              return Effect.void
+            }
+            return emit(event)
+          }
+          const answer: Effect.Effect<ReplyOutcome, LanguageModelError> =
+            text === undefined && opening !== ""
+              ? Effect.as(emit({ _tag: "Delta", text: opening }), {
+                  text: opening,
+                  tool_calls: [],
+                  end: null,
+                  usage: noUsage
+                })
+              : engine.reply(
+                  {
+                    version,
+                    history: started
+                      ? ConversationHistory.fromRun(kept, run.logs, functionNamesOf(version.tools))
+                      : openingSaid.map((f) => ({ _tag: "Spoken" as const, ...f })),
+                    user_text: text ?? null,
+                    channel: "chat"
+                  },
+                  relay
+                )
+          const outcome = yield* answer.pipe(
+            // tokens of requests that answered were spent even when the reply failed later
+            Effect.tapError(() =>
+              usage.prompt_tokens > 0 || usage.completion_tokens > 0
+                ? Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
+                : Effect.void
+            )
+          )
+          const repliedAt = yield* Clock.currentTimeMillis
+          const said: Array<TranscriptFragment> = []
+          if (text === undefined) {
+            if (outcome.text !== "")
+              said.push({ role: "assistant", text: outcome.text, timestamp: receivedAt })
+          } else {
+            said.push(...openingSaid, { role: "user", text, timestamp: receivedAt })
+            if (outcome.text !== "")
+              said.push({ role: "assistant", text: outcome.text, timestamp: new Date(repliedAt) })
+          }
+          const ended = outcome.end !== null
+          const after = yield* keep(run, said, usage, ended ? { status: "completed", kept } : null, repliedAt)
+          return {
+            run: after,
+            reply: { role: "assistant" as const, text: outcome.text },
+            tool_calls: outcome.tool_calls,
+            ended,
+            end_reason: ended ? ("end_call" as const) : null
+          }
+        })
+      )
+    })
+
+  /** The function name of each tool of the version, by uuid (as the engine offers them). */
+  const functionNamesOf = (versionTools: Parameters<typeof AgentFunctions.of>[0]) => {
+    const names = new Map(AgentFunctions.of(versionTools).map((f) => [f.tool.tool_uuid, f.function.name]))
+    return (toolUuid: string) => names.get(toolUuid)
+  }
+
+  const messages = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
+    Effect.gen(function* () {
+      const run = yield* findChat(organizationId, agent, runId)
+      const said = isFinal(run.status)
+        ? yield* transcripts.read(organizationId, runId).pipe(
+            Effect.map((transcript) => transcript.fragments),
+            // never started, or its file was removed by retention: nothing said is kept
+            Effect.catchTag("RunFileNotAvailable", () => Effect.succeed([]))
+          )
+        : run.status === "initialized"
+          ? []
+          : yield* fragments.list(organizationId, runId)
+      const uuids = [
+        ...new Set(
+          run.logs.flatMap((entry) => (entry.tool_call === undefined ? [] : [entry.tool_call.tool_uuid]))
+        )
+      ]
+      const names = new Map<string, string>()
+      for (const uuid of uuids) {
+        const tool = yield* tools.find(organizationId, uuid)
+        if (Option.isSome(tool)) names.set(uuid, tool.value.name)
+      }
+      return { run, messages: ChatMessages.list(said, run.logs, (uuid) => names.get(uuid) ?? null) }
+    })
+
+  const end = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
+    Effect.gen(function* () {
+      const run = yield* findChat(organizationId, agent, runId)
+      yield* refuseEnded(run)
+      const now = yield* Clock.currentTimeMillis
+      const ended = yield* ends.end(run, { why: null, until: () => now })
+      // only an idle sweep's end is conditional: this one always ends it
+      return Option.getOrElse(ended, () => run)
+    })
+
+  return Chats.of(withOperationSpans("Chats", { send, messages, end }))
+})
+
+/** Chats over the engine's services, a `ConversationEngine` and `RuntimeTools` from the environment. */
+export const layer = Layer.effect(Chats, make)
+
+/**
+ * Chats whose agents' tools run through a `ToolExecutor` built here (no integration provider: integration
+ * tools answer that none is installed), over the engine's services, a `LanguageModel` and the host's one
+ * guarded outbound client (`OutboundHttp`).
+ */
+export const layerWithTools = layer.pipe(
+  Layer.provide(
+    Layer.provideMerge(
+      ConversationEngine.layer,
+      RuntimeTools.layer.pipe(Layer.provide(ToolExecutor.layer), Layer.provide(IntegrationProvider.layerNone))
+    )
+  )
+)
