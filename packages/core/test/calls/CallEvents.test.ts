@@ -128,11 +128,14 @@ describe("CallEvents", () => {
           {
             id: expect.any(Number),
             organization_id: organization.id,
+            kind: "call",
             run_id: runId,
             agent_id: agent.id,
             mode: "phone",
             duration_seconds: 61,
             cost: 50,
+            prompt_tokens: 0,
+            completion_tokens: 0,
             currency: "PLN",
             recorded_at: at(65)
           }

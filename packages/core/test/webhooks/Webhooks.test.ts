@@ -21,6 +21,7 @@ describe("Webhooks", () => {
           "call.started",
           "call.ended",
           "call.deleted",
+          "call.analyzed",
           "campaign.started",
           "campaign.completed",
           "campaign.contact.skipped"
