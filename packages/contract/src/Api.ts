@@ -5,6 +5,7 @@ import { AgentsApi } from "./agents/AgentsApi.js"
 import { CallsApi } from "./calls/CallsApi.js"
 import { CampaignsApi } from "./campaigns/CampaignsApi.js"
 import { ConversationsApi } from "./conversations/ConversationsApi.js"
+import { ChatsApi } from "./chats/ChatsApi.js"
 import { CredentialsApi } from "./credentials/CredentialsApi.js"
 import * as ServerAndLicense from "./docs/ServerAndLicense.js"
 import * as UnknownSchemaIds from "./docs/UnknownSchemaIds.js"
@@ -33,6 +34,7 @@ export class Api extends HttpApi.make("voice-agent-platform")
   .add(CampaignsApi)
   .add(DoNotCallApi)
   .add(ConversationsApi)
+  .add(ChatsApi)
   .add(FilesApi)
   .add(ToolsApi)
   .add(CredentialsApi)

@@ -32,6 +32,7 @@ export * as AgentStore from "./agents/AgentStore.js"
 export * as CallScript from "./agents/CallScript.js"
 export * as DefinitionChanges from "./agents/DefinitionChanges.js"
 export * as PromptWriter from "./agents/PromptWriter.js"
+export * as ModelPromptWriter from "./agents/ModelPromptWriter.js"
 export * as ScriptAnalysis from "./agents/ScriptAnalysis.js"
 
 // Improvements

@@ -34,13 +34,31 @@ export const AgentDefinitionResponse = Schema.Struct({
   created_at: Timestamp
 }).annotations({ identifier: "AgentDefinition" })
 
+/** The bounds of an agent's disposition codes (docs/limits.md). */
+export const maxDispositionCodes = 50
+export const dispositionCodeChars = 100
+export const dispositionDescriptionChars = 1_000
+
 /** `PATCH /agents/{agent_id}`: every field optional; configuration fields are merged into the current ones. */
 export const UpdateAgentRequest = strict(
   Schema.Struct({
     name: Schema.optionalWith(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(255)), { exact: true }),
     status: Schema.optionalWith(Agent.AgentStatus, { exact: true }),
     template_context_variables: Schema.optionalWith(JsonObject, { exact: true }),
-    call_disposition_codes: Schema.optionalWith(JsonObject, { exact: true }),
+    call_disposition_codes: Schema.optionalWith(
+      Schema.Record({
+        key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(dispositionCodeChars)),
+        value: Schema.String.pipe(Schema.maxLength(dispositionDescriptionChars))
+      }).pipe(
+        Schema.filter(
+          (codes) =>
+            Object.keys(codes).length <= maxDispositionCodes || `at most ${maxDispositionCodes} codes`
+        )
+      ),
+      { exact: true }
+    ).annotations({
+      description: `The codes the analysis after each run chooses the run's \`disposition\` from, each with what it means (\`{code: description}\`, at most ${maxDispositionCodes}); replaces the current ones`
+    }),
     workflow_configurations: Schema.optionalWith(
       Schema.Struct({
         max_call_duration_seconds: Schema.optionalWith(
@@ -57,7 +75,11 @@ export const UpdateAgentRequest = strict(
           ),
           { exact: true }
         ),
-        voice: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100))), { exact: true })
+        voice: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(100))), { exact: true }),
+        model: Schema.optionalWith(Agent.ModelChoice, { exact: true }).annotations({
+          description:
+            "The agent's language model when not the server's: `model` (another model on the same provider), `temperature` (0..2), `max_tokens` (1..32768); `{}` goes back to the server's"
+        })
       }),
       { exact: true }
     ),
@@ -83,6 +105,15 @@ export const UpdateAgentRequest = strict(
         .annotations({
           description:
             "The agent's tools by `tool_uuid`, replacing the current ones (a booking tool stays); each must be an active tool of the organization (unknown 404, archived 409)"
+        }),
+      { exact: true }
+    ),
+    knowledge_base_document_ids: Schema.optionalWith(
+      Schema.Array(Schema.Union(Schema.Int.pipe(Schema.positive()), Schema.String.pipe(Schema.maxLength(64))))
+        .pipe(Schema.maxItems(DefinitionChanges.limits.knowledgeDocuments))
+        .annotations({
+          description:
+            "The knowledge-base documents the agent answers from, by id or `document_uuid`, replacing the current ones (a new definition version); each must be the organization's (404 otherwise). For each user message the most relevant chunks (3, at most 6,000 characters) are given to the model."
         }),
       { exact: true }
     ),
@@ -175,7 +206,7 @@ export class AgentsApi extends HttpApiGroup.make("agents")
         OpenApi.annotations({
           summary: "Update an agent",
           description:
-            "Changes the name, status, template variables, disposition codes or configuration. `system_prompt`, `first_message`, `tools` and `transfer_numbers` (also when set in `workflow_configurations`) make a new definition version derived from the current one: `current_definition_id` moves to it and `GET …/definitions` lists it. Calls placed afterwards use it; calls placed before keep theirs."
+            "Changes the name, status, template variables, disposition codes or configuration (the language model in `workflow_configurations.model`). `system_prompt`, `first_message`, `tools`, `knowledge_base_document_ids` and `transfer_numbers` (also when set in `workflow_configurations`) make a new definition version derived from the current one: `current_definition_id` moves to it and `GET …/definitions` lists it. Calls placed afterwards use it; calls placed before keep theirs."
         })
       )
   )

@@ -33,11 +33,36 @@ export const RunResponse = Schema.Struct({
   ...Run.Run.pick("name", "phone_number").fields,
   cost: Schema.Struct({
     amount: Schema.NullOr(Schema.Number).annotations({
-      description: "2 decimals; null until the call is billed"
+      description:
+        "What the run cost in all (its talk time and its language-model tokens), 2 decimals; null until the run is billed when it ends"
     }),
-    currency: Money.Currency
-  }),
+    currency: Money.Currency,
+    breakdown: Schema.Struct({
+      telephony: Schema.NullOr(Schema.Number).annotations({
+        description: "The talk time at the call rate (a chat is not charged for time); null until billed"
+      }),
+      language_model: Schema.NullOr(Schema.Number).annotations({
+        description:
+          "The language-model tokens of the conversation (charged when it ended) and of its analysis (added when it finished); null until billed"
+      })
+    }),
+    tokens: Schema.Struct({
+      prompt: Schema.Int.annotations({ description: "Prompt tokens of the run's model requests so far" }),
+      completion: Schema.Int.annotations({
+        description: "Completion tokens of the run's model requests so far"
+      })
+    })
+  }).annotations({ identifier: "RunCost" }),
   ...Run.Run.pick("disposition", "campaign_id").fields,
+  summary: Schema.NullOr(Schema.String).annotations({
+    description:
+      "What happened, in at most 500 characters, written by the analysis after the run; null until then"
+  }),
+  analysis_status: Schema.NullOr(Run.AnalysisStatus).annotations({
+    description:
+      "The analysis after the run: `pending`, then `completed` or `failed`; `skipped` when the run ended without a conversation; null while it has not ended"
+  }),
+  analysis_error: Schema.NullOr(Schema.String).annotations({ description: "Why the analysis failed" }),
   // the run's lists as the core keeps them, their instants as ISO text
   sms: Schema.Array(Schema.Struct({ ...Run.SmsMessage.fields, sent_at: Timestamp })),
   logs: Schema.Array(Schema.Struct({ ...Run.RunLogEntry.fields, timestamp: Timestamp })),

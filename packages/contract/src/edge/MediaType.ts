@@ -10,3 +10,19 @@ export const isJson = (mediaType: string): boolean => {
   const subtype = mediaType.slice("application/".length, -"+json".length)
   return subtype.length > 0 && token.test(subtype)
 }
+
+/**
+ * Whether an `Accept` header names the media type (exactly, not through a wildcard) with a quality above
+ * 0 (`q=0`: not wanted).
+ */
+export const accepts = (accept: string | undefined, mediaType: string): boolean =>
+  accept !== undefined &&
+  accept.split(",").some((range) => {
+    if (essence(range) !== mediaType) return false
+    const quality = range
+      .split(";")
+      .slice(1)
+      .map((parameter) => parameter.trim().toLowerCase())
+      .find((parameter) => parameter.startsWith("q="))
+    return quality === undefined || !(Number(quality.slice(2)) <= 0)
+  })

@@ -126,11 +126,24 @@ export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("Un
   })
 ) {}
 
-/** 503: a dependency (the voice runtime) is unavailable; retrying later may work. */
+/** 503: a dependency (the voice runtime, the language model) is unavailable; retrying later may work. */
 export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
   { detail: Schema.String },
-  HttpApiSchema.annotations({ status: 503, description: "A dependency is unavailable; retry later" })
-) {}
+  HttpApiSchema.annotations({
+    status: 503,
+    description: "A dependency is unavailable; retry later (after `Retry-After` seconds when it is given)"
+  })
+) {
+  /** Seconds for the `Retry-After` header when the dependency said when to try again (not part of the body). */
+  retryAfterSeconds: number | null = null
+
+  /** The refusal with its `Retry-After` seconds. */
+  static withRetryAfter(detail: string, retryAfterSeconds: number): ServiceUnavailable {
+    const error = new ServiceUnavailable({ detail })
+    error.retryAfterSeconds = retryAfterSeconds
+    return error
+  }
+}
 
 /** Every error class the API answers with; each carries its status in its `HttpApiSchema` annotation. */
 const classes = [

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import * as Improvement from "@voice-agent-platform/core/improvements/Improvement.js"
 import { Schema } from "effect"
-import { Conflict, NotFound } from "../errors/ApiErrors.js"
+import { Conflict, NotFound, ServiceUnavailable } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { AgentIdParam, IntId } from "../shared/Ids.js"
 import { strict } from "../shared/Json.js"
@@ -21,6 +21,11 @@ export const ImprovementResponse = Schema.Struct({
 }).annotations({ identifier: "Improvement" })
 
 /** The answer of accept and dismiss: the decided suggestion and the agent's definition afterwards. */
+/** `POST …/improvements/generate`: the suggestions it added. */
+export const GeneratedImprovementsResponse = Schema.Struct({
+  items: Schema.Array(ImprovementResponse)
+}).annotations({ identifier: "GeneratedImprovements" })
+
 export const ImprovementDecisionResponse = Schema.Struct({
   improvement: ImprovementResponse,
   current_definition_id: Schema.Int
@@ -94,6 +99,19 @@ export class ImprovementsApi extends HttpApiGroup.make("improvements")
         OpenApi.annotations({
           summary: "Dismiss Agent Improvement",
           description: "Dismisses the suggestion without applying it. A decided suggestion answers 409."
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("generate", "/agents/:agent_id/improvements/generate")
+      .setPath(agentPath)
+      .addSuccess(GeneratedImprovementsResponse)
+      .addError(ServiceUnavailable)
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Generate Agent Improvements",
+          description:
+            "Asks the language model to read the agent's prompt and the transcripts of its most recent completed runs (at most 10, 4,000 characters of each) and propose at most 3 additions to the prompt; each becomes a `pending` suggestion (none equal to a pending one is added) and is answered in `items`. Nothing changes the agent until a suggestion is accepted. `items` is empty when the agent has no conversation to read or the model proposes nothing. The same generation runs by itself after every `IMPROVEMENTS_EVERY_RUNS` (default 20) analysed runs of an agent. 503 `model_unavailable: …` with `Retry-After` when the model could not answer."
         })
       )
   )

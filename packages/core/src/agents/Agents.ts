@@ -9,6 +9,9 @@ import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
 import { ToolNotFound } from "../tools/ToolErrors.js"
 import { ToolStore } from "../tools/ToolStore.js"
+import { DocumentStore } from "../knowledge-base/DocumentStore.js"
+import { DocumentNotFound } from "../knowledge-base/KnowledgeBaseErrors.js"
+import { parseRef } from "../knowledge-base/KnowledgeBase.js"
 import type { Agent, AgentDefinition, AgentStatus } from "./Agent.js"
 import { AgentNotFound, AgentToolArchived, type InvalidTransferNumber } from "./AgentErrors.js"
 import * as AgentFromScript from "./AgentFromScript.js"
@@ -24,10 +27,16 @@ import { PromptWriter } from "./PromptWriter.js"
  * A change of an agent: its own fields (`AgentPatch`) and, in `definition`, what goes into a new
  * definition version. Transfer numbers given in `definition` are also the configuration's.
  */
-export type AgentUpdate = AgentPatch & { readonly definition?: DefinitionChanges.DefinitionChanges }
+export type AgentUpdate = AgentPatch & {
+  readonly definition?: Omit<DefinitionChanges.DefinitionChanges, "knowledge_base_document_ids"> & {
+    /** The knowledge-base documents, each by its integer id or `document_uuid` (stored by id). */
+    readonly knowledge_base_documents?: ReadonlyArray<number | string>
+  }
+}
 
 /** Why an update was refused. */
-export type AgentUpdateError = AgentNotFound | ToolNotFound | AgentToolArchived | InvalidTransferNumber
+export type AgentUpdateError =
+  AgentNotFound | ToolNotFound | AgentToolArchived | InvalidTransferNumber | DocumentNotFound
 
 /** An agent with its current definition and how many runs it has. */
 export interface AgentView {
@@ -86,6 +95,7 @@ export const layer = Layer.effect(
     const integrations = yield* IntegrationStore
     const random = yield* SecureRandom
     const tools = yield* ToolStore
+    const documents = yield* DocumentStore
     const transactions = yield* Transactions
     // Read once, when the layer is built: providing a PromptWriter to the layer is how it is configured.
     const writer = yield* Effect.serviceOption(PromptWriter)
@@ -131,9 +141,34 @@ export const layer = Layer.effect(
         Effect.flatMap(agents.list(organizationId, filter, page), (agentPage) =>
           Effect.map(Effect.forEach(agentPage.items, view), (items) => ({ ...agentPage, items }))
         ),
-      update: (organizationId, ref, { definition: requested, ...patch }) =>
+      update: (organizationId, ref, { definition: asked, ...patch }) =>
         Effect.gen(function* () {
           const agent = yield* resolve(organizationId, ref)
+          // Every document named must be one of the organization's: another organization's is not found,
+          // exactly like a missing one. Stored by id, whichever way it was named.
+          const { knowledge_base_documents, ...definitionFields } = asked ?? {}
+          const documentIds =
+            knowledge_base_documents === undefined
+              ? undefined
+              : yield* Effect.forEach(knowledge_base_documents, (named) =>
+                  Effect.flatMap(
+                    Option.match(parseRef(String(named)), {
+                      onNone: () => Effect.succeed(Option.none()),
+                      onSome: (parsed) => documents.find(organizationId, parsed)
+                    }),
+                    Option.match({
+                      onNone: () => Effect.fail(new DocumentNotFound({ document_id: String(named) })),
+                      onSome: (document) => Effect.succeed(document.id as number)
+                    })
+                  )
+                )
+          const requested =
+            asked === undefined
+              ? undefined
+              : {
+                  ...definitionFields,
+                  ...(documentIds === undefined ? {} : { knowledge_base_document_ids: documentIds })
+                }
           // Transfer numbers set through the configuration are a definition change too: a run always
           // sees the numbers of the version it was placed with.
           const configured = patch.workflow_configurations?.transfer_numbers

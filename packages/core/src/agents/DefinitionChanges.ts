@@ -14,6 +14,8 @@ export interface DefinitionChanges {
   readonly tools?: ReadonlyArray<string>
   /** Numbers a transfer may go to when the model names one; any international spelling, stored in E.164. */
   readonly transfer_numbers?: ReadonlyArray<string>
+  /** The knowledge-base documents the agent answers from, by their integer id (checked by `Agents`). */
+  readonly knowledge_base_document_ids?: ReadonlyArray<number>
 }
 
 /** The bounds of a definition change (docs/limits.md, "Agents and their tools"). */
@@ -26,7 +28,9 @@ export const limits = {
   /** The most transfer numbers one agent version may carry. */
   transferNumbers: 20,
   /** The longest `tool_uuid` accepted (a uuid has 36 characters). */
-  toolUuidChars: 64
+  toolUuidChars: 64,
+  /** The most knowledge-base documents one agent version answers from. */
+  knowledgeDocuments: 50
 } as const
 
 /** True when the changes change nothing (no field given): no version is made. */
@@ -34,7 +38,8 @@ export const isEmpty = (changes: DefinitionChanges): boolean =>
   changes.system_prompt === undefined &&
   changes.first_message === undefined &&
   changes.tools === undefined &&
-  changes.transfer_numbers === undefined
+  changes.transfer_numbers === undefined &&
+  changes.knowledge_base_document_ids === undefined
 
 /** The first occurrence of each item, in order. */
 const distinct = (items: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(items)]
@@ -59,6 +64,9 @@ export const normalize = (
   return Either.right({
     ...changes,
     ...(changes.tools === undefined ? {} : { tools: distinct(changes.tools) }),
+    ...(changes.knowledge_base_document_ids === undefined
+      ? {}
+      : { knowledge_base_document_ids: [...new Set(changes.knowledge_base_document_ids)] }),
     ...(changes.transfer_numbers === undefined ? {} : { transfer_numbers: distinct(numbers) })
   })
 }
@@ -84,6 +92,9 @@ export const apply = (current: WorkflowDefinition, changes: DefinitionChanges): 
     ...(changes.system_prompt === undefined ? {} : { system_prompt: changes.system_prompt }),
     ...(changes.first_message === undefined ? {} : { first_message: changes.first_message }),
     tools,
-    ...(changes.transfer_numbers === undefined ? {} : { transfer_numbers: changes.transfer_numbers })
+    ...(changes.transfer_numbers === undefined ? {} : { transfer_numbers: changes.transfer_numbers }),
+    ...(changes.knowledge_base_document_ids === undefined
+      ? {}
+      : { knowledge_base_document_ids: changes.knowledge_base_document_ids })
   }
 }

@@ -50,9 +50,19 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
           const organization = yield* CurrentOrganization
           // configuration fields are merged into the current ones by the store, atomically; definition
           // fields make a new version in the same transaction
-          const { system_prompt, first_message, tools, transfer_numbers, ...patch } = payload
+          const {
+            first_message,
+            knowledge_base_document_ids,
+            system_prompt,
+            tools,
+            transfer_numbers,
+            ...patch
+          } = payload
           const definition = {
             ...(system_prompt === undefined ? {} : { system_prompt }),
+            ...(knowledge_base_document_ids === undefined
+              ? {}
+              : { knowledge_base_documents: knowledge_base_document_ids }),
             ...(first_message === undefined ? {} : { first_message }),
             ...(tools === undefined ? {} : { tools }),
             ...(transfer_numbers === undefined ? {} : { transfer_numbers })

@@ -9,19 +9,6 @@ import * as MediaType from "@voice-agent-platform/contract/edge/MediaType.js"
 import * as CampaignResponses from "./CampaignResponses.js"
 import * as ContactsBody from "./ContactsBody.js"
 
-/** Whether `text/csv` is one of the media ranges accepted, with a quality above 0 (`q=0`: not wanted). */
-const wantsCsv = (accept: string | undefined) =>
-  accept !== undefined &&
-  accept.split(",").some((range) => {
-    if (MediaType.essence(range) !== "text/csv") return false
-    const quality = range
-      .split(";")
-      .slice(1)
-      .map((parameter) => parameter.trim().toLowerCase())
-      .find((parameter) => parameter.startsWith("q="))
-    return quality === undefined || !(Number(quality.slice(2)) <= 0)
-  })
-
 const encoder = new TextEncoder()
 
 /** Handlers of the campaigns group. */
@@ -132,7 +119,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
         Effect.fn("Campaigns.report")(function* ({ path, urlParams, request }) {
           const organization = yield* CurrentOrganization
           const id = path.campaign_id as Campaign.CampaignId
-          if (wantsCsv(request.headers["accept"])) {
+          if (MediaType.accepts(request.headers["accept"], "text/csv")) {
             const rows = yield* campaigns.reportRows(organization.id, id)
             const header = Stream.make(CsvWriter.record(CampaignResponses.csvColumns))
             const body = Stream.concat(header, Stream.map(rows, CampaignResponses.csvRecord)).pipe(

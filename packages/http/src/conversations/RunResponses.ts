@@ -28,6 +28,18 @@ const fileLink = (run: Run.Run, key: string | null) =>
     ? Effect.succeed(null)
     : Effect.map(downloadUrl(key), (link) => link.url)
 
+/** What the run cost: its talk time and its model tokens, together and apart, and the tokens. */
+export const costResponse = (run: Run.Run): (typeof RunResponse.Type)["cost"] => {
+  const decimal = (amount: number | null) =>
+    amount === null ? null : Money.toDecimal(Money.MinorUnits.make(amount))
+  return {
+    amount: run.cost === null ? null : decimal(run.cost + (run.model_cost ?? 0)),
+    currency: run.currency,
+    breakdown: { telephony: decimal(run.cost), language_model: decimal(run.model_cost) },
+    tokens: { prompt: run.model_prompt_tokens, completion: run.model_completion_tokens }
+  }
+}
+
 /** A single run, with signed links to its files on the origin the request came to. */
 export const runResponse = (
   run: Run.Run
@@ -41,8 +53,11 @@ export const runResponse = (
       ...runSummaryResponse(run),
       name: run.name,
       phone_number: run.phone_number,
-      cost: { amount: run.cost === null ? null : Money.toDecimal(run.cost), currency: run.currency },
+      cost: costResponse(run),
       disposition: run.disposition,
+      summary: run.summary,
+      analysis_status: run.analysis_status,
+      analysis_error: run.analysis_error,
       campaign_id: run.campaign_id,
       sms: run.sms,
       logs: run.logs,

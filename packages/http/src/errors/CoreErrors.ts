@@ -1,6 +1,8 @@
 import { Money } from "@voice-agent-platform/core"
 import type {
   AgentErrors,
+  ChatErrors,
+  LanguageModelErrors,
   CallErrors,
   CallEventErrors,
   CampaignErrors,
@@ -36,6 +38,9 @@ import {
 } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 
 type Failure = { readonly message: string }
+
+/** `Retry-After` of a model failure whose provider did not say when to try again. */
+export const modelRetrySeconds = 5
 
 // The statuses live on the answer classes (`HttpApiSchema.annotations({ status })` in ApiErrors.ts).
 const notFound = <E extends Failure>(e: E) => new NotFound({ detail: e.message })
@@ -84,6 +89,10 @@ export const answers = {
   CampaignTransitionNotAllowed: conflict<CampaignErrors.CampaignTransitionNotAllowed>,
   CampaignNotEditable: conflict<CampaignErrors.CampaignNotEditable>,
   ContactNotPending: conflict<CampaignErrors.ContactNotPending>,
+  NotAChat: conflict<ChatErrors.NotAChat>,
+  ConversationEnded: conflict<ChatErrors.ConversationEnded>,
+  TurnLimitReached: conflict<ChatErrors.TurnLimitReached>,
+  TurnBusy: conflict<ChatErrors.TurnBusy>,
 
   InsufficientBalance: (e: OrganizationErrors.InsufficientBalance) =>
     new PaymentRequired({
@@ -117,6 +126,11 @@ export const answers = {
     invalid(["body"], "value_error.recording", e.message),
   TooManyContacts: (e: CampaignErrors.TooManyContacts) =>
     invalid(["body", "contacts"], "value_error.too_many_contacts", e.message),
+  TextRequired: (e: ChatErrors.TextRequired) => invalid(["body", "text"], "value_error.missing", e.message),
+  ModelRefused: (e: LanguageModelErrors.ModelRefused) =>
+    invalid(["body"], "value_error.model_refused", e.message),
+  ModelInputTooLong: (e: LanguageModelErrors.ModelInputTooLong) =>
+    invalid(["body"], "value_error.conversation_too_long", e.message),
 
   DoNotCallListed: forbidden<CallErrors.DoNotCallListed>,
   DownloadLinkRefused: forbidden<DownloadLinks.DownloadLinkRefused>,
@@ -127,7 +141,20 @@ export const answers = {
     ),
   ChannelsBusy: (e: CallErrors.ChannelsBusy) =>
     TooManyRequests.withRetryAfter(e.message, e.retry_after_seconds),
-  TelephonyUnavailable: (e: Telephony.TelephonyUnavailable) => new ServiceUnavailable({ detail: e.message })
+  TelephonyUnavailable: (e: Telephony.TelephonyUnavailable) => new ServiceUnavailable({ detail: e.message }),
+  // the model's failures are one answer, 503 `model_unavailable: …`, retried after what the provider asked
+  ModelUnavailable: (e: LanguageModelErrors.ModelUnavailable) =>
+    ServiceUnavailable.withRetryAfter(`model_unavailable: ${e.reason}`, modelRetrySeconds),
+  ModelRateLimited: (e: LanguageModelErrors.ModelRateLimited) =>
+    ServiceUnavailable.withRetryAfter(
+      `model_unavailable: the model provider is rate limiting requests (${e.reason})`,
+      e.retry_after_ms === null ? modelRetrySeconds : Math.max(1, Math.ceil(e.retry_after_ms / 1000))
+    ),
+  ModelDeadline: (e: LanguageModelErrors.ModelDeadline) =>
+    ServiceUnavailable.withRetryAfter(
+      `model_unavailable: the model did not answer within ${e.timeout_ms} ms`,
+      modelRetrySeconds
+    )
 }
 
 type Answers = typeof answers

@@ -1,5 +1,13 @@
 import { HttpApi, HttpApiBuilder, HttpServer } from "@effect/platform"
-import { CallRates, OAuthProvidersConfig, Quotas, SimulationConfig } from "@voice-agent-platform/core"
+import {
+  AnalysisSettings,
+  CallRates,
+  ChatSettings,
+  ModelPricing,
+  OAuthProvidersConfig,
+  Quotas,
+  SimulationConfig
+} from "@voice-agent-platform/core"
 import { Context, Effect, Layer } from "effect"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
@@ -22,6 +30,9 @@ export const always = [
   Layer.CurrentMemoMap,
   HttpServer.HttpServer,
   CallRates.CallRates,
+  ModelPricing.ModelPricing,
+  ChatSettings.ChatSettings,
+  AnalysisSettings.AnalysisSettings,
   SimulationConfig.SimulationConfig,
   Quotas.Quotas,
   OAuthProvidersConfig.OAuthProvidersConfig,

@@ -1,6 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
 import type { Improvement } from "@voice-agent-platform/core"
-import { Improvement as ImprovementModel, Improvements, RunId } from "@voice-agent-platform/core"
+import {
+  Agents,
+  Improvement as ImprovementModel,
+  ImprovementGeneration,
+  Improvements,
+  RunId
+} from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -29,7 +35,18 @@ const decisionResponse = (result: Improvements.DecisionResult) => ({
 export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (handlers) =>
   Effect.gen(function* () {
     const improvements = yield* Improvements.Improvements
+    const agents = yield* Agents.Agents
+    const generation = yield* ImprovementGeneration.ImprovementGeneration
     return handlers
+      .handle(
+        "generate",
+        Effect.fn("Improvements.generate")(function* ({ path }) {
+          const organization = yield* CurrentOrganization
+          const agent = yield* agents.resolve(organization.id, path.agent_id)
+          const added = yield* generation.generate(agent)
+          return { items: added.map(improvementResponse) }
+        }, Effect.mapError(CoreErrors.toHttp))
+      )
       .handle(
         "list",
         Effect.fn("Improvements.list")(function* ({ path, urlParams }) {

@@ -8,6 +8,7 @@ import {
   NotFound,
   OutsideCallingHours,
   statusOf,
+  ServiceUnavailable,
   TooManyRequests
 } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as ValidationErrors from "../errors/ValidationErrors.js"
@@ -30,7 +31,9 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string =>
 export const render = (error: ApiError): HttpServerResponse.HttpServerResponse => {
   const { retryAfterSeconds: _, ...body } = error as ApiError & { retryAfterSeconds?: number }
   const response = HttpServerResponse.unsafeJson(body, { status: statusOf(error) })
-  return error instanceof OutsideCallingHours || error instanceof TooManyRequests
+  return error instanceof OutsideCallingHours ||
+    error instanceof TooManyRequests ||
+    (error instanceof ServiceUnavailable && error.retryAfterSeconds !== null)
     ? HttpServerResponse.setHeader(response, "retry-after", String(error.retryAfterSeconds))
     : response
 }

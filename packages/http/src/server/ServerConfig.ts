@@ -1,4 +1,13 @@
-import { type AllowList, ApiKey, OutboundPolicy, Quotas, SimulationConfig } from "@voice-agent-platform/core"
+import {
+  type AllowList,
+  AnalysisSettings,
+  ApiKey,
+  ChatSettings,
+  type ModelPricing,
+  OutboundPolicy,
+  Quotas,
+  SimulationConfig
+} from "@voice-agent-platform/core"
 import { PgConnection } from "@voice-agent-platform/pg"
 import { Config, ConfigError, Duration, Effect, Either, Option, Redacted } from "effect"
 import * as RequestDeadline from "../middleware/RequestDeadline.js"
@@ -56,6 +65,19 @@ export interface ServerConfig {
    * (defaults 20, 1,000 and 100).
    */
   readonly quotas: Quotas.QuotaLimits
+  /**
+   * `LLM_PROVIDER`: `embedded` (default: the rule-based stand-in, no key, no network) or `openai` (an
+   * OpenAI-compatible Chat Completions server; its `LLM_*` settings are read by the adapter).
+   */
+  readonly llmProvider: "embedded" | "openai"
+  /** `LLM_PRICE_PLN_PER_MTOK_IN` and `LLM_PRICE_PLN_PER_MTOK_OUT`: what tokens cost the organizations (default 0). */
+  readonly modelPrice: ModelPricing.ModelPrice
+  /** `CHAT_IDLE_SECONDS`: a chat without a message this long ends by itself (default 600). */
+  readonly chatIdleSeconds: number
+  /** `IMPROVEMENTS_EVERY_RUNS`: suggestions generated after every so many analysed runs of an agent (default 20; 0 off). */
+  readonly improvementsEveryRuns: number
+  /** `ANALYSIS_LEASE_SECONDS`: how long a server holds an analysis job before another may take it over (default 120). */
+  readonly analysisLeaseSeconds: number
 }
 
 /** An S3-compatible bucket for files; `S3_BUCKET` turns it on, the key pair is then required. */
@@ -135,6 +157,30 @@ const quotasConfig: Config.Config<Quotas.QuotaLimits> = Config.all({
   documents: quota("QUOTA_DOCUMENTS", Quotas.defaults.documents),
   campaigns: quota("QUOTA_CAMPAIGNS", Quotas.defaults.campaigns)
 })
+
+/** A price per million tokens in PLN: a number from 0 to 1,000,000, at most six decimals kept. */
+const price = (name: string) =>
+  Config.number(name).pipe(
+    Config.withDefault(0),
+    Config.validate({
+      message: `${name} must be a price in PLN per million tokens, from 0 to 1000000`,
+      validation: (n) => Number.isFinite(n) && n >= 0 && n <= 1_000_000
+    })
+  )
+
+/** A whole number of a variable within bounds, its default when unset. */
+const wholeNumber = (
+  name: string,
+  fallback: number,
+  bounds: { readonly min: number; readonly max: number }
+) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({
+      message: `${name} must be a whole number from ${bounds.min} to ${bounds.max}`,
+      validation: (n) => n >= bounds.min && n <= bounds.max
+    })
+  )
 
 /** The smallest operator token accepted: shorter ones are too easy to guess. */
 export const minAdminTokenLength = 16
@@ -217,7 +263,29 @@ export const config: Config.Config<ServerConfig> = Config.all({
     )
   ),
   outboundAllowHosts: OutboundPolicy.allowHostsConfig,
-  quotas: quotasConfig
+  quotas: quotasConfig,
+  llmProvider: Config.literal(
+    "embedded",
+    "openai"
+  )("LLM_PROVIDER").pipe(Config.withDefault("embedded" as const)),
+  modelPrice: Config.all({
+    pln_per_mtok_in: price("LLM_PRICE_PLN_PER_MTOK_IN"),
+    pln_per_mtok_out: price("LLM_PRICE_PLN_PER_MTOK_OUT")
+  }),
+  chatIdleSeconds: wholeNumber("CHAT_IDLE_SECONDS", ChatSettings.defaultIdleSeconds, {
+    min: ChatSettings.minIdleSeconds,
+    max: ChatSettings.maxIdleSeconds
+  }),
+  improvementsEveryRuns: wholeNumber(
+    "IMPROVEMENTS_EVERY_RUNS",
+    AnalysisSettings.defaults.improvementsEveryRuns,
+    AnalysisSettings.bounds.improvementsEveryRuns
+  ),
+  analysisLeaseSeconds: wholeNumber(
+    "ANALYSIS_LEASE_SECONDS",
+    AnalysisSettings.defaults.leaseSeconds,
+    AnalysisSettings.bounds.leaseSeconds
+  )
 }).pipe(
   Config.mapOrFail((settings) =>
     Option.isSome(settings.databaseUrl) && Option.isNone(settings.encryptionKey)
