@@ -1,4 +1,5 @@
 import { Effect, Layer, Option } from "effect"
+import type { AnalysisJob, AnalysisJobId } from "../analysis/AnalysisJob.js"
 import type { Run } from "../runs/Run.js"
 import { isLive, newRunDefaults } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
@@ -27,6 +28,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       at: (r) => r.created_at,
       id: (r) => r.workflow_run_id
     })
+    const analysisJobs = db.table<AnalysisJobId, AnalysisJob>("analysis_jobs")
     return {
       insert: (run, now) =>
         db.atomically(() => {
@@ -121,7 +123,14 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         ),
       countByAgent: (organizationId, agentId) =>
         db.atomically(() => runs.ownRows(organizationId, (r) => r.workflow_id === agentId).length),
-      remove: (organizationId, id) => db.atomically(() => runs.removeOwn(organizationId, id)),
+      remove: (organizationId, id) =>
+        db.atomically(() => {
+          const removed = runs.removeOwn(organizationId, id)
+          // its analysis job goes with it, as the SQL queue's foreign key has it
+          if (Option.isSome(removed))
+            for (const job of analysisJobs.values()) if (job.run_id === id) analysisJobs.delete(job.id)
+          return removed
+        }),
       organizationsWithFiles: db.atomically(() =>
         Array.from(
           new Set(
