@@ -84,6 +84,42 @@ export const documentStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
     )
   })
 
+  describe("knowledge-base search within documents", () => {
+    it.effect("finds only chunks of the documents named, and nothing for an empty list", () =>
+      Effect.gen(function* () {
+        const documents = yield* DocumentStore
+        const org = yield* Fixtures.organization()
+        const other = yield* Fixtures.organization()
+        const suffix = yield* Fixtures.unique()
+        const stored = (organizationId: typeof org.id, name: string, text: string) =>
+          Effect.gen(function* () {
+            const document = yield* documents.insert(
+              Fixtures.newDocument(organizationId, `${suffix}-${name}`, { processing_status: "completed" }),
+              at(0)
+            )
+            yield* documents.replaceChunks(organizationId, document.id, [
+              { document_id: document.id, organization_id: organizationId, index: 0, text }
+            ])
+            return document
+          })
+        const prices = yield* stored(org.id, "prices", "Cennik: wizyta kosztuje 200 zł.")
+        const hours = yield* stored(org.id, "hours", "Wizyta od poniedziałku do piątku.")
+        yield* stored(org.id, "unrelated", "Parking za budynkiem; wizyta bez opłat.")
+        const foreign = yield* stored(other.id, "foreign", "Wizyta w innej organizacji.")
+        const found = (ids?: ReadonlyArray<typeof prices.id>) =>
+          Effect.map(documents.search(org.id, ["wizyta"], 10, ids), (hits) =>
+            hits.map((hit) => hit.document.id).sort((a, b) => a - b)
+          )
+        expect((yield* found()).length).toBe(3)
+        expect(yield* found([prices.id, hours.id])).toEqual([prices.id, hours.id].sort((a, b) => a - b))
+        expect(yield* found([hours.id])).toEqual([hours.id])
+        // another organization's document is never found, named or not
+        expect(yield* found([foreign.id])).toEqual([])
+        expect(yield* found([])).toEqual([])
+      })
+    )
+  })
+
   describe("knowledge-base processing queue", () => {
     it.effect("hands each unfinished document to exactly one of many simultaneous claims, oldest first", () =>
       Effect.gen(function* () {

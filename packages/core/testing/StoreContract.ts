@@ -2,6 +2,7 @@ import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Stores } from "../src/storage/Stores.js"
 import { agentStoreContract } from "./AgentStoreContract.js"
+import { analysisJobStoreContract } from "./AnalysisJobStoreContract.js"
 import { callEndsContract } from "./CallEndsContract.js"
 import { callStoreContract } from "./CallStoreContract.js"
 import { campaignStoreContract } from "./CampaignStoreContract.js"
@@ -13,6 +14,7 @@ import { idempotencyStoreContract } from "./IdempotencyStoreContract.js"
 import { organizationStoreContract } from "./OrganizationStoreContract.js"
 import { phoneNumberStoreContract } from "./PhoneNumberStoreContract.js"
 import { quotaContract } from "./QuotaContract.js"
+import { runModelContract } from "./RunModelContract.js"
 import { runStoreContract } from "./RunStoreContract.js"
 import { tenantScopeContract } from "./TenantScopeContract.js"
 import { transactionContract } from "./TransactionContract.js"
@@ -31,6 +33,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
     campaignTallyContract(it)
     agentStoreContract(it)
     runStoreContract(it)
+    runModelContract(it)
     callStoreContract(it)
     callEndsContract(it)
     doNotCallStoreContract(it)
@@ -41,6 +44,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
     idempotencyStoreContract(it)
     webhookStoreContract(it)
     documentStoreContract(it)
+    analysisJobStoreContract(it)
     quotaContract(it)
     transactionContract(it)
     idContract(it)

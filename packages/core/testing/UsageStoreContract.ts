@@ -5,7 +5,9 @@ import { Effect } from "effect"
 import { MinorUnits } from "../src/money/Money.js"
 import { RunStore } from "../src/runs/RunStore.js"
 import * as UsageReport from "../src/usage/UsageReport.js"
-import type { UsageRecord } from "../src/usage/UsageRecord.js"
+import type { RunId } from "../src/runs/RunId.js"
+import type { UsageKind, UsageRecord } from "../src/usage/UsageRecord.js"
+import type { NewUsageRecord } from "../src/usage/UsageStore.js"
 import { UsageStore } from "../src/usage/UsageStore.js"
 import * as Fixtures from "./Fixtures.js"
 import { page, at } from "./ContractFixtures.js"
@@ -46,6 +48,91 @@ export const usageStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
         yield* runs.remove(org.id, run.workflow_run_id)
         expect((yield* usage.list(org.id, {}, page(1))).total_count).toBe(1)
       })
+    )
+  })
+
+  describe("usage ledger kinds", () => {
+    it.effect(
+      "keeps one call and one analysis line per run, every improvements line, and counts call lines as calls",
+      () =>
+        Effect.gen(function* () {
+          const usage = yield* UsageStore
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const [first, second] = yield* runs.insertMany(
+            [Fixtures.newRun(org.id, agent.id), Fixtures.newRun(org.id, agent.id, { mode: "chat" })],
+            at(0)
+          )
+          const line = (
+            kind: UsageKind,
+            runId: RunId | null,
+            seconds: number,
+            cost: number,
+            recordedAt: number
+          ): NewUsageRecord => ({
+            organization_id: org.id,
+            kind,
+            run_id: runId,
+            agent_id: agent.id,
+            mode: "phone",
+            duration_seconds: seconds,
+            cost: MinorUnits.make(cost),
+            prompt_tokens: 1000 + cost,
+            completion_tokens: 10 + cost,
+            currency: "PLN",
+            recorded_at: at(recordedAt)
+          })
+          const call = yield* usage.record(line("call", first!.workflow_run_id, 61, 122, 10))
+          const analysis = yield* usage.record(line("analysis", first!.workflow_run_id, 0, 7, 20))
+          expect(analysis.id).not.toBe(call.id)
+          expect(analysis).toMatchObject({ kind: "analysis", prompt_tokens: 1007, completion_tokens: 17 })
+          // a repeat of a run's line of a kind answers the first
+          expect((yield* usage.record(line("call", first!.workflow_run_id, 5, 5, 30))).id).toBe(call.id)
+          expect((yield* usage.record(line("analysis", first!.workflow_run_id, 5, 5, 30))).id).toBe(
+            analysis.id
+          )
+          // a batch keeps the first of each run and kind, also within itself
+          yield* usage.recordMany([
+            line("call", second!.workflow_run_id, 30, 60, 40),
+            line("call", second!.workflow_run_id, 99, 99, 40),
+            line("analysis", second!.workflow_run_id, 0, 3, 41),
+            line("analysis", first!.workflow_run_id, 0, 99, 41),
+            line("improvements", null, 0, 11, 42)
+          ])
+          // improvements lines are all kept, with a run or without
+          yield* usage.record(line("improvements", null, 0, 11, 43))
+          yield* usage.recordMany([line("improvements", first!.workflow_run_id, 0, 2, 44)])
+          yield* usage.record(line("improvements", first!.workflow_run_id, 0, 2, 45))
+          const listed = (yield* usage.list(org.id, {}, page(1))).items
+          expect(listed.map((l) => [l.kind, l.run_id, l.cost, l.prompt_tokens, l.completion_tokens])).toEqual(
+            [
+              ["improvements", first!.workflow_run_id, 2, 1002, 12],
+              ["improvements", first!.workflow_run_id, 2, 1002, 12],
+              ["improvements", null, 11, 1011, 21],
+              ["improvements", null, 11, 1011, 21],
+              ["analysis", second!.workflow_run_id, 3, 1003, 13],
+              ["call", second!.workflow_run_id, 60, 1060, 70],
+              ["analysis", first!.workflow_run_id, 7, 1007, 17],
+              ["call", first!.workflow_run_id, 122, 1122, 132]
+            ]
+          )
+          // two calls; every line's cost
+          const totals = { calls: 2, duration_seconds: 91, cost: 122 + 7 + 60 + 3 + 11 + 11 + 2 + 2 }
+          expect(yield* usage.totals(org.id, {})).toEqual(totals)
+          expect(yield* usage.report(org.id, {}, "agent")).toEqual([
+            { group: "agent", agent_id: agent.id, ...totals }
+          ])
+          expect(yield* usage.report(org.id, {}, "day")).toEqual(UsageReport.group(listed, "day"))
+          expect(yield* usage.totals(org.id, { from: at(20) })).toEqual({
+            calls: 1,
+            duration_seconds: 30,
+            cost: totals.cost - 122
+          })
+          // a run's erasure keeps its lines
+          yield* runs.remove(org.id, first!.workflow_run_id)
+          expect(yield* usage.totals(org.id, {})).toEqual(totals)
+        })
     )
   })
 

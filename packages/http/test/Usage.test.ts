@@ -1,60 +1,10 @@
-import type { HttpClient } from "@effect/platform"
-import { HttpClientRequest, OpenApi } from "@effect/platform"
+import { OpenApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import type { AgentIds, Organization } from "@voice-agent-platform/core"
-import { Money, RunStore, UsageStore } from "@voice-agent-platform/core"
-import { Fixtures } from "@voice-agent-platform/core/testing"
+import { RunStore } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
-import { organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
-
-type Body = Record<string, any>
-
-/** An organization with two agents, and its client. */
-const setup = Effect.gen(function* () {
-  const { organization: org, apiKey } = yield* organization()
-  const first = (yield* Fixtures.agent(org.id, "First")).agent.id
-  const second = (yield* Fixtures.agent(org.id, "Second")).agent.id
-  return { org, agents: [first, second] as const, client: yield* rawClient(apiKey) }
-})
-
-/** A finished call as the ledger records it: a run and its usage line. */
-const call = (
-  organizationId: Organization.OrganizationId,
-  agentId: AgentIds.AgentId,
-  at: Date | string,
-  duration_seconds: number,
-  cost: number
-) =>
-  Effect.gen(function* () {
-    const run = yield* (yield* RunStore.RunStore).insert(
-      Fixtures.newRun(organizationId, agentId),
-      new Date(at)
-    )
-    return yield* (yield* UsageStore.UsageStore).record({
-      organization_id: organizationId,
-      run_id: run.workflow_run_id,
-      agent_id: agentId,
-      mode: "phone",
-      duration_seconds,
-      cost: Money.MinorUnits.make(cost),
-      currency: "PLN",
-      recorded_at: new Date(at)
-    })
-  })
-
-const get = (client: HttpClient.HttpClient, url: string) => send(client, HttpClientRequest.get(url))
-
-/** The current calendar month in UTC, computed independently of the server. */
-const currentMonth = () => {
-  const now = new Date()
-  return {
-    from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
-    to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
-  }
-}
-
-const march = "from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z"
+import { rawClient, TestServer, TestServerOverSql } from "./support/TestServer.js"
+import { type Body, call, currentMonth, get, march, setup } from "./support/UsageFixtures.js"
 
 describe.each([
   ["in-memory", TestServer],
@@ -198,18 +148,24 @@ describe.each([
           {
             workflow_run_id: newer.run_id,
             workflow_id: agents[1],
+            kind: "call",
             mode: "phone",
             duration_seconds: 30,
             cost_pln: 19.99,
+            prompt_tokens: 0,
+            completion_tokens: 0,
             currency: "PLN",
             recorded_at: "2026-03-02T08:00:00.000Z"
           },
           {
             workflow_run_id: older.run_id,
             workflow_id: agents[0],
+            kind: "call",
             mode: "phone",
             duration_seconds: 61,
             cost_pln: 1.22,
+            prompt_tokens: 0,
+            completion_tokens: 0,
             currency: "PLN",
             recorded_at: "2026-03-01T08:00:00.000Z"
           }
@@ -238,7 +194,7 @@ describe.each([
       }
 
       // erasing a call keeps its usage
-      yield* (yield* RunStore.RunStore).remove(org.id, older.run_id)
+      yield* (yield* RunStore.RunStore).remove(org.id, older.run_id!)
       expect(((yield* get(client, `/api/v1/usage/runs?${march}`)).body as Body).total_count).toBe(2)
     }).pipe(Effect.provide(server))
   )

@@ -29,6 +29,7 @@ describe.each([
           "call.started",
           "call.ended",
           "call.deleted",
+          "call.analyzed",
           "campaign.started",
           "campaign.completed",
           "campaign.contact.skipped"

@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import * as Money from "@voice-agent-platform/core/money/Money.js"
+import * as UsageRecord from "@voice-agent-platform/core/usage/UsageRecord.js"
 import * as UsageReport from "@voice-agent-platform/core/usage/UsageReport.js"
 import { Schema } from "effect"
 import { Authentication } from "../middleware/Authentication.js"
@@ -37,7 +38,7 @@ export const UsageReportQuery = Schema.Struct({
 })
 
 const usageTotals = {
-  calls: Schema.Int,
+  calls: Schema.Int.annotations({ description: "Finished calls (`call` lines); `cost_pln` sums every line" }),
   duration_seconds: Schema.Int,
   cost_pln: Schema.Number
 }
@@ -50,13 +51,26 @@ export const UsageSummaryResponse = Schema.Struct({
   currency: Money.Currency
 }).annotations({ identifier: "UsageSummary" })
 
-/** One line of the billing ledger: one finished call. */
+/**
+ * One line of the billing ledger: a finished call (`call`), the analysis of one (`analysis`), or a
+ * generation of an agent's improvement suggestions (`improvements`, of no call).
+ */
 export const UsageRunResponse = Schema.Struct({
-  workflow_run_id: Schema.Int,
+  workflow_run_id: Schema.NullOr(Schema.Int).annotations({
+    description: "The call charged; null only for an `improvements` line"
+  }),
   workflow_id: Schema.Int,
+  kind: UsageRecord.UsageKind.annotations({
+    description:
+      "`call`: a finished call, its talk time and its conversation's language-model tokens (one per call); `analysis`: the language model's reading of a call after it ended (one per call); `improvements`: a generation of the agent's improvement suggestions"
+  }),
   mode: Schema.String,
-  duration_seconds: Schema.Int,
+  duration_seconds: Schema.Int.annotations({ description: "Talk time; 0 on lines other than `call`" }),
   cost_pln: Schema.Number,
+  prompt_tokens: Schema.Int.annotations({ description: "Language-model prompt tokens the line charges" }),
+  completion_tokens: Schema.Int.annotations({
+    description: "Language-model completion tokens the line charges"
+  }),
   currency: Money.Currency,
   recorded_at: Timestamp
 }).annotations({ identifier: "UsageRun" })
@@ -95,7 +109,7 @@ export class UsageApi extends HttpApiGroup.make("usage")
       .annotateContext(
         OpenApi.annotations({
           summary: "Get usage",
-          description: `The organization's calls, their duration and their cost over a period, with the period echoed. ${periodDescription} Deleting a call does not change its usage.`
+          description: `The organization's calls, their duration and their cost over a period, with the period echoed: \`calls\` counts finished calls, \`cost_pln\` is every ledger line's (calls, their analyses, improvement suggestions). ${periodDescription} Deleting a call does not change its usage.`
         })
       )
   )
@@ -106,7 +120,7 @@ export class UsageApi extends HttpApiGroup.make("usage")
       .annotateContext(
         OpenApi.annotations({
           summary: "List usage by call",
-          description: `The billing ledger's lines of the period, one per finished call, newest first. ${periodDescription}`
+          description: `The billing ledger's lines of the period, newest first: one \`call\` line per finished call (its talk time and its conversation's language-model tokens), one \`analysis\` line per call the language model analysed after it ended, and one \`improvements\` line per generation of an agent's improvement suggestions (of no call: \`workflow_run_id\` null). Each line says the tokens it charges. ${periodDescription}`
         })
       )
   )
@@ -141,7 +155,7 @@ export class UsageApi extends HttpApiGroup.make("usage")
         OpenApi.annotations({
           summary: "List usage by call (legacy)",
           description:
-            "Earlier address of `GET /usage/runs`; it keeps working unchanged. New integrations use `GET /usage/runs`."
+            "Earlier address of `GET /usage/runs`, answering exactly what it does (the same lines and fields). New integrations use `GET /usage/runs`."
         })
       )
       .annotate(OpenApi.Deprecated, true)

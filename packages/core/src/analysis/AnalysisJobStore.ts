@@ -22,6 +22,8 @@ export class AnalysisJobStore extends Context.Tag("@voice-agent-platform/core/An
      * Adds jobs, due at `now`, in the caller's transaction (a call's end adds its run's analysis with it).
      * A run has at most one `call_analysis` job ever (a repeat is ignored, also after the first finished);
      * an agent has at most one `improvement_suggestions` job waiting (a repeat while one waits is ignored).
+     * A job whose run is not of its organization and agent, or whose agent is not of its organization, is
+     * not added. A run's job goes when the run is erased.
      */
     readonly enqueue: (jobs: ReadonlyArray<NewAnalysisJob>, now: Date) => Effect.Effect<void>
     /**
@@ -48,7 +50,8 @@ export class AnalysisJobStore extends Context.Tag("@voice-agent-platform/core/An
     readonly retry: (claim: JobClaim, nextAttemptAt: Date, error: string) => Effect.Effect<boolean>
     /**
      * Counts one more analysed run of the agent and answers the agent's count (1 after its first): a
-     * generation of suggestions is due every `IMPROVEMENTS_EVERY_RUNS` of them. Atomic per agent.
+     * generation of suggestions is due every `IMPROVEMENTS_EVERY_RUNS` of them. Atomic per agent. An agent
+     * not of the organization counts nothing (answers 0).
      */
     readonly countAnalysed: (organizationId: OrganizationId, agentId: AgentId) => Effect.Effect<number>
     /** Jobs waiting or held, of every organization: a gauge for operators. */

@@ -1,14 +1,21 @@
 import { Effect, Layer } from "effect"
+import type { Agent } from "../agents/Agent.js"
+import type { AgentId } from "../agents/AgentIds.js"
 import type { AnalysisJob, ClaimedAnalysisJob } from "../analysis/AnalysisJob.js"
 import { AnalysisJobId } from "../analysis/AnalysisJob.js"
 import type { JobClaim } from "../analysis/AnalysisJobStore.js"
 import { AnalysisJobStore } from "../analysis/AnalysisJobStore.js"
+import type { Run } from "../runs/Run.js"
+import type { RunId } from "../runs/RunId.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 
 /** A job as kept: its lease, when a claim holds it. */
 type Row = AnalysisJob & { readonly lease: string | null; readonly lease_until: Date | null }
 
-/** The analysis queue in memory; the analysed-run counts are kept per organization and agent. */
+/**
+ * The analysis queue in memory; the analysed-run counts are kept per organization and agent. A run's job
+ * goes with the run (`MemoryRunStore.remove`).
+ */
 export const layer: Layer.Layer<AnalysisJobStore, never, MemoryDatabase> = Layer.effect(
   AnalysisJobStore,
   Effect.gen(function* () {
@@ -17,6 +24,8 @@ export const layer: Layer.Layer<AnalysisJobStore, never, MemoryDatabase> = Layer
     // runs that ever had a call_analysis job: a run is analysed once, also after its job is gone
     const analysedRuns = db.table<string, true>("analysis_job_runs")
     const counts = db.table<string, number>("agent_analysed_runs")
+    const runs = db.table<RunId, Run>("runs")
+    const agents = db.table<AgentId, Agent>("agents")
 
     const held = (claim: JobClaim) => {
       const row = jobs.get(claim.id)
@@ -29,6 +38,15 @@ export const layer: Layer.Layer<AnalysisJobStore, never, MemoryDatabase> = Layer
       enqueue: (many, now) =>
         db.atomically(() => {
           for (const job of many) {
+            // a job names a run of its organization and agent, or an agent of its organization
+            const run = job.run_id === null ? undefined : runs.get(job.run_id)
+            const agent = agents.get(job.agent_id)
+            if (
+              job.kind === "call_analysis"
+                ? run?.organization_id !== job.organization_id || run.workflow_id !== job.agent_id
+                : agent?.organization_id !== job.organization_id
+            )
+              continue
             if (job.kind === "call_analysis") {
               const key = `${job.organization_id}:${job.run_id}`
               if (analysedRuns.get(key) !== undefined) continue
@@ -92,6 +110,8 @@ export const layer: Layer.Layer<AnalysisJobStore, never, MemoryDatabase> = Layer
         }),
       countAnalysed: (organizationId, agentId) =>
         db.atomically(() => {
+          // an agent not of the organization counts nothing
+          if (agents.get(agentId)?.organization_id !== organizationId) return 0
           const key = `${organizationId}:${agentId}`
           const next = (counts.get(key) ?? 0) + 1
           counts.set(key, next)

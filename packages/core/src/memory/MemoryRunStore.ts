@@ -1,4 +1,5 @@
 import { Effect, Layer, Option } from "effect"
+import type { AnalysisJob, AnalysisJobId } from "../analysis/AnalysisJob.js"
 import type { Run } from "../runs/Run.js"
 import { isLive, newRunDefaults } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
@@ -30,6 +31,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       at: (r) => r.created_at,
       id: (r) => r.workflow_run_id
     })
+    const analysisJobs = db.table<AnalysisJobId, AnalysisJob>("analysis_jobs")
     return {
       insert: (run, now) =>
         db.atomically(() => {
@@ -143,7 +145,11 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       remove: (organizationId, id) =>
         db.atomically(() => {
           turns.delete(turnKey(organizationId, id))
-          return runs.removeOwn(organizationId, id)
+          const removed = runs.removeOwn(organizationId, id)
+          // its analysis job goes with it, as the SQL queue's foreign key has it
+          if (Option.isSome(removed))
+            for (const job of analysisJobs.values()) if (job.run_id === id) analysisJobs.delete(job.id)
+          return removed
         }),
       organizationsWithFiles: db.atomically(() =>
         Array.from(

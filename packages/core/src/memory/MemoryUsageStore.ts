@@ -22,10 +22,13 @@ export const layer: Layer.Layer<UsageStore, never, MemoryDatabase> = Layer.effec
       at: (l) => l.recorded_at,
       id: (l) => l.id
     })
-    /** The run's line of the kind: the one it has, or this one stored (a line without a run is always stored). */
+    /**
+     * The run's line of the kind: the one it has, or this one stored (an `improvements` line is always
+     * stored, as the SQL ledger's unique index leaves them out).
+     */
     const recordOne = (line: NewUsageRecord): UsageRecord => {
       const [existing] =
-        line.run_id === null
+        line.run_id === null || line.kind === "improvements"
           ? []
           : lines.ownRows(line.organization_id, (l) => l.run_id === line.run_id && l.kind === line.kind)
       if (existing !== undefined) return existing

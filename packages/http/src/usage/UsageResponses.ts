@@ -28,9 +28,12 @@ export const summaryResponse = (summary: Usage.UsageSummary): typeof UsageSummar
 export const runResponse = (line: UsageRecord.UsageRecord): typeof UsageRunResponse.Type => ({
   workflow_run_id: line.run_id,
   workflow_id: line.agent_id,
+  kind: line.kind,
   mode: line.mode,
   duration_seconds: line.duration_seconds,
   cost_pln: Money.toDecimal(line.cost),
+  prompt_tokens: line.prompt_tokens,
+  completion_tokens: line.completion_tokens,
   currency: line.currency,
   recorded_at: line.recorded_at
 })

@@ -11,6 +11,7 @@ import campaigns from "./0006_campaigns.js"
 import lookupNotifications from "./0007_lookup_notifications.js"
 import campaignTallies from "./0008_campaign_tallies.js"
 import fragmentMarks from "./0009_fragment_marks.js"
+import analysis from "./0010_analysis.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -25,7 +26,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0006_campaigns": campaigns,
   "0007_lookup_notifications": lookupNotifications,
   "0008_campaign_tallies": campaignTallies,
-  "0009_fragment_marks": fragmentMarks
+  "0009_fragment_marks": fragmentMarks,
+  "0010_analysis": analysis
 }
 
 /** The table that records which versions ran. */

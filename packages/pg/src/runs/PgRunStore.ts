@@ -2,8 +2,14 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import type { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
-import { IntegrationDelivery, Run, RunLogEntry, SmsMessage } from "@voice-agent-platform/core/runs/Run.js"
-import type { RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
+import {
+  IntegrationDelivery,
+  newRunDefaults,
+  Run,
+  RunLogEntry,
+  SmsMessage
+} from "@voice-agent-platform/core/runs/Run.js"
+import type { NewRun, RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Layer, Schema } from "effect"
 import * as Batches from "../storage/Batches.js"
@@ -52,10 +58,23 @@ const columns = (fields: Record<string, unknown>): Record<string, unknown> =>
     ])
   )
 
-// Word for word the predicates of the partial indexes `runs_ended_with_files` and `runs_live`.
+/** The columns of a new run: its fields, the store's defaults (`newRunDefaults`) and its creation time. */
+const newRow = (run: NewRun, now: Date) => columns({ ...run, ...newRunDefaults, created_at: now })
+
+// Word for word the predicates of the partial indexes `runs_ended_with_files`, `runs_live` and
+// `runs_idle_chats`.
 const endedWithFiles =
   "ended_at IS NOT NULL AND (files ->> 'recording' IS NOT NULL OR files ->> 'transcript' IS NOT NULL)"
 const live = "status IN ('queued', 'ringing', 'in_progress')"
+const chatInProgress = "mode = 'chat' AND status = 'in_progress'"
+
+/**
+ * Chats in progress idle since before `lastActiveBefore`, longest idle first: the partial index
+ * `runs_idle_chats` in its order. Exported for the test that checks the plan uses the index.
+ */
+export const idleChatsStatement = (sql: SqlClient.SqlClient, lastActiveBefore: Date, limit: number) => sql`
+  SELECT * FROM runs WHERE ${sql.literal(chatInProgress)} AND last_activity_at < ${lastActiveBefore}
+  ORDER BY last_activity_at, workflow_run_id LIMIT ${limit}`
 
 /**
  * Runs in PostgreSQL.
@@ -104,12 +123,12 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
     return {
       insert: (run, now) =>
         Rows.single(RunRow)(sql`
-          INSERT INTO runs ${sql.insert(columns({ ...run, created_at: now }))} RETURNING *`),
+          INSERT INTO runs ${sql.insert(newRow(run, now))} RETURNING *`),
       insertMany: (many, now) =>
         many.length === 0
           ? Effect.succeed([])
           : all(sql`
-              INSERT INTO runs ${sql.insert(many.map((run) => columns({ ...run, created_at: now })))} RETURNING *`),
+              INSERT INTO runs ${sql.insert(many.map((run) => newRow(run, now)))} RETURNING *`),
       find: (organizationId, id) =>
         one(sql`SELECT * FROM runs WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}`),
       findForUpdate: (organizationId, id) =>
@@ -134,7 +153,8 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
           ? Effect.succeed([])
           : all(sql`
               UPDATE runs r SET status = e.status, duration_seconds = e.duration_seconds, cost = e.cost,
-                ended_at = e.ended_at, channel_reservation_id = NULL
+                model_cost = e.model_cost, analysis_status = e.analysis_status, ended_at = e.ended_at,
+                channel_reservation_id = NULL
               FROM ${Batches.recordset(
                 sql,
                 ends.map((end) => ({
@@ -143,11 +163,13 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
                   status: end.status,
                   duration_seconds: end.duration_seconds,
                   cost: end.cost,
+                  model_cost: end.model_cost,
+                  analysis_status: end.analysis_status,
                   ended_at: end.ended_at
                 })),
                 "e",
                 "organization_id bigint, workflow_run_id bigint, status text, duration_seconds integer, " +
-                  "cost bigint, ended_at timestamptz"
+                  "cost bigint, model_cost bigint, analysis_status text, ended_at timestamptz"
               )}
               WHERE r.organization_id = e.organization_id AND r.workflow_run_id = e.workflow_run_id
               RETURNING r.*`),
@@ -217,6 +239,13 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
               UPDATE runs SET ${sets}
               WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`)
       },
+      // One statement: concurrent requests of a run each add to the row as it is when they get its lock.
+      addModelUsage: (organizationId, id, usage) =>
+        one(sql`
+          UPDATE runs SET model_prompt_tokens = model_prompt_tokens + ${usage.prompt_tokens},
+            model_completion_tokens = model_completion_tokens + ${usage.completion_tokens}
+          WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`),
+      idleChats: (lastActiveBefore, limit) => all(idleChatsStatement(sql, lastActiveBefore, limit)),
       countByAgent: (organizationId, agentId) =>
         Effect.map(agentTotal(organizationId, agentId), (row) => row.total),
       remove: (organizationId, id) =>

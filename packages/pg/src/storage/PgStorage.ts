@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { Stores } from "@voice-agent-platform/core/storage/Stores.js"
 import { Layer } from "effect"
+import * as PgAnalysisJobStore from "../analysis/PgAnalysisJobStore.js"
 import * as PgCampaignStore from "../campaigns/PgCampaignStore.js"
 import * as PgDocumentStore from "../knowledge-base/PgDocumentStore.js"
 import * as PgPhoneNumberStore from "../phone-numbers/PgPhoneNumberStore.js"
@@ -47,7 +48,8 @@ export const layerStores: Layer.Layer<Stores, never, SqlClient.SqlClient | Secre
   PgIntegrationStore.layer,
   PgTriggerStore.layer,
   PgIdempotencyStore.layer,
-  PgWebhookStore.layer
+  PgWebhookStore.layer,
+  PgAnalysisJobStore.layer
   // END in-memory stand-ins
 )
 

@@ -14,9 +14,36 @@ const Totals = Schema.Struct({ calls: Schema.Number, duration_seconds: Schema.Nu
 const DayRow = Schema.Struct({ group: Schema.Literal("day"), day: Schema.String, ...Totals.fields })
 const AgentRow = Schema.Struct({ group: Schema.Literal("agent"), agent_id: AgentId, ...Totals.fields })
 
+/** The unique index keeping one `call` and one `analysis` line per run (`improvements` lines are all kept). */
+const onePerRunAndKind = "ON CONFLICT (run_id, kind) WHERE kind <> 'improvements' DO NOTHING"
+
+/** Only `call` lines count as calls; every line adds its duration and cost. */
+const sums = `count(*) FILTER (WHERE kind = 'call')::int8 AS calls,
+  coalesce(sum(duration_seconds), 0)::int8 AS duration_seconds, coalesce(sum(cost), 0)::int8 AS cost`
+
+/** The organization's lines in the period: `from` inclusive, `to` exclusive. */
+const periodOf = (sql: SqlClient.SqlClient, organizationId: OrganizationId, period: UsagePeriod) =>
+  sql.and([
+    sql`organization_id = ${organizationId}`,
+    ...(period.from !== undefined ? [sql`recorded_at >= ${period.from}`] : []),
+    ...(period.to !== undefined ? [sql`recorded_at < ${period.to}`] : [])
+  ])
+
 /**
- * The billing ledger in PostgreSQL. One line per run is kept by the unique run id: recording a run again,
- * from any process, inserts nothing and answers the line already there.
+ * The totals of the organization's period: one aggregate over the period's range of
+ * `usage_records_for_reports`, from the index alone. Exported for the test that checks the plan.
+ */
+export const totalsStatement = (
+  sql: SqlClient.SqlClient,
+  organizationId: OrganizationId,
+  period: UsagePeriod
+) => sql`SELECT ${sql.literal(sums)} FROM usage_records WHERE ${periodOf(sql, organizationId, period)}`
+
+/**
+ * The billing ledger in PostgreSQL. One line per run and kind (`call`, `analysis`) is kept by a unique index:
+ * recording a run's line of a kind again, from any process, inserts nothing and answers the line already
+ * there. Totals and reports read the period's index range of `usage_records_for_reports` alone (it carries
+ * the kind, the agent, the duration and the cost).
  */
 export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.effect(
   UsageStore,
@@ -24,56 +51,59 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(UsageRecord)
 
-    /** The organization's lines in the period: `from` inclusive, `to` exclusive. */
     const within = (organizationId: OrganizationId, period: UsagePeriod) =>
-      sql.and([
-        sql`organization_id = ${organizationId}`,
-        ...(period.from !== undefined ? [sql`recorded_at >= ${period.from}`] : []),
-        ...(period.to !== undefined ? [sql`recorded_at < ${period.to}`] : [])
-      ])
+      periodOf(sql, organizationId, period)
 
     return {
       record: (line) =>
         one(sql`
           INSERT INTO usage_records ${sql.insert({ ...line })}
-          ON CONFLICT (run_id) DO NOTHING RETURNING *`).pipe(
+          ${sql.literal(onePerRunAndKind)} RETURNING *`).pipe(
           Effect.flatMap(
             Option.match({
               onSome: Effect.succeed,
-              // The run has its line already (the insert waited for it to commit, so it is visible now).
+              // The run has its line of the kind already (the insert waited for it to commit, so it is
+              // visible now). Only a line with a run meets one.
               onNone: () =>
                 Rows.single(UsageRecord)(sql`
                   SELECT * FROM usage_records
-                  WHERE run_id = ${line.run_id} AND organization_id = ${line.organization_id}`)
+                  WHERE run_id = ${line.run_id} AND kind = ${line.kind}
+                    AND organization_id = ${line.organization_id}`)
             })
           )
         ),
-      // One statement for the batch; a run whose line is there already (or earlier in the batch) keeps it.
+      // One statement for the batch; a run whose line of the kind is there already (or earlier in the batch)
+      // keeps it.
       recordMany: (lines) =>
         lines.length === 0
           ? Effect.void
           : Rows.run(sql`
               INSERT INTO usage_records
-                (organization_id, run_id, agent_id, mode, duration_seconds, cost, currency, recorded_at)
-              SELECT v.organization_id, v.run_id, v.agent_id, v.mode, v.duration_seconds, v.cost, v.currency,
-                v.recorded_at
+                (organization_id, kind, run_id, agent_id, mode, duration_seconds, cost, prompt_tokens,
+                  completion_tokens, currency, recorded_at)
+              SELECT v.organization_id, v.kind, v.run_id, v.agent_id, v.mode, v.duration_seconds, v.cost,
+                v.prompt_tokens, v.completion_tokens, v.currency, v.recorded_at
               FROM ${Batches.recordset(
                 sql,
                 lines.map((line) => ({
                   organization_id: line.organization_id,
+                  kind: line.kind,
                   run_id: line.run_id,
                   agent_id: line.agent_id,
                   mode: line.mode,
                   duration_seconds: line.duration_seconds,
                   cost: line.cost,
+                  prompt_tokens: line.prompt_tokens,
+                  completion_tokens: line.completion_tokens,
                   currency: line.currency,
                   recorded_at: line.recorded_at
                 })),
                 "v",
-                "organization_id bigint, run_id bigint, agent_id bigint, mode text, duration_seconds integer, " +
-                  "cost bigint, currency text, recorded_at timestamptz"
+                "organization_id bigint, kind text, run_id bigint, agent_id bigint, mode text, " +
+                  "duration_seconds integer, cost bigint, prompt_tokens bigint, completion_tokens bigint, " +
+                  "currency text, recorded_at timestamptz"
               )}
-              ON CONFLICT (run_id) DO NOTHING`),
+              ${sql.literal(onePerRunAndKind)}`),
       list: (organizationId, period, page) => {
         const where = within(organizationId, period)
         const { limit, offset } = Paging.window(page)
@@ -91,21 +121,14 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
         groupBy === "day"
           ? Rows.all(DayRow)(sql`
               SELECT 'day' AS "group", to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-                count(*)::int8 AS calls,
-                sum(duration_seconds)::int8 AS duration_seconds, sum(cost)::int8 AS cost
+                ${sql.literal(sums)}
               FROM usage_records WHERE ${within(organizationId, period)}
               GROUP BY 2 ORDER BY 2`)
           : Rows.all(AgentRow)(sql`
-              SELECT 'agent' AS "group", agent_id, count(*)::int8 AS calls,
-                sum(duration_seconds)::int8 AS duration_seconds, sum(cost)::int8 AS cost
+              SELECT 'agent' AS "group", agent_id, ${sql.literal(sums)}
               FROM usage_records WHERE ${within(organizationId, period)}
               GROUP BY agent_id ORDER BY agent_id`),
-      totals: (organizationId, period) =>
-        Rows.single(Totals)(sql`
-          SELECT count(*)::int8 AS calls,
-            coalesce(sum(duration_seconds), 0)::int8 AS duration_seconds,
-            coalesce(sum(cost), 0)::int8 AS cost
-          FROM usage_records WHERE ${within(organizationId, period)}`)
+      totals: (organizationId, period) => Rows.single(Totals)(totalsStatement(sql, organizationId, period))
     }
   })
 )

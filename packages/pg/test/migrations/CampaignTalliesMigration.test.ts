@@ -82,7 +82,11 @@ const keepsTotals = Effect.gen(function* () {
     SELECT id, ${sql.literal(totalsColumns)} FROM campaigns WHERE organization_id = ${organizationId} ORDER BY id`
   const before = yield* totals
 
-  expect((yield* Migrations.run).map(([, name]) => name)).toEqual(["campaign_tallies", "fragment_marks"])
+  expect((yield* Migrations.run).map(([, name]) => name)).toEqual([
+    "campaign_tallies",
+    "fragment_marks",
+    "analysis"
+  ])
 
   expect(yield* totals).toEqual(before)
   expect(yield* sql`SELECT * FROM campaign_tallies`).toEqual([])

@@ -45,7 +45,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         { migration_id: 6, name: "campaigns" },
         { migration_id: 7, name: "lookup_notifications" },
         { migration_id: 8, name: "campaign_tallies" },
-        { migration_id: 9, name: "fragment_marks" }
+        { migration_id: 9, name: "fragment_marks" },
+        { migration_id: 10, name: "analysis" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))

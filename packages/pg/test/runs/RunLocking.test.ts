@@ -94,6 +94,8 @@ describe.skipIf(!reachable)("a run held by findForUpdate (PostgreSQL)", () => {
                   status: "completed" as const,
                   duration_seconds: 1,
                   cost: MinorUnits.make(2),
+                  model_cost: MinorUnits.make(0),
+                  analysis_status: "skipped" as const,
                   ended_at: Fixtures.epoch
                 }))
               )

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { AnalysisJobStore } from "@voice-agent-platform/core/analysis/AnalysisJobStore.js"
 import { ChannelStore } from "@voice-agent-platform/core/calls/ChannelStore.js"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
 import * as CampaignTally from "@voice-agent-platform/core/campaigns/CampaignTally.js"
@@ -107,6 +108,8 @@ for (const [name, available, database] of onEach) {
                 status: "completed" as const,
                 duration_seconds: 3,
                 cost: MinorUnits.make(6),
+                model_cost: MinorUnits.make(1),
+                analysis_status: "pending" as const,
                 ended_at: Fixtures.epoch
               }))
             )
@@ -127,6 +130,9 @@ for (const [name, available, database] of onEach) {
                 run_id: run.workflow_run_id,
                 agent_id: agent.id,
                 mode: "phone",
+                kind: "call" as const,
+                prompt_tokens: 0,
+                completion_tokens: 0,
                 duration_seconds: 3,
                 cost: MinorUnits.make(6),
                 currency: "PLN" as const,
@@ -135,6 +141,20 @@ for (const [name, available, database] of onEach) {
             )
           )
           expect((yield* usage.totals(org.id, {})).calls).toBe(6)
+          const jobs = yield* AnalysisJobStore
+          const waiting = yield* jobs.waiting
+          yield* oneStatementEach(5, (size) =>
+            jobs.enqueue(
+              fresh(created, size).map((run) => ({
+                organization_id: org.id,
+                kind: "call_analysis" as const,
+                run_id: run.workflow_run_id,
+                agent_id: agent.id
+              })),
+              Fixtures.epoch
+            )
+          )
+          expect(yield* jobs.waiting).toBe(waiting + 6)
           const dialed = yield* Fixtures.campaignInAttempts(org.id, 5)
           yield* oneStatementEach(5, (size) =>
             campaigns.findAttemptsForEnd(dialed.runs.slice(0, size).map(keyOf))
