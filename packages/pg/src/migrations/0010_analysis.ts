@@ -13,7 +13,8 @@ const moneyBounds = "BETWEEN -1000000000000000 AND 1000000000000000"
  *   fail the conversation's next request), what those tokens cost (`model_cost`, bounded as `cost`), when
  *   a chat last had a message (`last_activity_at`, with the partial index the idle sweep reads), and
  *   whether the run was ever given a `call_analysis` job (`analysis_job_added`: a run is analysed once, also
- *   after its job finished and left the queue).
+ *   after its job finished and left the queue), and who holds a chat's turn until when (`turn_holder`,
+ *   `turn_until`: messages to one chat are answered one after the other, whichever servers receive them).
  * - Ledger lines have a kind (`call`, `analysis`, `improvements`) and the tokens they charge; an
  *   `improvements` line may have no run. One line per run and kind for `call` and `analysis` (the unique
  *   run id becomes a unique (run, kind) for them); `improvements` lines are all kept. The period index the
@@ -37,7 +38,9 @@ export const statements: ReadonlyArray<string> = [
     ADD COLUMN model_completion_tokens bigint NOT NULL DEFAULT 0,
     ADD COLUMN model_cost bigint,
     ADD COLUMN last_activity_at timestamptz,
-    ADD COLUMN analysis_job_added boolean NOT NULL DEFAULT false`,
+    ADD COLUMN analysis_job_added boolean NOT NULL DEFAULT false,
+    ADD COLUMN turn_holder text,
+    ADD COLUMN turn_until timestamptz`,
   `ALTER TABLE runs ADD CONSTRAINT runs_analysis_status_check
     CHECK (analysis_status IN ('pending', 'completed', 'failed', 'skipped')) NOT VALID`,
   `ALTER TABLE runs ADD CONSTRAINT runs_model_prompt_tokens_check CHECK (model_prompt_tokens >= 0) NOT VALID`,

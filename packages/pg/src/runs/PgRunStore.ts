@@ -246,6 +246,23 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
             model_completion_tokens = model_completion_tokens + ${usage.completion_tokens}
           WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`),
       idleChats: (lastActiveBefore, limit) => all(idleChatsStatement(sql, lastActiveBefore, limit)),
+      // compare-and-set on the run's row: a turn held by another until after `now` stays theirs
+      takeTurn: (organizationId, id, holder, until, now) =>
+        Effect.map(
+          sql`
+            UPDATE runs SET turn_holder = ${holder}, turn_until = ${until}
+            WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}
+              AND (turn_holder IS NULL OR turn_holder = ${holder} OR turn_until <= ${now})
+            RETURNING workflow_run_id`.pipe(Effect.orDie),
+          (rows) => rows.length > 0
+        ),
+      releaseTurn: (organizationId, id, holder) =>
+        sql`
+          UPDATE runs SET turn_holder = NULL, turn_until = NULL
+          WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} AND turn_holder = ${holder}`.pipe(
+          Effect.orDie,
+          Effect.asVoid
+        ),
       countByAgent: (organizationId, agentId) =>
         Effect.map(agentTotal(organizationId, agentId), (row) => row.total),
       remove: (organizationId, id) =>
@@ -280,7 +297,7 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
           ORDER BY ended_at, workflow_run_id LIMIT ${limit}`),
       liveCreatedBy: (createdBy, limit) =>
         all(sql`
-          SELECT * FROM runs WHERE ${sql.literal(live)} AND created_at <= ${createdBy}
+          SELECT * FROM runs WHERE ${sql.literal(live)} AND mode <> 'chat' AND created_at <= ${createdBy}
           ORDER BY created_at, workflow_run_id LIMIT ${limit}`)
     }
   })
