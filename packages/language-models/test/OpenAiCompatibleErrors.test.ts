@@ -228,7 +228,7 @@ layer(liveFakeLayer, { timeout: "60 seconds", excludeTestServices: true })(
       () =>
         Effect.gen(function* () {
           const fake = yield* freshFake
-          const model = yield* adapterOver(fake, { timeoutMs: 200 })
+          const model = yield* adapterOver(fake, { timeoutMs: 1000 })
           yield* fake.script({
             kind: "sse",
             events: FakeModel.streamChunks({ content: "Let me think" }, {}),

@@ -40,7 +40,7 @@ layer(FakeOpenAiServer.layer, { timeout: "60 seconds", excludeTestServices: true
     it.effect("sends the key as a bearer token, and it reaches no error, span, log line or metric", () =>
       Effect.gen(function* () {
         const fake = yield* freshFake
-        const model = yield* adapterOver(fake, { timeoutMs: 300 })
+        const model = yield* adapterOver(fake, { timeoutMs: 2000 })
         const { recording, spans } = yield* recordingTracer
         const lines: Array<string> = []
         const logger = Logger.replace(
