@@ -15,6 +15,7 @@ const packages = [
   "packages/contract",
   "packages/pg",
   "packages/blob-stores",
+  "packages/language-models",
   "packages/http"
 ]
 
@@ -89,6 +90,7 @@ describe("the packed packages", () => {
       "voice-agent-platform-contract-0.1.0.tgz",
       "voice-agent-platform-core-0.1.0.tgz",
       "voice-agent-platform-http-0.1.0.tgz",
+      "voice-agent-platform-language-models-0.1.0.tgz",
       "voice-agent-platform-pg-0.1.0.tgz"
     ])
 

@@ -1,0 +1,139 @@
+import {
+  type LanguageModelError,
+  ModelUnavailable
+} from "@voice-agent-platform/core/language-model/LanguageModelErrors.js"
+import { Clock, Effect, Option, type Scope, Stream } from "effect"
+import * as ProviderErrors from "./ProviderErrors.js"
+
+/**
+ * One POST to the model server over Node's `fetch`, bounded. The request is aborted when its scope
+ * closes: at its end, on a failure, and when the deadline (an Effect timeout around the whole exchange,
+ * never an `AbortSignal.timeout`, which Node 20 can collect before it fires) interrupts it. The reply's
+ * bytes are counted as they arrive and the exchange is abandoned past the cap. Redirects are not
+ * followed: a server that redirects is misconfigured, and following would carry the key elsewhere.
+ */
+
+/** Where requests go and what every one carries. */
+export interface Endpoint {
+  /** `{base}/chat/completions`. */
+  readonly url: string
+  /** The JSON content type and, with a key, `Authorization`. */
+  readonly headers: Readonly<Record<string, string>>
+  /** The most reply bytes read, headers aside. */
+  readonly maxResponseBytes: number
+}
+
+/** A 2xx answer whose body is still to be read. */
+export interface Answer {
+  readonly contentType: string
+  /** The body, its bytes counted against the cap. */
+  readonly body: Stream.Stream<Uint8Array, ModelUnavailable>
+}
+
+/** The most of an error answer read to find the provider's error (the rest does not matter). */
+const errorBodyBytes = 64 * 1024
+
+/** A network failure's code (`ECONNREFUSED`), never its message (which may name an address). */
+const failureCode = (error: unknown): string | null => {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code)) return code
+    current = (current as { cause?: unknown }).cause
+  }
+  return null
+}
+
+const unreachable = (error: unknown) => {
+  const code = failureCode(error)
+  return new ModelUnavailable({
+    reason: `the model server could not be reached${code === null ? "" : ` (${code})`}`
+  })
+}
+
+const broken = (error: unknown) => {
+  const code = failureCode(error)
+  return new ModelUnavailable({
+    reason: `the connection to the model server broke during the reply${code === null ? "" : ` (${code})`}`
+  })
+}
+
+/** The reply's bytes as they arrive, failing once more than `max` have come. */
+const bytesOf = (
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  max: number,
+  onOverflow: "fail" | "stop"
+): Stream.Stream<Uint8Array, ModelUnavailable> =>
+  Stream.suspend(() => {
+    let received = 0
+    return Stream.repeatEffectOption(
+      Effect.tryPromise({ try: () => reader.read(), catch: (error) => Option.some(broken(error)) }).pipe(
+        Effect.flatMap(({ done, value }) => {
+          if (done) return Effect.fail(Option.none())
+          received += value.byteLength
+          if (received <= max) return Effect.succeed(value)
+          if (onOverflow === "stop")
+            return Effect.succeed(value.subarray(0, value.byteLength - (received - max)))
+          return Effect.fail(
+            Option.some(new ModelUnavailable({ reason: `the reply was larger than ${max} bytes` }))
+          )
+        })
+      )
+    ).pipe(onOverflow === "stop" ? Stream.takeUntil(() => received >= max) : (stream) => stream)
+  })
+
+/** All of a body as text. */
+export const text = (
+  body: Stream.Stream<Uint8Array, ModelUnavailable>
+): Effect.Effect<string, ModelUnavailable> =>
+  Effect.suspend(() => {
+    const decoder = new TextDecoder()
+    return Stream.runFold(body, "", (sofar, chunk) => sofar + decoder.decode(chunk, { stream: true })).pipe(
+      Effect.map((sofar) => sofar + decoder.decode())
+    )
+  })
+
+/**
+ * Sends `body` and answers the reply's head once it is 2xx; any other status is read (at most 64 KiB)
+ * and failed as the port's error. `model` is what a reason about a missing model names.
+ */
+export const post = (
+  endpoint: Endpoint,
+  body: string,
+  model: string
+): Effect.Effect<Answer, LanguageModelError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const controller = yield* Effect.acquireRelease(
+      Effect.sync(() => new AbortController()),
+      (controller) => Effect.sync(() => controller.abort())
+    )
+    const response = yield* Effect.tryPromise({
+      try: () =>
+        fetch(endpoint.url, {
+          method: "POST",
+          headers: endpoint.headers,
+          body,
+          redirect: "manual",
+          signal: controller.signal
+        }),
+      catch: unreachable
+    })
+    const reader = response.body?.getReader()
+    const contentType = response.headers.get("content-type") ?? ""
+    if (response.status >= 200 && response.status < 300) {
+      return {
+        contentType,
+        body: reader === undefined ? Stream.empty : bytesOf(reader, endpoint.maxResponseBytes, "fail")
+      }
+    }
+    const errorText =
+      reader === undefined
+        ? ""
+        : yield* text(bytesOf(reader, errorBodyBytes, "stop")).pipe(Effect.orElseSucceed(() => ""))
+    return yield* Effect.fail(
+      ProviderErrors.fromAnswer(
+        { status: response.status, headers: response.headers, body: errorText },
+        { model, now: yield* Clock.currentTimeMillis }
+      )
+    )
+  })

@@ -1,0 +1,288 @@
+import { LanguageModel } from "@voice-agent-platform/core/language-model/LanguageModel.js"
+import type { ModelEvent, ModelRequest } from "@voice-agent-platform/core/language-model/LanguageModel.js"
+import {
+  type LanguageModelError,
+  ModelDeadline,
+  ModelUnavailable
+} from "@voice-agent-platform/core/language-model/LanguageModelErrors.js"
+import { observed } from "@voice-agent-platform/core/language-model/ModelObservation.js"
+import * as ModelReplies from "@voice-agent-platform/core/language-model/ModelReplies.js"
+import { decodeText } from "@voice-agent-platform/core/language-model/StructuredOutput.js"
+import {
+  Config,
+  type ConfigError,
+  Data,
+  Duration,
+  Effect,
+  Either,
+  Layer,
+  Option,
+  Redacted,
+  Stream
+} from "effect"
+import * as ChatCompletionsReply from "./ChatCompletionsReply.js"
+import * as ChatCompletionsRequest from "./ChatCompletionsRequest.js"
+import * as ModelTransport from "./ModelTransport.js"
+import * as ServerSentEvents from "./ServerSentEvents.js"
+import * as StreamedReply from "./StreamedReply.js"
+
+/**
+ * The `LanguageModel` port over an OpenAI-compatible Chat Completions server: OpenAI, Groq, Together,
+ * vLLM, llama.cpp's `llama-server`, Ollama. `POST {baseUrl}/chat/completions` with Node's `fetch`;
+ * streamed replies over server-sent events. The endpoint is the operator's configuration, so it is not a
+ * tenant's outbound request (loopback is fine), but every call keeps a deadline and a reply-size cap.
+ * See docs/language-models.md.
+ */
+
+/** The provider's name in spans, metrics and logs. */
+export const provider = "openai"
+
+/** Where the model is and how a call is bounded; every field but the key has a default. */
+export interface Options {
+  /** Default `https://api.openai.com/v1`: an http(s) URL without credentials; `/chat/completions` is appended. */
+  readonly baseUrl?: string
+  /** Sent as `Authorization: Bearer …`; none: no header (llama.cpp and Ollama need none). */
+  readonly apiKey?: Redacted.Redacted<string> | undefined
+  /** The model a request that names none goes to. Default `gpt-4o-mini`. */
+  readonly model?: string
+  /** The whole call's deadline, from the request until the last byte of the reply. Default 30000. */
+  readonly timeoutMs?: number
+  /** `max_tokens` when the request names none. Default 1024. */
+  readonly maxTokens?: number
+  /** The most reply bytes read. Default 8 MiB. */
+  readonly maxResponseBytes?: number
+}
+
+export const defaults = {
+  baseUrl: "https://api.openai.com/v1",
+  model: "gpt-4o-mini",
+  timeoutMs: 30_000,
+  maxTokens: 1024,
+  maxResponseBytes: 8 * 1024 * 1024
+} as const
+
+/** The longest deadline accepted, in milliseconds (10 minutes). */
+export const maxTimeoutMs = 600_000
+
+/** Options that cannot work: a base URL that is not an http(s) URL without credentials, a bound out of range. */
+export class InvalidOptions extends Data.TaggedError("InvalidOptions")<{ readonly reason: string }> {
+  override get message() {
+    return `Invalid language model options: ${this.reason}`
+  }
+}
+
+/** Whether `value` is an http(s) URL without credentials, query or fragment (a base URL to append paths to). */
+export const isBaseUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") &&
+      url.username === "" &&
+      url.password === "" &&
+      url.search === "" &&
+      url.hash === ""
+    )
+  } catch {
+    return false
+  }
+}
+
+const isWholeIn = (value: number, min: number, max: number) =>
+  Number.isInteger(value) && value >= min && value <= max
+
+/** The service, its operations traced and counted (`ModelObservation`). */
+export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"], InvalidOptions> =>
+  Effect.gen(function* () {
+    const baseUrl = options.baseUrl ?? defaults.baseUrl
+    const model = options.model ?? defaults.model
+    const timeoutMs = options.timeoutMs ?? defaults.timeoutMs
+    const maxTokens = options.maxTokens ?? defaults.maxTokens
+    const maxResponseBytes = options.maxResponseBytes ?? defaults.maxResponseBytes
+    if (!isBaseUrl(baseUrl)) {
+      return yield* new InvalidOptions({ reason: "baseUrl must be an http(s) URL without credentials" })
+    }
+    if (model === "") return yield* new InvalidOptions({ reason: "model is empty" })
+    if (!isWholeIn(timeoutMs, 1, maxTimeoutMs)) {
+      return yield* new InvalidOptions({
+        reason: `timeoutMs must be a whole number from 1 to ${maxTimeoutMs}`
+      })
+    }
+    if (!isWholeIn(maxTokens, 1, 1_000_000)) {
+      return yield* new InvalidOptions({ reason: "maxTokens must be a whole number from 1 to 1000000" })
+    }
+    if (!isWholeIn(maxResponseBytes, 1024, 1024 ** 3)) {
+      return yield* new InvalidOptions({
+        reason: "maxResponseBytes must be a whole number from 1024 to 1 GiB"
+      })
+    }
+    const endpoint: ModelTransport.Endpoint = {
+      url: `${baseUrl.replace(/\/+$/, "")}/chat/completions`,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(options.apiKey === undefined || Redacted.value(options.apiKey) === ""
+          ? {}
+          : { authorization: `Bearer ${Redacted.value(options.apiKey)}` })
+      },
+      maxResponseBytes
+    }
+    const wire: ChatCompletionsRequest.Defaults = { model, maxTokens }
+    const deadline = new ModelDeadline({ timeout_ms: timeoutMs })
+    const withinDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.timeoutFail(effect, { duration: Duration.millis(timeoutMs), onTimeout: () => deadline })
+
+    /** A whole reply's completion: posted, read, parsed. */
+    const complete = (body: object, requestedModel: string) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const answer = yield* ModelTransport.post(endpoint, JSON.stringify(body), requestedModel)
+          const json = yield* parseJson(yield* ModelTransport.text(answer.body))
+          return yield* ChatCompletionsReply.completionOf(json)
+        })
+      )
+
+    const generate = (request: ModelRequest) =>
+      complete(ChatCompletionsRequest.chat(request, wire, false), request.model ?? model).pipe(
+        Effect.flatMap(ChatCompletionsReply.replyOf),
+        withinDeadline
+      )
+
+    const stream = (request: ModelRequest): Stream.Stream<ModelEvent, LanguageModelError> =>
+      Stream.unwrapScoped(
+        Effect.map(
+          ModelTransport.post(
+            endpoint,
+            JSON.stringify(ChatCompletionsRequest.chat(request, wire, true)),
+            request.model ?? model
+          ),
+          (answer) =>
+            // a server that ignores `stream: true` answers one JSON completion: it is the same reply
+            /\bapplication\/json\b/i.test(answer.contentType)
+              ? Stream.fromIterableEffect(
+                  ModelTransport.text(answer.body).pipe(
+                    Effect.flatMap(parseJson),
+                    Effect.flatMap(ChatCompletionsReply.completionOf),
+                    Effect.flatMap(ChatCompletionsReply.replyOf),
+                    Effect.map(ModelReplies.toEvents)
+                  )
+                )
+              : eventsOf(answer.body)
+        )
+      ).pipe(
+        Stream.interruptWhen(Effect.zipRight(Effect.sleep(Duration.millis(timeoutMs)), Effect.fail(deadline)))
+      )
+
+    const structured: LanguageModel["Type"]["structured"] = (request) =>
+      complete(ChatCompletionsRequest.structured(request, wire), request.model ?? model).pipe(
+        Effect.flatMap(ChatCompletionsReply.replyOf),
+        Effect.flatMap((reply) =>
+          Either.match(decodeText(request.schema, reply.text), {
+            onLeft: (why) =>
+              Effect.fail(
+                new ModelUnavailable({
+                  reason:
+                    reply.finish_reason === "length"
+                      ? `the structured reply was cut off at max_tokens (${request.max_tokens ?? maxTokens}) before it was complete`
+                      : `the structured reply is not an object of ${request.name}: ${why}`
+                })
+              ),
+            onRight: (value) => Effect.succeed({ value, usage: reply.usage })
+          })
+        ),
+        withinDeadline
+      )
+
+    return observed({ provider, stream, generate, structured }, { defaultModel: model })
+  })
+
+/** The adapter as the `LanguageModel` layer. */
+export const layer = (options: Options = {}): Layer.Layer<LanguageModel, InvalidOptions> =>
+  Layer.effect(LanguageModel, make(options))
+
+/** `LLM_TIMEOUT_MS` and `LLM_MAX_TOKENS`: a whole number in range, the message naming the variable. */
+const wholeNumber = (name: string, fallback: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({
+      message: `${name} must be a whole number from 1 to ${max}`,
+      validation: (value) => isWholeIn(value, 1, max)
+    })
+  )
+
+/**
+ * The options from the environment: `LLM_BASE_URL` (default the OpenAI API), `LLM_API_KEY` (none: no
+ * `Authorization`), `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (30000), `LLM_MAX_TOKENS` (1024).
+ */
+export const config: Config.Config<Options> = Config.all({
+  baseUrl: Config.nonEmptyString("LLM_BASE_URL").pipe(
+    Config.withDefault(defaults.baseUrl),
+    Config.validate({
+      message: "LLM_BASE_URL must be an http(s) URL without credentials, e.g. http://127.0.0.1:8080/v1",
+      validation: isBaseUrl
+    })
+  ),
+  apiKey: Config.option(Config.redacted("LLM_API_KEY")).pipe(
+    Config.map(Option.filter((key) => Redacted.value(key) !== "")),
+    Config.map(Option.getOrUndefined)
+  ),
+  model: Config.nonEmptyString("LLM_MODEL").pipe(Config.withDefault(defaults.model)),
+  timeoutMs: wholeNumber("LLM_TIMEOUT_MS", defaults.timeoutMs, maxTimeoutMs),
+  maxTokens: wholeNumber("LLM_MAX_TOKENS", defaults.maxTokens, 1_000_000)
+})
+
+/** The adapter configured from the environment (see `config`). */
+export const layerConfig: Layer.Layer<LanguageModel, ConfigError.ConfigError | InvalidOptions> =
+  Layer.unwrapEffect(Effect.map(config, layer))
+
+const parseJson = (text: string): Effect.Effect<unknown, ModelUnavailable> =>
+  Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: () => new ModelUnavailable({ reason: "the provider's reply is not JSON" })
+  })
+
+/** A `text/event-stream` body as the port's events: SSE, then chunks, then the reply put back together. */
+const eventsOf = (
+  body: Stream.Stream<Uint8Array, ModelUnavailable>
+): Stream.Stream<ModelEvent, LanguageModelError> =>
+  Stream.suspend(() => {
+    const decoder = new TextDecoder()
+    let parser = ServerSentEvents.initial
+    let assembly = StreamedReply.initial
+    let sawDone = false
+    const data = body.pipe(
+      Stream.mapConcat((bytes) => {
+        const [next, events] = ServerSentEvents.feed(parser, decoder.decode(bytes, { stream: true }))
+        parser = next
+        return events
+      }),
+      Stream.concat(
+        Stream.suspend(() => {
+          const [flushed, events] = ServerSentEvents.feed(parser, decoder.decode())
+          return Stream.fromIterable([...events, ...ServerSentEvents.end(flushed)])
+        })
+      ),
+      // an empty event carries nothing (some servers send one to keep the connection alive)
+      Stream.filter((event) => event.trim() !== ""),
+      Stream.takeWhile((event) => {
+        if (event.trim() !== "[DONE]") return true
+        sawDone = true
+        return false
+      })
+    )
+    return data.pipe(
+      Stream.mapConcatEffect((event) =>
+        parseJson(event).pipe(
+          Effect.mapError(
+            () => new ModelUnavailable({ reason: "the provider's stream held an event that is not JSON" })
+          ),
+          Effect.flatMap(ChatCompletionsReply.chunkOf),
+          Effect.flatMap((chunk) => StreamedReply.add(assembly, chunk)),
+          Effect.map(([next, events]) => {
+            assembly = next
+            return events
+          })
+        )
+      ),
+      Stream.concat(Stream.fromIterableEffect(Effect.suspend(() => StreamedReply.end(assembly, sawDone))))
+    )
+  })
