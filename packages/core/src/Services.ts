@@ -9,6 +9,7 @@ import * as ChatEnds from "./chat/ChatEnds.js"
 import * as ChatTurns from "./chat/ChatTurns.js"
 import * as DoNotCallList from "./do-not-call/DoNotCallList.js"
 import type { BlobStore } from "./files/BlobStore.js"
+import type { LanguageModel } from "./language-model/LanguageModel.js"
 import * as RetentionSweep from "./files/RetentionSweep.js"
 import * as Improvements from "./improvements/Improvements.js"
 import * as Integrations from "./integrations/Integrations.js"
@@ -55,8 +56,11 @@ export type Services =
 /** What the services need from the host: storage, files, telephony, randomness and prices. */
 export type Ports = Stores | BlobStore | Telephony | SecureRandom | PriceListConfig
 
-/** The services and everything they run on: what an API or an application can ask for. */
-export type Engine = Services | Ports
+/**
+ * The services and everything they run on, and the language model conversations and analyses ask
+ * (the embedded rule-based stand-in unless the host gives another): what an API or an application can ask for.
+ */
+export type Engine = Services | Ports | LanguageModel
 
 /** Every domain service, wired over whatever storage, files, telephony and configuration the host provides. */
 export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(

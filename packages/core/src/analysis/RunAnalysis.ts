@@ -65,6 +65,9 @@ export const make = Effect.gen(function* () {
   const webhookStore = yield* WebhookStore
   const random = yield* SecureRandom
   const generation = yield* ImprovementGeneration
+  // configuration is read when the layer is built
+  const settings = yield* AnalysisSettings
+  const price = yield* ModelPricing.ModelPricing
 
   const claimOf = (job: ClaimedAnalysisJob): JobClaim => ({
     organization_id: job.organization_id,
@@ -98,7 +101,7 @@ export const make = Effect.gen(function* () {
   /** A failed attempt: tried again later, or given up. */
   const failed = (job: ClaimedAnalysisJob, error: LanguageModelError) =>
     Effect.gen(function* () {
-      const { maxAttempts } = yield* AnalysisSettings
+      const { maxAttempts } = settings
       const now = new Date(yield* Clock.currentTimeMillis)
       const verdict = AnalysisRetry.decide(error, job.attempts, maxAttempts, now)
       yield* Effect.logWarning(`${job.kind} failed: ${error.message}`).pipe(
@@ -141,8 +144,7 @@ export const make = Effect.gen(function* () {
       })
       const reply = yield* Effect.either(model.structured(request))
       if (reply._tag === "Left") return yield* failed(job, reply.left)
-      const { improvementsEveryRuns } = yield* AnalysisSettings
-      const price = yield* ModelPricing.ModelPricing
+      const { improvementsEveryRuns } = settings
       const now = new Date(yield* Clock.currentTimeMillis)
       return yield* transactions.run(
         Effect.gen(function* () {
@@ -233,7 +235,7 @@ export const make = Effect.gen(function* () {
     )
 
   const round = Effect.gen(function* () {
-    const { jobsAtOnce, leaseSeconds } = yield* AnalysisSettings
+    const { jobsAtOnce, leaseSeconds } = settings
     const now = yield* Clock.currentTimeMillis
     const lease = globalThis.crypto.randomUUID()
     const claimed = yield* untraced(

@@ -68,6 +68,8 @@ export const make = Effect.gen(function* () {
   const events = yield* CallEvents
   const transactions = yield* Transactions
   const turns = yield* ChatTurns
+  // configuration is read when the layer is built
+  const { idleSeconds } = yield* ChatSettings
 
   /**
    * Ends a chat that has not ended, holding its turn (a reply being made finishes first), if it is still
@@ -110,7 +112,6 @@ export const make = Effect.gen(function* () {
     )
 
   const endIdle = Effect.gen(function* () {
-    const { idleSeconds } = yield* ChatSettings
     const now = yield* Clock.currentTimeMillis
     const cutoff = now - idleSeconds * 1000
     const idle = yield* runs.idleChats(new Date(cutoff), idleBatch)

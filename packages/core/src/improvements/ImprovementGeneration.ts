@@ -41,6 +41,8 @@ export const make = Effect.gen(function* () {
   const model = yield* LanguageModel
   const transactions = yield* Transactions
   const ledger = yield* UsageStore
+  // configuration is read when the layer is built
+  const price = yield* ModelPricing.ModelPricing
 
   const generate = (agent: Agent) =>
     Effect.gen(function* () {
@@ -78,7 +80,6 @@ export const make = Effect.gen(function* () {
           pending: pendingTexts
         })
       )
-      const price = yield* ModelPricing.ModelPricing
       const now = new Date(yield* Clock.currentTimeMillis)
       return yield* transactions.run(
         Effect.gen(function* () {

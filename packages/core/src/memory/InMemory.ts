@@ -4,6 +4,7 @@ import * as PriceListConfig from "../phone-numbers/PriceListConfig.js"
 import * as SecureRandom from "../randomness/SecureRandom.js"
 import * as Services from "../Services.js"
 import * as SimulatedEngine from "../SimulatedEngine.js"
+import * as EmbeddedModel from "../language-model/embedded/EmbeddedModel.js"
 import * as MemoryAgentStore from "./MemoryAgentStore.js"
 import * as MemoryAnalysisJobStore from "./MemoryAnalysisJobStore.js"
 import * as MemoryBlobStore from "./MemoryBlobStore.js"
@@ -51,7 +52,8 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
 
 /**
  * The whole engine in memory: every store, files in memory, a telephony that records the calls handed
- * to it, Web Crypto randomness and the default price list. For tests and for trying the engine out.
+ * to it, the embedded rule-based language model, Web Crypto randomness and the default price list. For
+ * tests and for trying the engine out.
  */
 export const layer = Services.layer.pipe(
   Layer.provideMerge(
@@ -59,6 +61,7 @@ export const layer = Services.layer.pipe(
       layerStores,
       MemoryBlobStore.layer,
       MemoryTelephony.layer,
+      EmbeddedModel.layer,
       SecureRandom.layerWebCrypto,
       PriceListConfig.layerDefault
     )

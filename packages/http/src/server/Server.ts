@@ -1,8 +1,15 @@
 import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import {
+  AnalysisSettings,
+  ChatSettings,
   DownloadLinks,
   CampaignDialer,
+  EmbeddedModel,
+  ImprovementGeneration,
+  ModelPricing,
+  ModelPromptWriter,
+  RunAnalysis,
   Housekeeping,
   OAuthProvidersConfig,
   OutboundPolicy,
@@ -23,6 +30,7 @@ import {
   StorageGauges
 } from "@voice-agent-platform/pg"
 import { FileSystemBlobStore, S3BlobStore } from "@voice-agent-platform/blob-stores"
+import { OpenAiCompatible } from "@voice-agent-platform/language-models"
 import type { SqlClient, SqlError } from "@effect/sql"
 import { Console, Deferred, Effect, Layer, Option, Redacted } from "effect"
 import { join } from "node:path"
@@ -86,13 +94,30 @@ export const layer = Layer.unwrapEffect(
       onNone: () => SecretBox.layerKeyFile(join(config.dataDir, "encryption.key")),
       onSome: SecretBox.layer
     })
+    // Conversations and analyses ask the embedded rule-based model, or an OpenAI-compatible server
+    // (LLM_PROVIDER=openai, its LLM_* settings read and checked here: a bad one stops the server).
+    const model =
+      config.llmProvider === "openai" ? Layer.orDie(OpenAiCompatible.layerConfig) : EmbeddedModel.layer
+    // generate_with_ai rewrites prompts with a real model only: the embedded one writes no prose
+    const promptWriter =
+      config.llmProvider === "openai" ? ModelPromptWriter.layer.pipe(Layer.provide(model)) : Layer.empty
     // Simulated calls use the agents' HTTP API tools, through the same guarded client as everything else.
-    const engine = SimulatedEngine.layerWithTools(PgStorage.layer, files).pipe(
+    const engine = SimulatedEngine.layerWithTools(PgStorage.layer, files, model).pipe(
+      Layer.provide(promptWriter),
       Layer.provide(NodeOutboundHttp.layer),
       Layer.provide(OutboundPolicy.layer(config.outboundAllowHosts)),
       Layer.provide(OAuthProvidersConfig.layerConfig),
       Layer.provide(SimulationConfig.layer(config.simCallSeconds)),
-      Layer.provide(Quotas.layer(config.quotas))
+      Layer.provide(Quotas.layer(config.quotas)),
+      // settings the background work reads too: merged into the engine's output
+      Layer.provideMerge(ModelPricing.layer(config.modelPrice)),
+      Layer.provideMerge(ChatSettings.layer({ idleSeconds: config.chatIdleSeconds })),
+      Layer.provideMerge(
+        AnalysisSettings.layer({
+          improvementsEveryRuns: config.improvementsEveryRuns,
+          leaseSeconds: config.analysisLeaseSeconds
+        })
+      )
     )
     // Servers starting at once over one database create the first organization (or the key's) once.
     const bootstrap = Layer.effectDiscard(
@@ -183,6 +208,12 @@ export const layer = Layer.unwrapEffect(
           Housekeeping.layer(),
           // Running campaigns are dialed in the background, sharing the work with other servers by leases.
           CampaignDialer.layer(),
+          // Ended runs are analysed by the model (and agents' suggestions generated), sharing the jobs with
+          // other servers by leases.
+          RunAnalysis.layerWorker.pipe(
+            Layer.provide(RunAnalysis.layer),
+            Layer.provide(ImprovementGeneration.layer)
+          ),
           // Webhook deliveries go out through the guarded outbound client, a round every second.
           WebhookDispatcher.layer().pipe(
             Layer.provide(WebhookSender.layer),

@@ -1,4 +1,5 @@
 import {
+  EmbeddedModel,
   InMemory,
   MemoryTelephony,
   PriceListConfig,
@@ -46,6 +47,7 @@ export const heldListsServer = <E>(stores: Layer.Layer<Stores.Stores, E>) => {
         Layer.merge(stores, held),
         MemoryBlobStore.layer,
         MemoryTelephony.layer,
+        EmbeddedModel.layer,
         SecureRandom.layerWebCrypto,
         PriceListConfig.layerDefault
       )

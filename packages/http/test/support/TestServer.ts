@@ -1,5 +1,6 @@
 import { HttpApiBuilder, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import {
+  EmbeddedModel,
   AllowList,
   DownloadLinks,
   InMemory,
@@ -83,6 +84,7 @@ export const engineOverSql = Services.layer.pipe(
       storesOverSql,
       MemoryBlobStore.layer,
       MemoryTelephony.layer,
+      EmbeddedModel.layer,
       SecureRandom.layerWebCrypto,
       PriceListConfig.layerDefault
     )
