@@ -119,7 +119,12 @@ describe("StructuredOutput.decodeText", () => {
 
   it.prop(
     "an object of the schema sent as JSON decodes to itself",
-    [Arbitrary.make(Contact)],
+    [
+      // JSON has no infinities, NaN or -0
+      Arbitrary.make(Contact).filter(
+        ({ age }) => age === null || (Number.isFinite(age) && !Object.is(age, -0))
+      )
+    ],
     ([contact]) => {
       expect(StructuredOutput.decodeText(Contact, JSON.stringify(contact))).toEqual(Either.right(contact))
     }
