@@ -42,13 +42,18 @@ export const guideTranscript = (
   turns: fragments.map((f) => ({ role: f.role, text: f.text }))
 })
 
-/** A conversation as text, one line per message (`user: …`, `assistant: …`), keeping its last `limit` characters. */
+/**
+ * A conversation as text, one line per message (`user: …`, `assistant: …`), keeping at most its last
+ * `limit` characters: from the first line that starts within them, or, when the last line alone is longer,
+ * that line's end (never half a character).
+ */
 export const conversationText = (fragments: ReadonlyArray<TranscriptFragment>, limit: number): string => {
   const text = fragments.map((f) => `${f.role}: ${f.text}`).join("\n")
   if (text.length <= limit) return text
-  const tail = text.slice(text.length - limit)
-  const start = tail.indexOf("\n")
-  return `(the conversation's beginning is left out)\n${start < 0 ? tail : tail.slice(start + 1)}`
+  const from = text.length - limit
+  const lineStart = text[from - 1] === "\n" ? from : text.indexOf("\n", from) + 1
+  const start = lineStart > 0 ? lineStart : CodePoints.isLowSurrogate(text.charCodeAt(from)) ? from + 1 : from
+  return `(the conversation's beginning is left out)\n${text.slice(start)}`
 }
 
 /** The prompt cut to `promptChars`. */

@@ -51,9 +51,24 @@ export const dispositionCodes = (
  * of the agent's codes (only when it has some), `summary`.
  */
 export const schemaFor = (fields: ReadonlyArray<GatheredField>, codes: Readonly<Record<string, unknown>>) => {
+  const description = "The data the agent gathers, as the conversation gave it"
   const gathered = Schema.Struct(
     Object.fromEntries(fields.map((field) => [field.name, valueOf(field)]))
-  ).annotations({ description: "The data the agent gathers, as the conversation gave it" })
+  ).annotations(
+    fields.length > 0
+      ? { description }
+      : {
+          description,
+          // Effect derives an empty struct as "any object or array", which strict modes refuse
+          jsonSchema: {
+            type: "object",
+            properties: {},
+            required: [],
+            additionalProperties: false,
+            description
+          }
+        }
+  )
   const summary = Schema.String.annotations({
     description: `What happened in the conversation, in at most ${summaryChars} characters`
   })

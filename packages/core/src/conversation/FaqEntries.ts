@@ -9,8 +9,9 @@ export interface FaqEntry {
   readonly answer: string
 }
 
-const questionLine = /^\s*(?:[-*]\s*)?(?:q|question)\s*[:.)]\s*(.+?)\s*$/i
-const answerLine = /^\s*(?:[-*]\s*)?(?:a|answer)\s*[:.)]\s*(.+?)\s*$/i
+// the text starts with a non-space: in a bare `Q:   `, `.+?` would take one of the spaces
+const questionLine = /^\s*(?:[-*]\s*)?(?:q|question)\s*[:.)]\s*(\S.*?)\s*$/i
+const answerLine = /^\s*(?:[-*]\s*)?(?:a|answer)\s*[:.)]\s*(\S.*?)\s*$/i
 
 /** The pairs in the text, in order: a question line directly followed by an answer line. */
 export const parse = (text: string): ReadonlyArray<FaqEntry> => {

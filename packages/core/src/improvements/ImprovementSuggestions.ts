@@ -40,8 +40,12 @@ export interface NewSuggestion {
   readonly source_run_id: RunId | null
 }
 
-/** Text as a suggestion keeps it: trimmed, whitespace runs one space, cut to `limit`. */
-const clean = (text: string, limit: number) => CodePoints.cut(text.replace(/\s+/g, " ").trim(), limit)
+/**
+ * Text as a suggestion keeps it: whitespace runs one space, cut to `limit`, trimmed (also after the cut,
+ * so that a kept text cleans to itself and a pending one compares equal to the same text proposed again).
+ */
+const clean = (text: string, limit: number) =>
+  CodePoints.cut(text.replace(/\s+/g, " ").trim(), limit).trimEnd()
 
 /**
  * The suggestions to add: at most `maxSuggestions`, each trimmed and bounded, without an empty one, one

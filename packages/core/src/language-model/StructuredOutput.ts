@@ -6,10 +6,15 @@ import type { JsonSchema } from "./LanguageModel.js"
  * model's text decoded back with it.
  */
 
-/** The JSON Schema of `schema` as a model is given it: Effect's derivation without the `$schema` marker. */
+/**
+ * The JSON Schema of `schema` as a model is given it: Effect's derivation without the `$schema` marker,
+ * with named parts written in place rather than referenced (providers' strict modes want the object itself
+ * at the root); only a recursive schema keeps `$defs`.
+ */
 export const jsonSchemaOf = <A, I>(schema: Schema.Schema<A, I>): JsonSchema => {
-  const { $schema: _, ...rest } = JSONSchema.make(schema) as unknown as Record<string, unknown>
-  return rest
+  const definitions: Record<string, JSONSchema.JsonSchema7> = {}
+  const root = JSONSchema.fromAST(schema.ast, { definitions, topLevelReferenceStrategy: "skip" })
+  return Object.keys(definitions).length === 0 ? { ...root } : { $defs: definitions, ...root }
 }
 
 /** A model's text as an object of the schema, or why it is not one (a sentence, for a log or an error). */

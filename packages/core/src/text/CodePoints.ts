@@ -1,6 +1,9 @@
 /** Whether a UTF-16 code unit is the first half of a surrogate pair (a character beyond the BMP). */
 export const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff
 
+/** Whether a UTF-16 code unit is the second half of a surrogate pair. */
+export const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff
+
 /**
  * The text cut to at most `limit` code units (`string.length`) without splitting a surrogate pair: when
  * the cut would fall between the halves of an emoji or other non-BMP character, the whole character is
