@@ -227,6 +227,9 @@ export * as SimulatedEngine from "./SimulatedEngine.js"
 export * as QuotaErrors from "./quotas/QuotaErrors.js"
 export * as Quotas from "./quotas/Quotas.js"
 
+// Language models: the embedded rule-based stand-in
+export * as EmbeddedModel from "./language-model/embedded/EmbeddedModel.js"
+
 // Observability: a span per service operation, the operator's log lines and metrics
 export * as OperationalEvents from "./observability/OperationalEvents.js"
 export * as OperationSpans from "./observability/OperationSpans.js"
