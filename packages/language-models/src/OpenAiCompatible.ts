@@ -209,6 +209,13 @@ const wholeNumber = (name: string, fallback: number, max: number) =>
     })
   )
 
+/** `LLM_MAX_TOKENS`: the longest reply in tokens (default 1024), for every provider. */
+export const maxTokensConfig: Config.Config<number> = wholeNumber(
+  "LLM_MAX_TOKENS",
+  defaults.maxTokens,
+  1_000_000
+)
+
 /**
  * The options from the environment: `LLM_BASE_URL` (default the OpenAI API), `LLM_API_KEY` (none: no
  * `Authorization`), `LLM_MODEL` (default `gpt-4o-mini`), `LLM_TIMEOUT_MS` (30000), `LLM_MAX_TOKENS` (1024).
@@ -227,7 +234,7 @@ export const config: Config.Config<Options> = Config.all({
   ),
   model: Config.nonEmptyString("LLM_MODEL").pipe(Config.withDefault(defaults.model)),
   timeoutMs: wholeNumber("LLM_TIMEOUT_MS", defaults.timeoutMs, maxTimeoutMs),
-  maxTokens: wholeNumber("LLM_MAX_TOKENS", defaults.maxTokens, 1_000_000)
+  maxTokens: maxTokensConfig
 })
 
 /** The adapter configured from the environment (see `config`). */

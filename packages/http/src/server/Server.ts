@@ -97,7 +97,9 @@ export const layer = Layer.unwrapEffect(
     // Conversations and analyses ask the embedded rule-based model, or an OpenAI-compatible server
     // (LLM_PROVIDER=openai, its LLM_* settings read and checked here: a bad one stops the server).
     const model =
-      config.llmProvider === "openai" ? Layer.orDie(OpenAiCompatible.layerConfig) : EmbeddedModel.layer
+      config.llmProvider === "openai"
+        ? Layer.orDie(OpenAiCompatible.layer(yield* OpenAiCompatible.config))
+        : EmbeddedModel.layerWith({ max_tokens: yield* OpenAiCompatible.maxTokensConfig })
     // generate_with_ai rewrites prompts with a real model only: the embedded one writes no prose
     const promptWriter =
       config.llmProvider === "openai" ? ModelPromptWriter.layer.pipe(Layer.provide(model)) : Layer.empty

@@ -1,5 +1,5 @@
 import { Effect, Either, Layer, Stream } from "effect"
-import { withOperationSpans } from "../../observability/OperationSpans.js"
+import { observed } from "../ModelObservation.js"
 import type {
   ModelEvent,
   ModelReply,
@@ -86,15 +86,18 @@ export const structuredAnswer = <A, I>(
   })
 }
 
-/** The embedded model as the `LanguageModel` service. */
+/** The embedded model as the `LanguageModel` service, traced and counted as every adapter is (`ModelObservation`). */
 export const make = (options: Options = {}): LanguageModel["Type"] =>
-  withOperationSpans("LanguageModel", {
-    provider,
-    stream: (request: ModelRequest) =>
-      Stream.suspend(() => Stream.fromIterable(eventsOf(replyTo(request, options)))),
-    generate: (request: ModelRequest) => Effect.sync(() => replyTo(request, options)),
-    structured: <A, I>(request: StructuredRequest<A, I>) => Effect.suspend(() => structuredAnswer(request))
-  })
+  observed(
+    {
+      provider,
+      stream: (request: ModelRequest) =>
+        Stream.suspend(() => Stream.fromIterable(eventsOf(replyTo(request, options)))),
+      generate: (request: ModelRequest) => Effect.sync(() => replyTo(request, options)),
+      structured: <A, I>(request: StructuredRequest<A, I>) => Effect.suspend(() => structuredAnswer(request))
+    },
+    { defaultModel: provider }
+  )
 
 /** The embedded model with no deployment limit on replies. */
 export const layer: Layer.Layer<LanguageModel> = Layer.sync(LanguageModel, () => make())

@@ -1,57 +1,58 @@
 /**
- * The shared LanguageModel contract, run against the embedded model. Written against the suite's
- * announced API — `languageModelContract(name, { layer, prepare })`, where `prepare(kind)` answers the
- * request that provokes each kind of reply ("text", "tool_call", "structured") — before the suite
- * (`packages/core/testing/LanguageModelContract.ts`) was merged: adapt the names here if it differs.
+ * The shared LanguageModel contract, run against the embedded model: each provocation becomes a
+ * conversation whose guide makes the model's rules answer as provoked (its first message, a trigger
+ * phrase with the argument said, a transcript that says the values).
  */
-import * as CallAnalysis from "../../../src/analysis/CallAnalysis.js"
+import { Effect } from "effect"
+import { emptyGuide } from "../../../src/language-model/LanguageModel.js"
 import * as EmbeddedModel from "../../../src/language-model/embedded/EmbeddedModel.js"
-import type { ModelRequest, StructuredRequest } from "../../../src/language-model/LanguageModel.js"
+import type { Prepared, Provocation } from "../../../testing/LanguageModelContract.js"
 import { languageModelContract } from "../../../testing/LanguageModelContract.js"
-import { analysisSchema, checkOrder, clinic, endCall } from "./EmbeddedFixtures.js"
 
-const opening = { role: "assistant" as const, content: clinic.first_message }
+const prepare = (provocation: Provocation): Effect.Effect<Prepared> =>
+  Effect.succeed(
+    provocation._tag === "Text"
+      ? // nothing said yet: the model opens with the first message
+        {
+          messages: [{ role: "system", content: "You are Ada." }],
+          guide: { ...emptyGuide, first_message: provocation.text }
+        }
+      : provocation._tag === "ToolCall"
+        ? {
+            messages: [
+              { role: "assistant", content: "Hello, this is Ada." },
+              {
+                role: "user",
+                content: `Please send me the brochure, my email is ${String(provocation.arguments["email"])}`
+              }
+            ],
+            guide: {
+              ...emptyGuide,
+              first_message: "Hello, this is Ada.",
+              triggers: { [provocation.tool.name]: ["brochure"] }
+            }
+          }
+        : {
+            messages: [{ role: "user", content: "Analyse the conversation." }],
+            guide: {
+              ...emptyGuide,
+              data_fields: provocation.data_fields,
+              disposition_codes: provocation.disposition_codes,
+              transcripts: [
+                {
+                  run_id: 1,
+                  turns: [
+                    { role: "assistant", text: "Hello, this is Ada. Would you like our brochure?" },
+                    {
+                      role: "user",
+                      text: `Yes, please send me the brochure. My email is ${String(provocation.value.gathered_data["email"])}.`
+                    },
+                    { role: "assistant", text: "I will send it. Goodbye!" }
+                  ]
+                }
+              ]
+            }
+          }
+  )
 
-/** A request the embedded model answers in text: a question its FAQ answers. */
-const text: ModelRequest = {
-  guide: clinic,
-  tools: [checkOrder, endCall],
-  messages: [
-    { role: "system", content: "You are Ann, the clinic's assistant." },
-    opening,
-    { role: "user", content: "What are your opening hours?" }
-  ]
-}
-
-/** A request the embedded model answers with a call: the user says `check_order`'s trigger phrase. */
-const toolCall: ModelRequest = {
-  guide: clinic,
-  tools: [checkOrder, endCall],
-  messages: [opening, { role: "user", content: "Where is my order A-17?" }]
-}
-
-/** A structured request the embedded model answers: the analysis of a short call. */
-const structured: StructuredRequest<CallAnalysis.Analysis, unknown> = {
-  name: CallAnalysis.name,
-  schema: analysisSchema(clinic.data_fields, clinic.disposition_codes),
-  messages: [{ role: "user", content: "Analyse the conversation." }],
-  guide: {
-    ...clinic,
-    transcripts: [
-      {
-        run_id: 1,
-        turns: [
-          { role: "assistant", text: clinic.first_message },
-          { role: "user", text: "Yes, I confirm the visit. My email is ann@example.com." },
-          { role: "assistant", text: "Thank you for your time. Goodbye!" }
-        ]
-      }
-    ]
-  }
-}
-
-languageModelContract("embedded", {
-  layer: EmbeddedModel.layer,
-  prepare: (kind: "text" | "tool_call" | "structured") =>
-    kind === "text" ? text : kind === "tool_call" ? toolCall : structured
-})
+languageModelContract("embedded", { layer: EmbeddedModel.layer, prepare })
