@@ -66,11 +66,16 @@ export class RuntimeTools extends Context.Tag("@voice-agent-platform/core/Runtim
   RuntimeTools,
   {
     readonly agentOf: (runId: RunId) => Effect.Effect<RunAgentVersion, RunNotFound>
-    /** Runs one of the version's tools with the model's arguments; the answer is the executor's result. */
+    /**
+     * Runs one of the version's tools with the model's arguments; the answer is the executor's result. Its
+     * log line is stamped `loggedAt` when given (a chat stamps a reply's calls with the time its message
+     * arrived, so they sort between that message and the reply), else with the time it finished.
+     */
     readonly call: (
       runId: RunId,
       toolUuid: string,
-      args: Readonly<Record<string, unknown>>
+      args: Readonly<Record<string, unknown>>,
+      loggedAt?: Date
     ) => Effect.Effect<ToolResult, ToolCallRefusal>
   }
 >() {}
@@ -112,7 +117,7 @@ export const make = Effect.gen(function* () {
       }
     })
 
-  const call = (runId: RunId, toolUuid: string, args: Readonly<Record<string, unknown>>) =>
+  const call = (runId: RunId, toolUuid: string, args: Readonly<Record<string, unknown>>, loggedAt?: Date) =>
     Effect.gen(function* () {
       const run = yield* locate(runId)
       const version = yield* versionOf(run)
@@ -147,7 +152,7 @@ export const make = Effect.gen(function* () {
         secrets.texts,
         secrets.argumentNames
       )
-      const now = new Date(yield* Clock.currentTimeMillis)
+      const now = loggedAt ?? new Date(yield* Clock.currentTimeMillis)
       // Appended under the run's lock, so concurrent calls and call events all keep their lines; a run
       // deleted meanwhile keeps nothing. The bounds are checked again there: a call that ends after its
       // run did, or after concurrent calls filled the run's bound, leaves a short line without its record.

@@ -202,7 +202,13 @@ export const make = Effect.gen(function* () {
             })
           }
           const version = yield* runtimeTools.agentOf(runId)
-          const receivedAt = new Date(yield* Clock.currentTimeMillis)
+          // a message is later than everything said before it, even within one millisecond of the clock:
+          // what was said, and the calls placed by it, keep their order (ToolCallPlacement)
+          const lastSaid = kept.reduce(
+            (at, f) => Math.max(at, f.timestamp.getTime()),
+            Number.NEGATIVE_INFINITY
+          )
+          const receivedAt = new Date(Math.max(yield* Clock.currentTimeMillis, lastSaid + 1))
           const opening = started ? "" : version.first_message.trim()
           const openingSaid: ReadonlyArray<TranscriptFragment> =
             opening === "" ? [] : [{ role: "assistant", text: opening, timestamp: receivedAt }]
@@ -229,7 +235,8 @@ export const make = Effect.gen(function* () {
                       ? ConversationHistory.fromRun(kept, run.logs, functionNamesOf(version.tools))
                       : openingSaid.map((f) => ({ _tag: "Spoken" as const, ...f })),
                     user_text: text ?? null,
-                    channel: "chat"
+                    channel: "chat",
+                    tools_logged_at: receivedAt
                   },
                   relay
                 )
@@ -241,7 +248,7 @@ export const make = Effect.gen(function* () {
                 : Effect.void
             )
           )
-          const repliedAt = yield* Clock.currentTimeMillis
+          const repliedAt = Math.max(yield* Clock.currentTimeMillis, receivedAt.getTime())
           const said: Array<TranscriptFragment> = []
           if (text === undefined) {
             if (outcome.text !== "")

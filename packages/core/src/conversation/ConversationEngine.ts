@@ -35,6 +35,8 @@ export interface ReplyInput {
   /** What the user just said; null when the agent speaks first. */
   readonly user_text: string | null
   readonly channel: Channel
+  /** The time the reply's tool calls are logged at (see `RuntimeTools.call`); when they finish if absent. */
+  readonly tools_logged_at?: Date
 }
 
 /** A tool call the reply made, as a client sees it. */
@@ -250,7 +252,7 @@ export const make = Effect.gen(function* () {
             )
           }
           const ran = yield* Effect.either(
-            runtimeTools.call(run.workflow_run_id, found.tool.tool_uuid, args.right)
+            runtimeTools.call(run.workflow_run_id, found.tool.tool_uuid, args.right, input.tools_logged_at)
           )
           if (Either.isLeft(ran)) return refused(ran.left.message, ran.left._tag)
           const result = ran.right
