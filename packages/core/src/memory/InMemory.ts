@@ -5,6 +5,7 @@ import * as SecureRandom from "../randomness/SecureRandom.js"
 import * as Services from "../Services.js"
 import * as SimulatedEngine from "../SimulatedEngine.js"
 import * as EmbeddedModel from "../language-model/embedded/EmbeddedModel.js"
+import type { LanguageModel } from "../language-model/LanguageModel.js"
 import * as MemoryAgentStore from "./MemoryAgentStore.js"
 import * as MemoryAnalysisJobStore from "./MemoryAnalysisJobStore.js"
 import * as MemoryBlobStore from "./MemoryBlobStore.js"
@@ -51,22 +52,28 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
 ).pipe(Layer.provide(MemoryDatabase.layer))
 
 /**
- * The whole engine in memory: every store, files in memory, a telephony that records the calls handed
- * to it, the embedded rule-based language model, Web Crypto randomness and the default price list. For
- * tests and for trying the engine out.
+ * The whole engine in memory with the given language model: every store, files in memory, a telephony that
+ * records the calls handed to it, Web Crypto randomness and the default price list.
  */
-export const layer = Services.layer.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(
-      layerStores,
-      MemoryBlobStore.layer,
-      MemoryTelephony.layer,
-      EmbeddedModel.layer,
-      SecureRandom.layerWebCrypto,
-      PriceListConfig.layerDefault
+export const layerWithModel = <E, R>(model: Layer.Layer<LanguageModel, E, R>) =>
+  Services.layer.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        layerStores,
+        MemoryBlobStore.layer,
+        MemoryTelephony.layer,
+        model,
+        SecureRandom.layerWebCrypto,
+        PriceListConfig.layerDefault
+      )
     )
   )
-)
+
+/**
+ * The whole engine in memory (`layerWithModel`) with the embedded rule-based language model. For tests and
+ * for trying the engine out.
+ */
+export const layer = layerWithModel(EmbeddedModel.layer)
 
 /**
  * The whole engine in memory with the built-in simulated voice runtime: placed calls ring, talk and end
