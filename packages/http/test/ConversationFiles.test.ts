@@ -42,9 +42,17 @@ describe.each([
         ended_at: "2026-03-01T12:01:05.000Z",
         name: null,
         phone_number: "+48500000100",
-        cost: { amount: 12.34, currency: "PLN" },
+        cost: {
+          amount: 12.34,
+          currency: "PLN",
+          breakdown: { telephony: 12.34, language_model: null },
+          tokens: { prompt: 0, completion: 0 }
+        },
         disposition: "confirmed",
         campaign_id: null,
+        summary: null,
+        analysis_status: null,
+        analysis_error: null,
         sms: [{ to: "+48500000100", text: "See you tomorrow", sent_at: "2026-03-01T12:01:10.000Z" }],
         logs: [{ timestamp: "2026-03-01T12:00:01.000Z", level: "info", message: "call answered" }],
         integration_deliveries: [],

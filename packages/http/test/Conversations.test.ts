@@ -38,9 +38,17 @@ describe.each([
         ended_at: null,
         name: "Browser demo",
         phone_number: null,
-        cost: { amount: null, currency: "PLN" },
+        cost: {
+          amount: null,
+          currency: "PLN",
+          breakdown: { telephony: null, language_model: null },
+          tokens: { prompt: 0, completion: 0 }
+        },
         disposition: null,
         campaign_id: null,
+        summary: null,
+        analysis_status: null,
+        analysis_error: null,
         sms: [],
         logs: [],
         integration_deliveries: [],

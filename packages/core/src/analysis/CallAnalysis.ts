@@ -40,11 +40,18 @@ export const describe = (meaning: unknown): string =>
       ? ""
       : JSON.stringify(meaning)
 
-/** The agent's codes with their descriptions as text, in the agent's order. */
+/**
+ * The agent's codes with their descriptions as text, sorted by code: the same order on every storage
+ * (PostgreSQL's jsonb keeps an object's keys in its own order, not the order they were written in).
+ */
 export const dispositionCodes = (
   codes: Readonly<Record<string, unknown>>
 ): Readonly<Record<string, string>> =>
-  Object.fromEntries(Object.entries(codes).map(([code, meaning]) => [code, describe(meaning)]))
+  Object.fromEntries(
+    Object.entries(codes)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([code, meaning]) => [code, describe(meaning)])
+  )
 
 /**
  * The schema of an agent's analysis: `gathered_data` with one property per data field, `disposition` one
@@ -53,7 +60,10 @@ export const dispositionCodes = (
 export const schemaFor = (fields: ReadonlyArray<GatheredField>, codes: Readonly<Record<string, unknown>>) => {
   const description = "The data the agent gathers, as the conversation gave it"
   const gathered = Schema.Struct(
-    Object.fromEntries(fields.map((field) => [field.name, valueOf(field)]))
+    // a field named `__proto__` would vanish from the derived JSON Schema (an object literal's setter)
+    Object.fromEntries(
+      fields.filter((field) => field.name !== "__proto__").map((field) => [field.name, valueOf(field)])
+    )
   ).annotations(
     fields.length > 0
       ? { description }

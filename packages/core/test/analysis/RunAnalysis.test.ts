@@ -155,11 +155,12 @@ describe("RunAnalysis", () => {
     }).pipe(Effect.provide(ChatTesting.layer))
   )
 
-  it.effect("drops the job of a run deleted before its analysis", () =>
+  it.effect("a run deleted before its analysis takes its job with it", () =>
     Effect.gen(function* () {
       const { agent, organization, run } = yield* endedChat
       yield* (yield* Runs).delete(organization.id, agent.public_id, run.workflow_run_id)
-      expect(yield* (yield* RunAnalysis).round).toEqual(["done"])
+      expect(yield* (yield* AnalysisJobStore).waiting).toBe(0)
+      expect(yield* (yield* RunAnalysis).round).toEqual([])
       expect(
         (yield* Effect.flatten(Effect.map(ModelScript, (s) => s.requests))).filter(
           (s) => s.kind === "structured"

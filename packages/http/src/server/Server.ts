@@ -96,10 +96,28 @@ export const layer = Layer.unwrapEffect(
     })
     // Conversations and analyses ask the embedded rule-based model, or an OpenAI-compatible server
     // (LLM_PROVIDER=openai, its LLM_* settings read and checked here: a bad one stops the server).
-    const model =
-      config.llmProvider === "openai"
-        ? Layer.orDie(OpenAiCompatible.layer(yield* OpenAiCompatible.config))
-        : EmbeddedModel.layerWith({ max_tokens: yield* OpenAiCompatible.maxTokensConfig })
+    const modelOptions =
+      config.llmProvider === "openai" ? Option.some(yield* OpenAiCompatible.config) : Option.none()
+    const maxTokens = yield* OpenAiCompatible.maxTokensConfig
+    const model = Option.match(modelOptions, {
+      onSome: (options) => Layer.orDie(OpenAiCompatible.layer(options)),
+      onNone: () => EmbeddedModel.layerWith({ max_tokens: maxTokens })
+    })
+    // An analysis job held for less time than a model request may take can be taken over while it runs:
+    // its result is still written once, but the model is asked twice.
+    const modelTimeoutMs = Option.match(modelOptions, {
+      onSome: (options) => options.timeoutMs ?? OpenAiCompatible.defaults.timeoutMs,
+      onNone: () => 0
+    })
+    const leaseWarning =
+      config.analysisLeaseSeconds * 1000 <= modelTimeoutMs
+        ? Layer.effectDiscard(
+            Console.warn(
+              `ANALYSIS_LEASE_SECONDS (${config.analysisLeaseSeconds}) is not longer than LLM_TIMEOUT_MS (${modelTimeoutMs} ms): ` +
+                "an analysis still waiting for the model may be taken over by another server and asked twice. Make the lease longer."
+            )
+          )
+        : Layer.empty
     // generate_with_ai rewrites prompts with a real model only: the embedded one writes no prose
     const promptWriter =
       config.llmProvider === "openai" ? ModelPromptWriter.layer.pipe(Layer.provide(model)) : Layer.empty
@@ -200,6 +218,7 @@ export const layer = Layer.unwrapEffect(
     return Layer.mergeAll(
       filesWarning,
       linksWarning,
+      leaseWarning,
       Layer.effectDiscard(Effect.zipRight(announce, Deferred.succeed(listening, undefined))).pipe(
         Layer.provideMerge(http)
       ),

@@ -8,7 +8,8 @@ import { humanize, stem, stopWords, words } from "./Words.js"
 /**
  * The option (a disposition code, an enum value) whose name and description best match a conversation,
  * by shared words: the user's words, and words standing for what happened (nobody spoke, the user was
- * busy or not interested, every data field was given, the user's last yes or no). An option that says
+ * busy or not interested, every data field was given, the user's last yes or no, and with a yes the words of
+ * the question it answered). An option that says
  * "not" (or another negation) the conversation does not say is passed over while another fits. No match:
  * the first option.
  */
@@ -42,11 +43,12 @@ export const signalsOf = (turns: ReadonlyArray<Turn>, allFieldsGiven: boolean): 
     if (turn.role !== "user" || before?.role !== "assistant" || !questionOf(before.text).includes("?"))
       return []
     const answer = yesNoIn(words(turn.text).slice(0, 3).join(" "))
-    return answer === undefined ? [] : [answer]
+    return answer === undefined ? [] : [{ answer, question: questionOf(before.text) }]
   })
   const last = answers.at(-1)
-  if (last === true) signals.push("yes agreed accepted confirmed positive")
-  if (last === false) signals.push("no not declined negative")
+  // a yes takes on what was asked ("Would you like a demo?" "Yes!": the user wants a demo)
+  if (last?.answer === true) signals.push(`yes agreed accepted confirmed positive ${last.question}`)
+  if (last?.answer === false) signals.push("no not declined negative")
   return signals
 }
 
