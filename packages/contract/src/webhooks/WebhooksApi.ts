@@ -49,7 +49,8 @@ export const WebhookDeliveryResponse = Schema.Struct({
 }).annotations({ identifier: "WebhookDelivery" })
 
 const Events = Schema.Array(WebhookEndpoint.WebhookEventType).pipe(Schema.minItems(1)).annotations({
-  description: "Event types to receive: call.started, call.ended, call.deleted"
+  description:
+    "Event types to receive: call.started, call.ended, call.analyzed, call.deleted, campaign.started, campaign.completed, campaign.contact.skipped"
 })
 const Description = Schema.NullOr(Schema.Trim.pipe(Schema.maxLength(500)))
 
@@ -89,7 +90,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
         OpenApi.annotations({
           summary: "Create a webhook endpoint",
           description:
-            'Registers a URL that receives `call.started`, `call.ended` and `call.deleted` (all three unless `events` says otherwise) as JSON POSTs `{type, timestamp, data}` signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`). The answer carries the signing `secret` once. A delivery that meets a network error, a timeout, 408, 425, 429 or 5xx is retried up to 5 attempts, waiting min(30·2^(n-1), 600) seconds; the `webhook-id` stays the same, so receivers de-duplicate on it. An organization has at most 20 endpoints unless the server is configured otherwise (\`QUOTA_WEBHOOK_ENDPOINTS\`); one more answers 409 \`{detail}\`.'
+            'Registers a URL that receives `call.started`, `call.ended`, `call.analyzed` (the analysis after a call or chat, completed or failed), `call.deleted`, `campaign.started`, `campaign.completed` and `campaign.contact.skipped` (all of them unless `events` says otherwise) as JSON POSTs `{type, timestamp, data}` signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`). The answer carries the signing `secret` once. A delivery that meets a network error, a timeout, 408, 425, 429 or 5xx is retried up to 5 attempts, waiting min(30·2^(n-1), 600) seconds; the `webhook-id` stays the same, so receivers de-duplicate on it. An organization has at most 20 endpoints unless the server is configured otherwise (\`QUOTA_WEBHOOK_ENDPOINTS\`); one more answers 409 \`{detail}\`.'
         })
       )
   )

@@ -134,8 +134,10 @@ export const enqueueEach = (
   })
 
 /**
- * Organization webhooks: endpoints that receive `call.started`, `call.ended` and `call.deleted`, signed
- * per Standard Webhooks, and the log of their deliveries. Sending is `WebhookDispatcher`'s job.
+ * Organization webhooks: endpoints that receive the events about runs (`call.started`, `call.ended`,
+ * `call.analyzed`, `call.deleted`) and campaigns (`campaign.started`, `campaign.completed`,
+ * `campaign.contact.skipped`), signed per Standard Webhooks, and the log of their deliveries. Sending is
+ * `WebhookDispatcher`'s job.
  */
 export class Webhooks extends Context.Tag("@voice-agent-platform/core/Webhooks")<
   Webhooks,

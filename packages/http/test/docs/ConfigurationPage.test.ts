@@ -25,15 +25,18 @@ const sourceFiles = (): ReadonlyArray<string> => {
 
 /**
  * The environment variables a text reads: `process.env.NAME`, `process.env["NAME"]`, an Effect `Config`
- * constructor's name (`Config.integer("PORT")`), and a NAME_WITH_UNDERSCORES handed first to a helper that
- * makes the `Config` (`secondsConfig("HEADERS_TIMEOUT_SECONDS", ...)`) in a file that uses `Config`.
+ * constructor's name (`Config.integer("PORT")`, `Config.literal("a", "b")("NAME")`), and a
+ * NAME_WITH_UNDERSCORES handed first (or alone) to a helper that makes the `Config`
+ * (`secondsConfig("HEADERS_TIMEOUT_SECONDS", ...)`, `price("LLM_PRICE_PLN_PER_MTOK_IN")`) in a file that
+ * uses `Config`.
  */
 const variablesRead = (text: string): ReadonlyArray<string> => {
   const patterns = [
     /process\.env\.([A-Z][A-Z0-9_]*)/g,
     /process\.env\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g,
     /\bConfig\.\w+\(\s*["']([A-Z][A-Z0-9_]*)["']/g,
-    ...(/\bConfig\.\w+\(/.test(text) ? [/\(\s*["']([A-Z][A-Z0-9]*_[A-Z0-9_]+)["']\s*,/g] : [])
+    /\bConfig\.literal\([^()]*\)\(\s*["']([A-Z][A-Z0-9_]*)["']/g,
+    ...(/\bConfig\.\w+\(/.test(text) ? [/\(\s*["']([A-Z][A-Z0-9]*_[A-Z0-9_]+)["']\s*[,)]/g] : [])
   ]
   // a name made from a template (`OAUTH_${provider}_CLIENT_ID`) is listed with a placeholder: OAUTH_<>_CLIENT_ID
   const templated = [...text.matchAll(/\bConfig\.\w+\(\s*`([A-Z][A-Z0-9_]*)\$\{[^}]*\}([A-Z0-9_]*)`/g)].map(
@@ -59,6 +62,11 @@ describe("docs/configuration.md", () => {
     expect(
       variablesRead(`Config.integer("PORT"); process.env.FUZZ_SEED; quota("QUOTA_DOCUMENTS", 1)`)
     ).toEqual(["FUZZ_SEED", "PORT", "QUOTA_DOCUMENTS"])
+    expect(
+      variablesRead(
+        `Config.literal("embedded", "openai")("LLM_PROVIDER"); price("LLM_PRICE_PLN_PER_MTOK_IN")`
+      )
+    ).toEqual(["LLM_PROVIDER", "LLM_PRICE_PLN_PER_MTOK_IN"])
     expect(variablesRead(`Schema.Literal("GET"); encode("UTF8")`)).toEqual([])
     expect(
       variablesRead("Config.option(Config.nonEmptyString(`OAUTH_${p.toUpperCase()}_CLIENT_ID`))")
