@@ -1,4 +1,4 @@
-import { Effect, Layer, Ref, Schema } from "effect"
+import { Effect, Layer, Option, Ref, Schema } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
 import { CallScriptRequest } from "../../src/agents/CallScript.js"
 import * as RunAnalysis from "../../src/analysis/RunAnalysis.js"
@@ -12,6 +12,10 @@ import { CreateToolRequest } from "../../src/tools/Tool.js"
 import { Tools } from "../../src/tools/Tools.js"
 import * as Fixtures from "../../testing/Fixtures.js"
 import * as ScriptedModel from "../conversation/ScriptedModel.js"
+import { ModelScript } from "../conversation/ScriptedModel.js"
+import type { ModelRequest } from "../../src/language-model/LanguageModel.js"
+import type { RunId } from "../../src/runs/RunId.js"
+import { RunStore } from "../../src/runs/RunStore.js"
 
 /** Tool requests the chats sent out, answered with `{"weather": "sunny"}`. */
 export class Outbound extends Effect.Service<Outbound>()("test/ChatOutbound", {
@@ -96,3 +100,14 @@ export const send = (
     )
     return { reply, events }
   })
+
+/** The `index`-th streamed request the scripted model was sent. */
+export const streamed = (index: number) =>
+  Effect.map(ModelScript, (script) => script.requests).pipe(
+    Effect.flatten,
+    Effect.map((sent) => sent.filter((s) => s.kind === "stream")[index]!.request as ModelRequest)
+  )
+
+/** The run as stored. */
+export const stored = (organizationId: OrganizationId, runId: RunId) =>
+  Effect.flatMap(RunStore, (runs) => runs.find(organizationId, runId)).pipe(Effect.map(Option.getOrThrow))

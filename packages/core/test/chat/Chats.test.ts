@@ -1,27 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Option, TestClock } from "effect"
+import { Effect, Either, TestClock } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
-import { CallFragmentStore } from "../../src/calls/CallFragmentStore.js"
-import { ChatEnds } from "../../src/chat/ChatEnds.js"
 import { Chats } from "../../src/chat/Chats.js"
 import * as ConversationLimits from "../../src/conversation/ConversationLimits.js"
-import type { ModelRequest } from "../../src/language-model/LanguageModel.js"
-import { ModelRateLimited, ModelUnavailable } from "../../src/language-model/LanguageModelErrors.js"
-import { RunStore } from "../../src/runs/RunStore.js"
 import { Runs } from "../../src/runs/Runs.js"
 import * as ChatTesting from "./ChatTesting.js"
-import { ModelScript, calls, fail, text } from "../conversation/ScriptedModel.js"
-
-const streamed = (index: number) =>
-  Effect.map(ModelScript, (script) => script.requests).pipe(
-    Effect.flatten,
-    Effect.map((sent) => sent.filter((s) => s.kind === "stream")[index]!.request as ModelRequest)
-  )
-
-const stored = (
-  organizationId: Parameters<RunStore["Type"]["find"]>[0],
-  runId: Parameters<RunStore["Type"]["find"]>[1]
-) => Effect.flatMap(RunStore, (runs) => runs.find(organizationId, runId)).pipe(Effect.map(Option.getOrThrow))
+import { ModelScript, calls, text } from "../conversation/ScriptedModel.js"
 
 describe("Chats", () => {
   it.effect("a message without text opens the chat with the agent's first message, and starts it", () =>
@@ -63,7 +47,7 @@ describe("Chats", () => {
         )
         expect(reply.reply.text).toBe("It is at ten tomorrow.")
         expect(events.map((e) => (e._tag === "Delta" ? e.text : "")).join("")).toBe("It is at ten tomorrow.")
-        const request = yield* streamed(0)
+        const request = yield* ChatTesting.streamed(0)
         expect(request.messages[0]).toMatchObject({ role: "system" })
         expect((request.messages[0] as { content: string }).content).toContain("Confirm the appointment")
         expect(request.messages.slice(1)).toEqual([
@@ -77,7 +61,7 @@ describe("Chats", () => {
           ["user", "When is it?"],
           ["assistant", "It is at ten tomorrow."]
         ])
-        const after = yield* stored(organization.id, run.workflow_run_id)
+        const after = yield* ChatTesting.stored(organization.id, run.workflow_run_id)
         expect(after).toMatchObject({ model_prompt_tokens: 40, model_completion_tokens: 7 })
         expect(after.last_activity_at).not.toBeNull()
       }).pipe(Effect.provide(ChatTesting.layer))
@@ -95,7 +79,7 @@ describe("Chats", () => {
         "Is that Ada?"
       )
       expect(reply.reply.text).toBe("Yes, Ada here.")
-      expect((yield* streamed(0)).messages.slice(1)).toEqual([
+      expect((yield* ChatTesting.streamed(0)).messages.slice(1)).toEqual([
         { role: "assistant", content: "Hello Ola, this is Ada." },
         { role: "user", content: "Is that Ada?" }
       ])
@@ -141,10 +125,10 @@ describe("Chats", () => {
         expect(events.map((e) => e._tag)).toContain("ToolCalled")
         const sent = yield* Effect.flatten(Effect.map(ChatTesting.Outbound, (o) => o))
         expect(sent.map((r) => r.url)).toEqual(["https://weather.example.com/now?city=Warsaw"])
-        const first = yield* streamed(0)
+        const first = yield* ChatTesting.streamed(0)
         expect(first.tools?.map((t) => t.name)).toEqual(["weather_lookup"])
         expect(first.guide?.triggers).toEqual({ weather_lookup: ["weather"] })
-        const second = yield* streamed(1)
+        const second = yield* ChatTesting.streamed(1)
         expect(second.messages.at(-2)).toMatchObject({
           role: "assistant",
           tool_calls: [{ name: "weather_lookup" }]
@@ -162,7 +146,7 @@ describe("Chats", () => {
         // the next message's history has the call in place
         yield* TestClock.adjust("1 second")
         yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "Thanks")
-        expect((yield* streamed(2)).messages.map((m) => m.role)).toEqual([
+        expect((yield* ChatTesting.streamed(2)).messages.map((m) => m.role)).toEqual([
           "system",
           "assistant",
           "user",
@@ -237,8 +221,8 @@ describe("Chats", () => {
         { tool_uuid: transfer.tool_uuid, name: "Human", ok: false, error: "transfer_not_available_in_chat" }
       ])
       expect(reply.ended).toBe(false)
-      expect((yield* streamed(1)).messages.at(-1)).toMatchObject({ role: "tool" })
-      expect(((yield* streamed(1)).messages.at(-1) as { content: string }).content).toContain(
+      expect((yield* ChatTesting.streamed(1)).messages.at(-1)).toMatchObject({ role: "tool" })
+      expect(((yield* ChatTesting.streamed(1)).messages.at(-1) as { content: string }).content).toContain(
         "not available in a chat"
       )
     }).pipe(Effect.provide(ChatTesting.layer))
@@ -277,173 +261,8 @@ describe("Chats", () => {
       )
       expect(reply.tool_calls).toHaveLength(ConversationLimits.maxToolCallsPerTurn)
       expect(reply.reply.text).toBe("Sunny everywhere.")
-      expect((yield* streamed(1)).tool_choice).toBe("auto")
-      expect((yield* streamed(2)).tool_choice).toBe("none")
-    }).pipe(Effect.provide(ChatTesting.layer))
-  )
-
-  it.effect(
-    "a model that stays unavailable after one retry keeps nothing of the message, which may be sent again",
-    () =>
-      Effect.gen(function* () {
-        const { agent, organization } = yield* ChatTesting.organizationWithAgent
-        const run = yield* ChatTesting.chat(organization.id, agent.public_id)
-        yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id)
-        const script = yield* ModelScript
-        const down = new ModelUnavailable({ reason: "the provider answered 500" })
-        yield* script.push(fail(down), fail(down))
-        const fiber = yield* Effect.fork(
-          Effect.either(ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "Hello?"))
-        )
-        yield* TestClock.adjust("1 second")
-        const refused = yield* Fiber.join(fiber)
-        expect(Either.isLeft(refused) && refused.left).toEqual(down)
-        expect((yield* Effect.flatten(Effect.map(ModelScript, (s) => s.requests))).length).toBe(2)
-        const kept = yield* (yield* CallFragmentStore).list(organization.id, run.workflow_run_id)
-        expect(kept.map((f) => f.role)).toEqual(["assistant"])
-        yield* script.push(text("Hi!"))
-        const { reply } = yield* ChatTesting.send(
-          organization.id,
-          agent.public_id,
-          run.workflow_run_id,
-          "Hello?"
-        )
-        expect(reply.reply.text).toBe("Hi!")
-      }).pipe(Effect.provide(ChatTesting.layer))
-  )
-
-  it.effect(
-    "a rate limit of at most 2 s is waited out once; a reply cut after its first words is not tried again",
-    () =>
-      Effect.gen(function* () {
-        const { agent, organization } = yield* ChatTesting.organizationWithAgent
-        const run = yield* ChatTesting.chat(organization.id, agent.public_id)
-        const script = yield* ModelScript
-        yield* script.push(
-          fail(new ModelRateLimited({ reason: "429", retry_after_ms: 1500 })),
-          text("Hello.")
-        )
-        const fiber = yield* Effect.fork(
-          ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "Hi")
-        )
-        yield* TestClock.adjust("1499 millis")
-        expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
-        yield* TestClock.adjust("1 millis")
-        expect((yield* Fiber.join(fiber)).reply.reply.text).toBe("Hello.")
-        const cut = new ModelUnavailable({ reason: "the stream broke" })
-        yield* script.push({ _tag: "FailAfter", text: "It is", error: cut })
-        const broken = yield* Effect.either(
-          ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "And?")
-        )
-        expect(Either.isLeft(broken) && broken.left).toEqual(cut)
-        expect((yield* Effect.flatten(Effect.map(ModelScript, (s) => s.requests))).length).toBe(3)
-      }).pipe(Effect.provide(ChatTesting.layer))
-  )
-
-  it.effect("refuses: another agent's run, a run that is not a chat, no text once started", () =>
-    Effect.gen(function* () {
-      const { agent, organization } = yield* ChatTesting.organizationWithAgent
-      const other = yield* ChatTesting.organizationWithAgent
-      const run = yield* ChatTesting.chat(organization.id, agent.public_id)
-      const browser = yield* Effect.flatMap(Runs, (runs) =>
-        runs.createConversation(organization.id, agent.public_id, { mode: "webrtc" })
-      )
-      const tag = <A, E extends { _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-        Effect.map(Effect.either(effect), (result) => (Either.isLeft(result) ? result.left._tag : "ok"))
-      expect(
-        yield* tag(ChatTesting.send(other.organization.id, other.agent.public_id, run.workflow_run_id, "Hi"))
-      ).toBe("RunNotFound")
-      expect(
-        yield* tag(ChatTesting.send(organization.id, agent.public_id, browser.workflow_run_id, "Hi"))
-      ).toBe("NotAChat")
-      yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id)
-      expect(yield* tag(ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id))).toBe(
-        "TextRequired"
-      )
-    }).pipe(Effect.provide(ChatTesting.layer))
-  )
-
-  it.effect("two messages at once are answered one after the other, never interleaved", () =>
-    Effect.gen(function* () {
-      const { agent, organization } = yield* ChatTesting.organizationWithAgent
-      const run = yield* ChatTesting.chat(organization.id, agent.public_id)
-      yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id)
-      yield* (yield* ModelScript).push(text("First answer."), text("Second answer."))
-      yield* Effect.all(
-        [
-          ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "First"),
-          ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "Second")
-        ],
-        { concurrency: "unbounded" }
-      )
-      const listed = yield* (yield* Chats).messages(organization.id, agent.public_id, run.workflow_run_id)
-      expect(listed.messages.map((m) => m.text)).toEqual([
-        "Hello , this is Ada.",
-        "First",
-        "First answer.",
-        "Second",
-        "Second answer."
-      ])
-      // the second reply was asked with the first exchange in its history
-      expect((yield* streamed(1)).messages.slice(1).map((m) => (m as { content: string }).content)).toEqual([
-        "Hello , this is Ada.",
-        "First",
-        "First answer.",
-        "Second"
-      ])
-    }).pipe(Effect.provide(ChatTesting.layer))
-  )
-
-  it.effect("end ends a chat completed; one that never started is canceled; ending twice is refused", () =>
-    Effect.gen(function* () {
-      const { agent, organization } = yield* ChatTesting.organizationWithAgent
-      const chats = yield* Chats
-      const run = yield* ChatTesting.chat(organization.id, agent.public_id)
-      yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id)
-      yield* TestClock.adjust("12 seconds")
-      const ended = yield* chats.end(organization.id, agent.public_id, run.workflow_run_id)
-      expect(ended).toMatchObject({ status: "completed", duration_seconds: 12, analysis_status: "pending" })
-      const again = yield* Effect.either(chats.end(organization.id, agent.public_id, run.workflow_run_id))
-      expect(Either.isLeft(again) && again.left._tag).toBe("ConversationEnded")
-      const unused = yield* ChatTesting.chat(organization.id, agent.public_id)
-      expect(yield* chats.end(organization.id, agent.public_id, unused.workflow_run_id)).toMatchObject({
-        status: "canceled",
-        duration_seconds: 0,
-        analysis_status: "skipped"
-      })
-    }).pipe(Effect.provide(ChatTesting.layer))
-  )
-
-  it.effect("a chat idle for CHAT_IDLE_SECONDS ends by itself, its talk time up to its last message", () =>
-    Effect.gen(function* () {
-      const { agent, organization } = yield* ChatTesting.organizationWithAgent
-      const run = yield* ChatTesting.chat(organization.id, agent.public_id)
-      yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id)
-      yield* TestClock.adjust("5 seconds")
-      yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "Hi")
-      const ends = yield* ChatEnds
-      yield* TestClock.adjust("599 seconds")
-      expect(yield* ends.endIdle).toEqual([])
-      yield* TestClock.adjust("2 seconds")
-      expect(yield* ends.endIdle).toEqual([run.workflow_run_id])
-      const after = yield* stored(organization.id, run.workflow_run_id)
-      expect(after).toMatchObject({ status: "completed", duration_seconds: 5 })
-      expect(after.logs.map((l) => l.message)).toContain("The chat ended after 600 s without a message")
-    }).pipe(Effect.provide(ChatTesting.layer))
-  )
-
-  it.effect(`takes at most ${ConversationLimits.maxUserTurns} messages`, () =>
-    Effect.gen(function* () {
-      const { agent, organization } = yield* ChatTesting.organizationWithAgent
-      const run = yield* ChatTesting.chat(organization.id, agent.public_id)
-      for (let i = 0; i < ConversationLimits.maxUserTurns; i++) {
-        yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, `Message ${i}`)
-        yield* TestClock.adjust("1 millis")
-      }
-      const refused = yield* Effect.either(
-        ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "One more")
-      )
-      expect(Either.isLeft(refused) && refused.left._tag).toBe("TurnLimitReached")
+      expect((yield* ChatTesting.streamed(1)).tool_choice).toBe("auto")
+      expect((yield* ChatTesting.streamed(2)).tool_choice).toBe("none")
     }).pipe(Effect.provide(ChatTesting.layer))
   )
 })
