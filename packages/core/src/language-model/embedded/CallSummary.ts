@@ -7,7 +7,7 @@ import type { Wanted } from "./FieldKinds.js"
 import { labelOf, questionOf } from "./FieldKinds.js"
 import { fallbacks } from "./Phrasebook.js"
 import { goodbyes, isBusy, isGoodbye, isNotInterested, isQuestion } from "./Utterances.js"
-import { says, saysAny } from "./Words.js"
+import { contentWords, says, saysAny } from "./Words.js"
 
 /**
  * A short, factual summary of a conversation, in English, built from what the rules can see: how many
@@ -40,8 +40,14 @@ export const summarize = (input: {
     `The conversation had ${turns.length} turns: ${agent.length} by the agent and ${user.length} by the user.`
   ]
   if (plan.length > 0) {
+    // the step as this model says it, or its title when that is a phrase: a one-word title ("Time") would
+    // be found in any sentence that happens to hold the word ("Thank you for your time")
     const said = plan.filter((step) =>
-      agent.some((turn) => says(turn.text, step.title) || says(turn.text, stepUtterance(step)))
+      agent.some(
+        (turn) =>
+          says(turn.text, stepUtterance(step)) ||
+          (contentWords(step.title).length > 1 && says(turn.text, step.title))
+      )
     )
     const missed = plan.filter((step) => !said.includes(step))
     sentences.push(
