@@ -121,6 +121,32 @@ describe.each([
         expect(yield* deliveredTypes(client, endpoint.id)).toEqual(
           expect.arrayContaining(["call.started", "call.ended", "call.analyzed"])
         )
+
+        // a question the agent could not answer makes a suggestion, pending until someone accepts it
+        const second = yield* send(client, json("POST", conversations(agent.public_id), { mode: "chat" }))
+        const secondId = (second.body as Body).workflow_run_id as number
+        yield* say(client, agent.public_id, secondId)
+        const unknown = yield* say(client, agent.public_id, secondId, "Do you have parking for bicycles?")
+        expect(unknown.status).toBe(200)
+        expect(
+          (yield* send(client, json("POST", `${conversations(agent.public_id)}/${secondId}/end`, {}))).status
+        ).toBe(200)
+        expect(yield* analyse).toEqual(["done"])
+        const generated = yield* send(
+          client,
+          json("POST", `/api/v1/agents/${agent.public_id}/improvements/generate`, {})
+        )
+        expect(generated.status).toBe(200)
+        const items = (generated.body as Body).items as Array<Body>
+        expect(items.length).toBeGreaterThan(0)
+        expect(items.every((i) => i.status === "pending")).toBe(true)
+        expect(items.map((i) => i.source_run_id)).toContain(secondId)
+        // the same again adds none: each equals a pending one
+        const again = yield* send(
+          client,
+          json("POST", `/api/v1/agents/${agent.public_id}/improvements/generate`, {})
+        )
+        expect((again.body as Body).items).toEqual([])
       }).pipe(Effect.scoped, Effect.provide(server))
   )
 })

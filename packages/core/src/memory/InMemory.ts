@@ -55,7 +55,7 @@ export const layerStores: Layer.Layer<Stores> = Layer.mergeAll(
  * The whole engine in memory with the given language model: every store, files in memory, a telephony that
  * records the calls handed to it, Web Crypto randomness and the default price list.
  */
-export const layerWithModel = <E, R>(model: Layer.Layer<LanguageModel, E, R>) =>
+export const layerWithModel = <ROut extends LanguageModel, E, R>(model: Layer.Layer<ROut, E, R>) =>
   Services.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
