@@ -3,15 +3,15 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import {
   analyse,
-  chatAgent,
   deliveredTypes,
   dispositionCodes,
   messages,
-  say
+  organizationWithChatAgent,
+  say,
+  weatherReceiver
 } from "./support/ChatFixtures.js"
 import { type Body, conversations } from "./support/ConversationFixtures.js"
-import { answerJson, receiver } from "./support/Receiver.js"
-import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
+import { json, send, TestServer, TestServerOverSql } from "./support/TestServer.js"
 
 describe.each([
   ["in-memory", TestServer],
@@ -21,16 +21,8 @@ describe.each([
     "opens, calls a tool at a local receiver, answers from knowledge, ends by end_call, and is analysed",
     () =>
       Effect.gen(function* () {
-        const local = yield* receiver((request, response) =>
-          answerJson(
-            response,
-            200,
-            request.url.startsWith("/weather") ? { forecast: "sunny and 21 degrees" } : {}
-          )
-        )
-        const { apiKey } = yield* organization()
-        const client = yield* rawClient(apiKey)
-        const { agent, endpoint, hangUp, weather } = yield* chatAgent(client, local.origin)
+        const local = yield* weatherReceiver()
+        const { client, agent, endpoint, hangUp, weather } = yield* organizationWithChatAgent(local.origin)
         const created = yield* send(
           client,
           json("POST", conversations(agent.public_id), {

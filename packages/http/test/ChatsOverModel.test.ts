@@ -2,10 +2,16 @@ import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { FakeOpenAiServer } from "@voice-agent-platform/language-models/testing"
 import { Effect } from "effect"
-import { analyse, chatAgent, deliveredTypes, messages, say } from "./support/ChatFixtures.js"
+import {
+  analyse,
+  deliveredTypes,
+  messages,
+  organizationWithChatAgent,
+  say,
+  weatherReceiver
+} from "./support/ChatFixtures.js"
 import { type Body, conversations } from "./support/ConversationFixtures.js"
 import { fakeModelServer, modelKey, modelName } from "./support/FakeModelServer.js"
-import { answerJson, receiver } from "./support/Receiver.js"
 import { json, organization, rawClient, send } from "./support/TestServer.js"
 
 /** What the fake server was sent for chat completions since `from`. */
@@ -56,16 +62,8 @@ layer(fakeModelServer, { timeout: "60 seconds", excludeTestServices: true })(
       Effect.gen(function* () {
         const fake = yield* FakeOpenAiServer.FakeOpenAiServer
         yield* fake.reset
-        const local = yield* receiver((request, response) =>
-          answerJson(
-            response,
-            200,
-            request.url.startsWith("/weather") ? { forecast: "sunny and 21 degrees" } : {}
-          )
-        )
-        const { apiKey } = yield* organization()
-        const client = yield* rawClient(apiKey)
-        const { agent, endpoint, hangUp, weather } = yield* chatAgent(client, local.origin)
+        const local = yield* weatherReceiver()
+        const { client, agent, endpoint, hangUp, weather } = yield* organizationWithChatAgent(local.origin)
         const from = yield* requestCount
         const runId = yield* openedChat(client, agent.public_id, { first_name: "Ola" })
         // the first message is the agent's own: no model request
@@ -150,10 +148,8 @@ layer(fakeModelServer, { timeout: "60 seconds", excludeTestServices: true })(
       Effect.gen(function* () {
         const fake = yield* FakeOpenAiServer.FakeOpenAiServer
         yield* fake.reset
-        const local = yield* receiver((_, response) => answerJson(response, 200, { forecast: "rain" }))
-        const { apiKey } = yield* organization()
-        const client = yield* rawClient(apiKey)
-        const { agent, weather } = yield* chatAgent(client, local.origin)
+        const local = yield* weatherReceiver("rain")
+        const { client, agent, weather } = yield* organizationWithChatAgent(local.origin)
         const runId = yield* openedChat(client, agent.public_id)
         yield* fake.script(
           {
@@ -198,9 +194,7 @@ layer(fakeModelServer, { timeout: "60 seconds", excludeTestServices: true })(
         Effect.gen(function* () {
           const fake = yield* FakeOpenAiServer.FakeOpenAiServer
           yield* fake.reset
-          const { apiKey } = yield* organization()
-          const client = yield* rawClient(apiKey)
-          const { agent } = yield* chatAgent(client, "http://127.0.0.1:9")
+          const { client, agent } = yield* organizationWithChatAgent("http://127.0.0.1:9")
           const runId = yield* openedChat(client, agent.public_id)
           const down = {
             kind: "json" as const,
@@ -248,9 +242,7 @@ layer(fakeModelServer, { timeout: "60 seconds", excludeTestServices: true })(
       Effect.gen(function* () {
         const fake = yield* FakeOpenAiServer.FakeOpenAiServer
         yield* fake.reset
-        const { apiKey } = yield* organization()
-        const client = yield* rawClient(apiKey)
-        const { agent } = yield* chatAgent(client, "http://127.0.0.1:9")
+        const { client, agent } = yield* organizationWithChatAgent("http://127.0.0.1:9")
         const runId = yield* openedChat(client, agent.public_id)
         yield* fake.script({ kind: "reply", content: "Noted." })
         const request = json("POST", messages(agent.public_id, runId), { text: "Note this." }).pipe(
@@ -277,11 +269,8 @@ layer(fakeModelServer, { timeout: "60 seconds", excludeTestServices: true })(
       "refuses: another organization's run 404, a run that is not a chat 409, text too long or missing 422",
       () =>
         Effect.gen(function* () {
-          const mine = yield* organization()
-          const theirs = yield* organization()
-          const client = yield* rawClient(mine.apiKey)
-          const stranger = yield* rawClient(theirs.apiKey)
-          const { agent } = yield* chatAgent(client, "http://127.0.0.1:9")
+          const { agent, client } = yield* organizationWithChatAgent("http://127.0.0.1:9")
+          const stranger = yield* rawClient((yield* organization()).apiKey)
           const runId = yield* openedChat(client, agent.public_id)
           const before = yield* requestCount
           expect((yield* say(stranger, agent.public_id, runId, "Hi")).status).toBe(404)
@@ -349,9 +338,7 @@ layer(fakeModelServer, { timeout: "60 seconds", excludeTestServices: true })(
       Effect.gen(function* () {
         const fake = yield* FakeOpenAiServer.FakeOpenAiServer
         yield* fake.reset
-        const { apiKey } = yield* organization()
-        const client = yield* rawClient(apiKey)
-        const { agent } = yield* chatAgent(client, "http://127.0.0.1:9")
+        const { client, agent } = yield* organizationWithChatAgent("http://127.0.0.1:9")
         const runId = yield* openedChat(client, agent.public_id)
         const from = yield* requestCount
         yield* fake.script(

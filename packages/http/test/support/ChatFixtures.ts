@@ -6,7 +6,8 @@ import { ImprovementGeneration, RunAnalysis } from "@voice-agent-platform/core"
 import { Effect, Layer } from "effect"
 import { type Body, conversations } from "./ConversationFixtures.js"
 import { uploadAndSettle } from "./KnowledgeBaseFixtures.js"
-import { json, send } from "./TestServer.js"
+import { answerJson, receiver } from "./Receiver.js"
+import { json, organization, rawClient, send } from "./TestServer.js"
 
 /** Where a chat's messages go. */
 export const messages = (agent: string | number, runId: number) => `${conversations(agent)}/${runId}/messages`
@@ -113,3 +114,17 @@ export const deliveredTypes = (client: HttpClient.HttpClient, endpointId: string
     send(client, HttpClientRequest.get(`/api/v1/webhooks/${endpointId}/deliveries?limit=100`)),
     (answer) => ((answer.body as Body).items as Array<Body>).map((d) => d.event_type as string)
   )
+
+/** A local receiver for the weather tool: `{forecast}` at `/weather`, `{}` anywhere else (the webhooks). */
+export const weatherReceiver = (forecast = "sunny and 21 degrees") =>
+  receiver((request, response) =>
+    answerJson(response, 200, request.url.startsWith("/weather") ? { forecast } : {})
+  )
+
+/** A new organization's client and its chat agent (`chatAgent`) whose tools call `receiverOrigin`. */
+export const organizationWithChatAgent = (receiverOrigin: string) =>
+  Effect.gen(function* () {
+    const { apiKey } = yield* organization()
+    const client = yield* rawClient(apiKey)
+    return { client, ...(yield* chatAgent(client, receiverOrigin)) }
+  })
