@@ -2,7 +2,7 @@ import {
   type LanguageModelError,
   ModelUnavailable
 } from "@voice-agent-platform/core/language-model/LanguageModelErrors.js"
-import { Clock, Effect, Option, type Scope, Stream } from "effect"
+import { Clock, Effect, type Scope } from "effect"
 import * as ProviderErrors from "./ProviderErrors.js"
 
 /**
@@ -26,8 +26,8 @@ export interface Endpoint {
 /** A 2xx answer whose body is still to be read. */
 export interface Answer {
   readonly contentType: string
-  /** The body, its bytes counted against the cap. */
-  readonly body: Stream.Stream<Uint8Array, ModelUnavailable>
+  /** The body's next bytes as they arrive, counted against the cap; null once it has ended. */
+  readonly read: Effect.Effect<Uint8Array | null, ModelUnavailable>
 }
 
 /** The most of an error answer read to find the provider's error (the rest does not matter). */
@@ -58,39 +58,46 @@ const broken = (error: unknown) => {
   })
 }
 
-/** The reply's bytes as they arrive, failing once more than `max` have come. */
-const bytesOf = (
+/**
+ * A read of the reply's next bytes (null at its end), failing once more than `max` have come, or, with
+ * `stop`, ending there. One promise a network read: no stream machinery between the socket and the
+ * parser, whose per-element cost was most of a streamed reply's processor time.
+ */
+const reading = (
   reader: ReadableStreamDefaultReader<Uint8Array>,
   max: number,
   onOverflow: "fail" | "stop"
-): Stream.Stream<Uint8Array, ModelUnavailable> =>
-  Stream.suspend(() => {
-    let received = 0
-    return Stream.repeatEffectOption(
-      Effect.tryPromise({ try: () => reader.read(), catch: (error) => Option.some(broken(error)) }).pipe(
-        Effect.flatMap(({ done, value }) => {
-          if (done) return Effect.fail(Option.none())
-          received += value.byteLength
-          if (received <= max) return Effect.succeed(value)
-          if (onOverflow === "stop")
-            return Effect.succeed(value.subarray(0, value.byteLength - (received - max)))
-          return Effect.fail(
-            Option.some(new ModelUnavailable({ reason: `the reply was larger than ${max} bytes` }))
-          )
-        })
-      )
-    ).pipe(onOverflow === "stop" ? Stream.takeUntil(() => received >= max) : (stream) => stream)
-  })
+): Effect.Effect<Uint8Array | null, ModelUnavailable> => {
+  let received = 0
+  return Effect.suspend(() =>
+    received >= max && onOverflow === "stop"
+      ? Effect.succeed(null)
+      : Effect.tryPromise({ try: () => reader.read(), catch: broken }).pipe(
+          Effect.flatMap(({ done, value }) => {
+            if (done) return Effect.succeed(null)
+            received += value.byteLength
+            if (received <= max) return Effect.succeed(value)
+            if (onOverflow === "stop")
+              return Effect.succeed(value.subarray(0, value.byteLength - (received - max)))
+            return Effect.fail(new ModelUnavailable({ reason: `the reply was larger than ${max} bytes` }))
+          })
+        )
+  )
+}
 
 /** All of a body as text. */
 export const text = (
-  body: Stream.Stream<Uint8Array, ModelUnavailable>
+  read: Effect.Effect<Uint8Array | null, ModelUnavailable>
 ): Effect.Effect<string, ModelUnavailable> =>
   Effect.suspend(() => {
     const decoder = new TextDecoder()
-    return Stream.runFold(body, "", (sofar, chunk) => sofar + decoder.decode(chunk, { stream: true })).pipe(
-      Effect.map((sofar) => sofar + decoder.decode())
-    )
+    let sofar = ""
+    const rest: Effect.Effect<string, ModelUnavailable> = Effect.flatMap(read, (bytes) => {
+      if (bytes === null) return Effect.succeed(sofar + decoder.decode())
+      sofar += decoder.decode(bytes, { stream: true })
+      return rest
+    })
+    return rest
   })
 
 /**
@@ -123,13 +130,13 @@ export const post = (
     if (response.status >= 200 && response.status < 300) {
       return {
         contentType,
-        body: reader === undefined ? Stream.empty : bytesOf(reader, endpoint.maxResponseBytes, "fail")
+        read: reader === undefined ? Effect.succeed(null) : reading(reader, endpoint.maxResponseBytes, "fail")
       }
     }
     const errorText =
       reader === undefined
         ? ""
-        : yield* text(bytesOf(reader, errorBodyBytes, "stop")).pipe(Effect.orElseSucceed(() => ""))
+        : yield* text(reading(reader, errorBodyBytes, "stop")).pipe(Effect.orElseSucceed(() => ""))
     return yield* Effect.fail(
       ProviderErrors.fromAnswer(
         { status: response.status, headers: response.headers, body: errorText },
