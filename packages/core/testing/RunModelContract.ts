@@ -130,6 +130,18 @@ export const runModelContract = (it: Vitest.MethodsNonLive<Stores>) => {
           completion_tokens: 0
         })
         expect(Option.getOrThrow(large).model_prompt_tokens).toBe(3_000_000_210)
+        // a chat's kept reply: its tokens and its last activity in one write; nothing else changes
+        const before = Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))
+        const kept = Option.getOrThrow(
+          yield* runs.addModelUsage(
+            org.id,
+            run.workflow_run_id,
+            { prompt_tokens: 1, completion_tokens: 0 },
+            at(42)
+          )
+        )
+        expect(kept).toEqual({ ...before, model_prompt_tokens: 3_000_000_211, last_activity_at: at(42) })
+        expect(Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))).toEqual(kept)
       })
     )
 

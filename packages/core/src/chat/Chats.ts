@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
-import type { AgentRef } from "../agents/AgentIds.js"
+import type { AgentId, AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
 import { CallEvents } from "../calls/CallEvents.js"
 import type { CallEvent } from "../calls/CallEvents.js"
@@ -117,11 +117,11 @@ export const make = Effect.gen(function* () {
   const ends = yield* ChatEnds
 
   /** The agent's chat run; another agent's run is not found, a run of another mode is not a chat. */
-  const findChat = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
+  /** The agent's chat run; another agent's run is not found, a run of another mode is not a chat. */
+  const chatOf = (organizationId: OrganizationId, agentId: AgentId, runId: RunId) =>
     Effect.gen(function* () {
-      const resolved = yield* agents.resolve(organizationId, agent)
       const run = yield* runs.find(organizationId, runId)
-      if (Option.isNone(run) || run.value.workflow_id !== resolved.id) {
+      if (Option.isNone(run) || run.value.workflow_id !== agentId) {
         return yield* new RunNotFound({ workflow_run_id: runId })
       }
       if (run.value.mode !== "chat") {
@@ -130,14 +130,21 @@ export const make = Effect.gen(function* () {
       return run.value
     })
 
+  /** The same, the agent named as a client names it. */
+  const findChat = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
+    Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
+      chatOf(organizationId, resolved.id, runId)
+    )
+
   /** An event of the run, in the caller's transaction; a run that ended meanwhile is a defect here (turns are held). */
   const report = (run: Run, event: CallEvent) =>
     events.report(run.organization_id, run.workflow_run_id, event).pipe(Effect.orDie)
 
   /**
    * Keeps a complete reply, in one transaction (holding the events' turn): the start when the chat had not
-   * started, the opening, the user's message, the reply, the last activity, the tokens, and the end when
-   * the reply ends the chat. Answers the run as it then is.
+   * started, the opening, the user's message and the reply (one event report holding the run once), the
+   * tokens with the last activity (one write), and the end when the reply ends the chat. Answers the run
+   * as it then is.
    */
   const keep = (
     run: Run,
@@ -152,20 +159,26 @@ export const make = Effect.gen(function* () {
     events.inTurn(
       transactions.run(
         Effect.gen(function* () {
-          if (run.status === "initialized") yield* report(run, { type: "answered" })
-          for (const fragment of said) yield* report(run, { type: "fragment", ...fragment })
-          yield* runs.update(run.organization_id, run.workflow_run_id, { last_activity_at: new Date(now) })
-          if (usage.prompt_tokens > 0 || usage.completion_tokens > 0) {
-            yield* runs.addModelUsage(run.organization_id, run.workflow_run_id, usage)
+          const reported: Array<Parameters<typeof events.reportAll>[2][number]> = said.map((fragment) => ({
+            type: "fragment",
+            ...fragment
+          }))
+          if (run.status === "initialized") reported.unshift({ type: "answered" })
+          if (reported.length > 0) {
+            // the turn is held: a run that ended meanwhile is a defect here
+            yield* events.reportAll(run.organization_id, run.workflow_run_id, reported).pipe(Effect.orDie)
           }
-          if (end !== null) {
-            yield* report(run, {
-              type: "ended",
-              status: end.status,
-              duration_seconds: talkSeconds([...end.kept, ...said], now)
-            })
-          }
-          return Option.getOrElse(yield* runs.find(run.organization_id, run.workflow_run_id), () => run)
+          const kept = Option.getOrElse(
+            yield* runs.addModelUsage(run.organization_id, run.workflow_run_id, usage, new Date(now)),
+            () => run
+          )
+          if (end === null) return kept
+          const ended = yield* report(run, {
+            type: "ended",
+            status: end.status,
+            duration_seconds: talkSeconds([...end.kept, ...said], now)
+          })
+          return ended.run
         })
       )
     )
@@ -178,7 +191,8 @@ export const make = Effect.gen(function* () {
     emit: (event: ChatEvent) => Effect.Effect<void>
   ) =>
     Effect.gen(function* () {
-      const seen = yield* findChat(organizationId, agent, runId)
+      const agentId = (yield* agents.resolve(organizationId, agent)).id
+      const seen = yield* chatOf(organizationId, agentId, runId)
       yield* refuseEnded(seen)
       if (text === undefined && seen.status !== "initialized")
         return yield* new TextRequired({ workflow_run_id: runId })
@@ -187,7 +201,7 @@ export const make = Effect.gen(function* () {
         runId,
         Effect.gen(function* () {
           // what another message changed while this one waited for its turn
-          const run = yield* findChat(organizationId, agent, runId)
+          const run = yield* chatOf(organizationId, agentId, runId)
           yield* refuseEnded(run)
           const started = run.status !== "initialized"
           if (text === undefined && started) return yield* new TextRequired({ workflow_run_id: runId })
@@ -201,7 +215,7 @@ export const make = Effect.gen(function* () {
               limit: ConversationLimits.maxUserTurns
             })
           }
-          const version = yield* runtimeTools.agentOf(runId)
+          const version = yield* runtimeTools.agentOfRun(run)
           // a message is later than everything said before it, even within one millisecond of the clock:
           // what was said, and the calls placed by it, keep their order (ToolCallPlacement)
           const lastSaid = kept.reduce(

@@ -98,12 +98,13 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         ),
       update: (organizationId, id, patch) =>
         db.atomically(() => runs.replaceOwn(organizationId, id, (run) => ({ ...run, ...patch }))),
-      addModelUsage: (organizationId, id, usage) =>
+      addModelUsage: (organizationId, id, usage, lastActivityAt) =>
         db.atomically(() =>
           runs.replaceOwn(organizationId, id, (run) => ({
             ...run,
             model_prompt_tokens: run.model_prompt_tokens + usage.prompt_tokens,
-            model_completion_tokens: run.model_completion_tokens + usage.completion_tokens
+            model_completion_tokens: run.model_completion_tokens + usage.completion_tokens,
+            ...(lastActivityAt === undefined ? {} : { last_activity_at: lastActivityAt })
           }))
         ),
       idleChats: (lastActiveBefore, limit) =>

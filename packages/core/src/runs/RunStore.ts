@@ -112,12 +112,14 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
     ) => Effect.Effect<Option.Option<Run>>
     /**
      * Adds a language-model request's tokens to the run's counters (one atomic increment, so concurrent
-     * requests of one run all count). Answers the run as written; none when it does not exist.
+     * requests of one run all count) and, when given, sets `last_activity_at` in the same write (a chat's
+     * kept reply). Answers the run as written; none when it does not exist.
      */
     readonly addModelUsage: (
       organizationId: OrganizationId,
       id: RunId,
-      usage: TokenUsage
+      usage: TokenUsage,
+      lastActivityAt?: Date
     ) => Effect.Effect<Option.Option<Run>>
     /**
      * Chats of every organization that are `in_progress` and had their last message (`last_activity_at`)
