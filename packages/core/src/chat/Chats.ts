@@ -116,19 +116,21 @@ export const make = Effect.gen(function* () {
   const tools = yield* ToolStore
   const ends = yield* ChatEnds
 
-  /** The agent's chat run; another agent's run is not found, a run of another mode is not a chat. */
-  /** The agent's chat run; another agent's run is not found, a run of another mode is not a chat. */
+  /** The run if it is the agent's chat: another agent's run is not found, a run of another mode is not a chat. */
+  const asChat = (
+    agentId: AgentId,
+    runId: RunId,
+    run: Option.Option<Run>
+  ): Effect.Effect<Run, RunNotFound | NotAChat> =>
+    Option.isNone(run) || run.value.workflow_id !== agentId
+      ? Effect.fail(new RunNotFound({ workflow_run_id: runId }))
+      : run.value.mode !== "chat"
+        ? Effect.fail(new NotAChat({ workflow_run_id: runId, mode: run.value.mode }))
+        : Effect.succeed(run.value)
+
+  /** The agent's chat run, read. */
   const chatOf = (organizationId: OrganizationId, agentId: AgentId, runId: RunId) =>
-    Effect.gen(function* () {
-      const run = yield* runs.find(organizationId, runId)
-      if (Option.isNone(run) || run.value.workflow_id !== agentId) {
-        return yield* new RunNotFound({ workflow_run_id: runId })
-      }
-      if (run.value.mode !== "chat") {
-        return yield* new NotAChat({ workflow_run_id: runId, mode: run.value.mode })
-      }
-      return run.value
-    })
+    Effect.flatMap(runs.find(organizationId, runId), (run) => asChat(agentId, runId, run))
 
   /** The same, the agent named as a client names it. */
   const findChat = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
@@ -192,16 +194,11 @@ export const make = Effect.gen(function* () {
   ) =>
     Effect.gen(function* () {
       const agentId = (yield* agents.resolve(organizationId, agent)).id
-      const seen = yield* chatOf(organizationId, agentId, runId)
-      yield* refuseEnded(seen)
-      if (text === undefined && seen.status !== "initialized")
-        return yield* new TextRequired({ workflow_run_id: runId })
-      return yield* turns.hold(
-        organizationId,
-        runId,
+      // the run is read as the turn is taken (one statement), and checked then: a refused message gives
+      // the turn straight back
+      return yield* turns.hold(organizationId, runId, (held) =>
         Effect.gen(function* () {
-          // what another message changed while this one waited for its turn
-          const run = yield* chatOf(organizationId, agentId, runId)
+          const run = yield* asChat(agentId, runId, Option.some(held))
           yield* refuseEnded(run)
           const started = run.status !== "initialized"
           if (text === undefined && started) return yield* new TextRequired({ workflow_run_id: runId })

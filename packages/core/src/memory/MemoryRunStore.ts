@@ -127,14 +127,15 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         ),
       takeTurn: (organizationId, id, holder, until, now) =>
         db.atomically(() => {
-          if (Option.isNone(runs.findOwn(organizationId, id))) return false
+          const run = runs.findOwn(organizationId, id)
+          if (Option.isNone(run)) return run
           const key = turnKey(organizationId, id)
           const current = turns.get(key)
           if (current !== undefined && current.holder !== holder && current.until.getTime() > now.getTime()) {
-            return false
+            return Option.none()
           }
           turns.set(key, { holder, until })
-          return true
+          return run
         }),
       releaseTurn: (organizationId, id, holder) =>
         db.atomically(() => {

@@ -249,14 +249,11 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
       idleChats: (lastActiveBefore, limit) => all(idleChatsStatement(sql, lastActiveBefore, limit)),
       // compare-and-set on the run's row: a turn held by another until after `now` stays theirs
       takeTurn: (organizationId, id, holder, until, now) =>
-        Effect.map(
-          sql`
-            UPDATE runs SET turn_holder = ${holder}, turn_until = ${until}
-            WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}
-              AND (turn_holder IS NULL OR turn_holder = ${holder} OR turn_until <= ${now})
-            RETURNING workflow_run_id`.pipe(Effect.orDie),
-          (rows) => rows.length > 0
-        ),
+        one(sql`
+          UPDATE runs SET turn_holder = ${holder}, turn_until = ${until}
+          WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}
+            AND (turn_holder IS NULL OR turn_holder = ${holder} OR turn_until <= ${now})
+          RETURNING *`),
       releaseTurn: (organizationId, id, holder) =>
         sql`
           UPDATE runs SET turn_holder = NULL, turn_until = NULL
