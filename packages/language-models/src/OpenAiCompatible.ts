@@ -148,13 +148,15 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
         withinDeadline
       )
 
+    // the deadline is one timer aborting the exchange (ModelTransport.post), not a race around the stream
     const stream = (request: ModelRequest): Stream.Stream<ModelEvent, LanguageModelError> =>
       Stream.unwrapScoped(
         Effect.map(
           ModelTransport.post(
             endpoint,
             JSON.stringify(ChatCompletionsRequest.chat(request, wire, true)),
-            request.model ?? model
+            request.model ?? model,
+            { ms: timeoutMs, error: deadline }
           ),
           (answer) =>
             // a server that ignores `stream: true` answers one JSON completion: it is the same reply
@@ -169,8 +171,6 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
                 )
               : eventsOf(answer.read)
         )
-      ).pipe(
-        Stream.interruptWhen(Effect.zipRight(Effect.sleep(Duration.millis(timeoutMs)), Effect.fail(deadline)))
       )
 
     const structured: LanguageModel["Type"]["structured"] = (request) =>
@@ -257,7 +257,7 @@ const parseJson = (text: string): Effect.Effect<unknown, ModelUnavailable> =>
  * then the fault.
  */
 const eventsOf = (
-  read: Effect.Effect<Uint8Array | null, ModelUnavailable>
+  read: Effect.Effect<Uint8Array | null, LanguageModelError>
 ): Stream.Stream<ModelEvent, LanguageModelError> =>
   Stream.suspend(() => {
     const decoder = new TextDecoder()
