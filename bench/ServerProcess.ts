@@ -68,6 +68,16 @@ export const stopAll = async () => {
   for (const child of children) await stop(child)
 }
 
+/** Kills every server's group at once, without waiting (for a process's `exit` handler). */
+export const killAll = () => {
+  for (const child of children) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue
+    try {
+      process.kill(-child.pid, "SIGKILL")
+    } catch {}
+  }
+}
+
 /** `node` arguments running a TypeScript file through tsx, the workspace's sources resolved. */
 export const tsx = (file: URL) => [
   "--conditions=@voice-agent-platform/source",

@@ -130,6 +130,18 @@ export const runModelContract = (it: Vitest.MethodsNonLive<Stores>) => {
           completion_tokens: 0
         })
         expect(Option.getOrThrow(large).model_prompt_tokens).toBe(3_000_000_210)
+        // a chat's kept reply: its tokens and its last activity in one write; nothing else changes
+        const before = Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))
+        const kept = Option.getOrThrow(
+          yield* runs.addModelUsage(
+            org.id,
+            run.workflow_run_id,
+            { prompt_tokens: 1, completion_tokens: 0 },
+            at(42)
+          )
+        )
+        expect(kept).toEqual({ ...before, model_prompt_tokens: 3_000_000_211, last_activity_at: at(42) })
+        expect(Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))).toEqual(kept)
       })
     )
 
@@ -204,23 +216,25 @@ export const runModelContract = (it: Vitest.MethodsNonLive<Stores>) => {
         const { agent } = yield* Fixtures.agent(org.id)
         const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id, { mode: "chat" }), at(0))
         const id = run.workflow_run_id
-        expect(yield* runs.takeTurn(org.id, id, "a", at(60), at(0))).toBe(true)
+        expect(yield* runs.takeTurn(org.id, id, "a", at(60), at(0))).toEqual(Option.some(run))
         // held by a until at(60): b waits, a may take it again (it is its own)
-        expect(yield* runs.takeTurn(org.id, id, "b", at(60), at(10))).toBe(false)
-        expect(yield* runs.takeTurn(org.id, id, "a", at(70), at(10))).toBe(true)
+        expect(Option.isNone(yield* runs.takeTurn(org.id, id, "b", at(60), at(10)))).toBe(true)
+        expect(yield* runs.takeTurn(org.id, id, "a", at(70), at(10))).toEqual(Option.some(run))
         // another organization's key names no run; giving back someone else's turn does nothing
-        expect(yield* runs.takeTurn(other.id, id, "c", at(99), at(80))).toBe(false)
+        expect(Option.isNone(yield* runs.takeTurn(other.id, id, "c", at(99), at(80)))).toBe(true)
         yield* runs.releaseTurn(org.id, id, "b")
-        expect(yield* runs.takeTurn(org.id, id, "b", at(80), at(20))).toBe(false)
+        expect(Option.isNone(yield* runs.takeTurn(org.id, id, "b", at(80), at(20)))).toBe(true)
         // once a's turn ran out, b takes it over; a's late release leaves b's turn alone
-        expect(yield* runs.takeTurn(org.id, id, "b", at(130), at(70))).toBe(true)
+        expect(yield* runs.takeTurn(org.id, id, "b", at(130), at(70))).toEqual(Option.some(run))
         yield* runs.releaseTurn(org.id, id, "a")
-        expect(yield* runs.takeTurn(org.id, id, "c", at(140), at(80))).toBe(false)
+        expect(Option.isNone(yield* runs.takeTurn(org.id, id, "c", at(140), at(80)))).toBe(true)
         yield* runs.releaseTurn(org.id, id, "b")
-        expect(yield* runs.takeTurn(org.id, id, "c", at(140), at(80))).toBe(true)
-        // the turn is no field of the run
+        expect(yield* runs.takeTurn(org.id, id, "c", at(140), at(80))).toEqual(Option.some(run))
+        // the turn is no field of the run: taking it answers the run as a read does
         expect(Option.getOrThrow(yield* runs.find(org.id, id))).toEqual(run)
-        expect(yield* runs.takeTurn(org.id, 999_999_999_999 as typeof id, "d", at(1), at(0))).toBe(false)
+        expect(
+          Option.isNone(yield* runs.takeTurn(org.id, 999_999_999_999 as typeof id, "d", at(1), at(0)))
+        ).toBe(true)
       })
     )
   })

@@ -30,6 +30,21 @@ export const tenantScopeContract = (it: Vitest.MethodsNonLive<Stores>) => {
           yield* tools.find(org.id, tool.tool_uuid)
         )
         expect(Option.isNone(yield* tools.findForUpdate(other.id, tool.tool_uuid))).toBe(true)
+        // several at once: the organization's own, each once; missing ones and another's left out
+        const another = yield* tools.insert(Fixtures.newEndCallTool(org.id, `${suffix}-b`), at(0))
+        const theirs = yield* tools.insert(Fixtures.newEndCallTool(other.id, `${suffix}-c`), at(0))
+        const many = yield* tools.findMany(org.id, [
+          another.tool_uuid,
+          "no-such-tool",
+          tool.tool_uuid,
+          theirs.tool_uuid,
+          tool.tool_uuid
+        ])
+        expect([...many].sort((a, b) => a.tool_uuid.localeCompare(b.tool_uuid))).toEqual(
+          [tool, another].sort((a, b) => a.tool_uuid.localeCompare(b.tool_uuid))
+        )
+        expect(yield* tools.findMany(org.id, [])).toEqual([])
+        expect(yield* tools.findMany(other.id, [tool.tool_uuid])).toEqual([])
         // the active tools whose definitions name a credential, oldest first
         const httpTool = (n: number, credentialUuid: string | null) =>
           tools.insert(

@@ -1,8 +1,9 @@
 import {
   type LanguageModelError,
+  type ModelDeadline,
   ModelUnavailable
 } from "@voice-agent-platform/core/language-model/LanguageModelErrors.js"
-import { Clock, Effect, Option, type Scope, Stream } from "effect"
+import { Clock, Effect, type Scope } from "effect"
 import * as ProviderErrors from "./ProviderErrors.js"
 
 /**
@@ -26,8 +27,8 @@ export interface Endpoint {
 /** A 2xx answer whose body is still to be read. */
 export interface Answer {
   readonly contentType: string
-  /** The body, its bytes counted against the cap. */
-  readonly body: Stream.Stream<Uint8Array, ModelUnavailable>
+  /** The body's next bytes as they arrive, counted against the cap; null once it has ended. */
+  readonly read: Effect.Effect<Uint8Array | null, LanguageModelError>
 }
 
 /** The most of an error answer read to find the provider's error (the rest does not matter). */
@@ -58,55 +59,84 @@ const broken = (error: unknown) => {
   })
 }
 
-/** The reply's bytes as they arrive, failing once more than `max` have come. */
-const bytesOf = (
+/**
+ * A read of the reply's next bytes (null at its end), failing once more than `max` have come, or, with
+ * `stop`, ending there. One promise a network read: no stream machinery between the socket and the
+ * parser, whose per-element cost was most of a streamed reply's processor time.
+ */
+const reading = (
   reader: ReadableStreamDefaultReader<Uint8Array>,
   max: number,
-  onOverflow: "fail" | "stop"
-): Stream.Stream<Uint8Array, ModelUnavailable> =>
-  Stream.suspend(() => {
-    let received = 0
-    return Stream.repeatEffectOption(
-      Effect.tryPromise({ try: () => reader.read(), catch: (error) => Option.some(broken(error)) }).pipe(
-        Effect.flatMap(({ done, value }) => {
-          if (done) return Effect.fail(Option.none())
-          received += value.byteLength
-          if (received <= max) return Effect.succeed(value)
-          if (onOverflow === "stop")
-            return Effect.succeed(value.subarray(0, value.byteLength - (received - max)))
-          return Effect.fail(
-            Option.some(new ModelUnavailable({ reason: `the reply was larger than ${max} bytes` }))
-          )
-        })
-      )
-    ).pipe(onOverflow === "stop" ? Stream.takeUntil(() => received >= max) : (stream) => stream)
-  })
+  onOverflow: "fail" | "stop",
+  failed: (error: unknown) => LanguageModelError
+): Effect.Effect<Uint8Array | null, LanguageModelError> => {
+  let received = 0
+  return Effect.suspend(() =>
+    received >= max && onOverflow === "stop"
+      ? Effect.succeed(null)
+      : Effect.tryPromise({ try: () => reader.read(), catch: failed }).pipe(
+          Effect.flatMap(({ done, value }) => {
+            if (done) return Effect.succeed(null)
+            received += value.byteLength
+            if (received <= max) return Effect.succeed(value)
+            if (onOverflow === "stop")
+              return Effect.succeed(value.subarray(0, value.byteLength - (received - max)))
+            return Effect.fail(new ModelUnavailable({ reason: `the reply was larger than ${max} bytes` }))
+          })
+        )
+  )
+}
 
 /** All of a body as text. */
-export const text = (
-  body: Stream.Stream<Uint8Array, ModelUnavailable>
-): Effect.Effect<string, ModelUnavailable> =>
+export const text = <E>(read: Effect.Effect<Uint8Array | null, E>): Effect.Effect<string, E> =>
   Effect.suspend(() => {
     const decoder = new TextDecoder()
-    return Stream.runFold(body, "", (sofar, chunk) => sofar + decoder.decode(chunk, { stream: true })).pipe(
-      Effect.map((sofar) => sofar + decoder.decode())
-    )
+    let sofar = ""
+    const rest: Effect.Effect<string, E> = Effect.flatMap(read, (bytes) => {
+      if (bytes === null) return Effect.succeed(sofar + decoder.decode())
+      sofar += decoder.decode(bytes, { stream: true })
+      return rest
+    })
+    return rest
   })
 
 /**
  * Sends `body` and answers the reply's head once it is 2xx; any other status is read (at most 64 KiB)
- * and failed as the port's error. `model` is what a reason about a missing model names.
+ * and failed as the port's error. `model` is what a reason about a missing model names. With `deadline`,
+ * the exchange is aborted that many milliseconds after it began, wherever it is (waiting for the head or
+ * for more of the body), and fails with its error: one timer, not a race of effects around each read.
  */
 export const post = (
   endpoint: Endpoint,
   body: string,
-  model: string
+  model: string,
+  deadline?: { readonly ms: number; readonly error: ModelDeadline }
 ): Effect.Effect<Answer, LanguageModelError, Scope.Scope> =>
   Effect.gen(function* () {
+    let expired = false
     const controller = yield* Effect.acquireRelease(
-      Effect.sync(() => new AbortController()),
-      (controller) => Effect.sync(() => controller.abort())
-    )
+      Effect.sync(() => {
+        const controller = new AbortController()
+        const timer =
+          deadline === undefined
+            ? undefined
+            : setTimeout(() => {
+                expired = true
+                controller.abort()
+              }, deadline.ms)
+        return { controller, timer }
+      }),
+      ({ controller, timer }) =>
+        Effect.sync(() => {
+          clearTimeout(timer)
+          controller.abort()
+        })
+    ).pipe(Effect.map(({ controller }) => controller))
+    /** A failure of the exchange: the deadline's when it was aborted for it. */
+    const failedWith =
+      (otherwise: (error: unknown) => LanguageModelError) =>
+      (error: unknown): LanguageModelError =>
+        expired && deadline !== undefined ? deadline.error : otherwise(error)
     const response = yield* Effect.tryPromise({
       try: () =>
         fetch(endpoint.url, {
@@ -116,20 +146,25 @@ export const post = (
           redirect: "manual",
           signal: controller.signal
         }),
-      catch: unreachable
+      catch: failedWith(unreachable)
     })
     const reader = response.body?.getReader()
     const contentType = response.headers.get("content-type") ?? ""
     if (response.status >= 200 && response.status < 300) {
       return {
         contentType,
-        body: reader === undefined ? Stream.empty : bytesOf(reader, endpoint.maxResponseBytes, "fail")
+        read:
+          reader === undefined
+            ? Effect.succeed(null)
+            : reading(reader, endpoint.maxResponseBytes, "fail", failedWith(broken))
       }
     }
     const errorText =
       reader === undefined
         ? ""
-        : yield* text(bytesOf(reader, errorBodyBytes, "stop")).pipe(Effect.orElseSucceed(() => ""))
+        : yield* text(reading(reader, errorBodyBytes, "stop", failedWith(broken))).pipe(
+            Effect.orElseSucceed(() => "")
+          )
     return yield* Effect.fail(
       ProviderErrors.fromAnswer(
         { status: response.status, headers: response.headers, body: errorText },

@@ -9,6 +9,7 @@ import { observed } from "@voice-agent-platform/core/language-model/ModelObserva
 import * as ModelReplies from "@voice-agent-platform/core/language-model/ModelReplies.js"
 import { decodeText } from "@voice-agent-platform/core/language-model/StructuredOutput.js"
 import {
+  Chunk,
   Config,
   type ConfigError,
   Data,
@@ -136,7 +137,7 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
       Effect.scoped(
         Effect.gen(function* () {
           const answer = yield* ModelTransport.post(endpoint, JSON.stringify(body), requestedModel)
-          const json = yield* parseJson(yield* ModelTransport.text(answer.body))
+          const json = yield* parseJson(yield* ModelTransport.text(answer.read))
           return yield* ChatCompletionsReply.completionOf(json)
         })
       )
@@ -147,29 +148,29 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
         withinDeadline
       )
 
+    // the deadline is one timer aborting the exchange (ModelTransport.post), not a race around the stream
     const stream = (request: ModelRequest): Stream.Stream<ModelEvent, LanguageModelError> =>
       Stream.unwrapScoped(
         Effect.map(
           ModelTransport.post(
             endpoint,
             JSON.stringify(ChatCompletionsRequest.chat(request, wire, true)),
-            request.model ?? model
+            request.model ?? model,
+            { ms: timeoutMs, error: deadline }
           ),
           (answer) =>
             // a server that ignores `stream: true` answers one JSON completion: it is the same reply
             /\bapplication\/json\b/i.test(answer.contentType)
               ? Stream.fromIterableEffect(
-                  ModelTransport.text(answer.body).pipe(
+                  ModelTransport.text(answer.read).pipe(
                     Effect.flatMap(parseJson),
                     Effect.flatMap(ChatCompletionsReply.completionOf),
                     Effect.flatMap(ChatCompletionsReply.replyOf),
                     Effect.map(ModelReplies.toEvents)
                   )
                 )
-              : eventsOf(answer.body)
+              : eventsOf(answer.read)
         )
-      ).pipe(
-        Stream.interruptWhen(Effect.zipRight(Effect.sleep(Duration.millis(timeoutMs)), Effect.fail(deadline)))
       )
 
     const structured: LanguageModel["Type"]["structured"] = (request) =>
@@ -247,49 +248,80 @@ const parseJson = (text: string): Effect.Effect<unknown, ModelUnavailable> =>
     catch: () => new ModelUnavailable({ reason: "the provider's reply is not JSON" })
   })
 
-/** A `text/event-stream` body as the port's events: SSE, then chunks, then the reply put back together. */
+/**
+ * A `text/event-stream` body as the port's events: each network read is decoded, cut into server-sent
+ * events, parsed as chunks and put back together in one step, and its events passed on as one chunk of
+ * the stream (a read that completes no event passes on an empty one): one stream element per read, not
+ * one per operator per event, which was most of a streamed reply's processor time. Reading stops at
+ * `data: [DONE]`; the reply's closing events follow the last read. Events before a fault are passed on,
+ * then the fault.
+ */
 const eventsOf = (
-  body: Stream.Stream<Uint8Array, ModelUnavailable>
+  read: Effect.Effect<Uint8Array | null, LanguageModelError>
 ): Stream.Stream<ModelEvent, LanguageModelError> =>
   Stream.suspend(() => {
     const decoder = new TextDecoder()
     let parser = ServerSentEvents.initial
     let assembly = StreamedReply.initial
     let sawDone = false
-    const data = body.pipe(
-      Stream.mapConcat((bytes) => {
-        const [next, events] = ServerSentEvents.feed(parser, decoder.decode(bytes, { stream: true }))
-        parser = next
-        return events
-      }),
-      Stream.concat(
-        Stream.suspend(() => {
-          const [flushed, events] = ServerSentEvents.feed(parser, decoder.decode())
-          return Stream.fromIterable([...events, ...ServerSentEvents.end(flushed)])
-        })
-      ),
-      // an empty event carries nothing (some servers send one to keep the connection alive)
-      Stream.filter((event) => event.trim() !== ""),
-      Stream.takeWhile((event) => {
-        if (event.trim() !== "[DONE]") return true
-        sawDone = true
-        return false
-      })
-    )
-    return data.pipe(
-      Stream.mapConcatEffect((event) =>
-        parseJson(event).pipe(
-          Effect.mapError(
-            () => new ModelUnavailable({ reason: "the provider's stream held an event that is not JSON" })
-          ),
-          Effect.flatMap(ChatCompletionsReply.chunkOf),
-          Effect.flatMap((chunk) => StreamedReply.add(assembly, chunk)),
-          Effect.map(([next, events]) => {
-            assembly = next
-            return events
-          })
+    let ended = false
+    let failure: LanguageModelError | null = null
+    /** Adds the events of some server-sent events' data to `events`, until the first fault (kept in `failure`). */
+    const add = (data: ReadonlyArray<string>, events: Array<ModelEvent>) => {
+      for (const event of data) {
+        const trimmed = event.trim()
+        // an empty event carries nothing (some servers send one to keep the connection alive)
+        if (sawDone || trimmed === "") continue
+        if (trimmed === "[DONE]") {
+          sawDone = true
+          continue
+        }
+        let json: unknown
+        try {
+          json = JSON.parse(event)
+        } catch {
+          failure = new ModelUnavailable({ reason: "the provider's stream held an event that is not JSON" })
+          return
+        }
+        const added = Either.flatMap(ChatCompletionsReply.chunkOf(json), (chunk) =>
+          StreamedReply.add(assembly, chunk)
         )
-      ),
-      Stream.concat(Stream.fromIterableEffect(Effect.suspend(() => StreamedReply.end(assembly, sawDone))))
+        if (Either.isLeft(added)) {
+          failure = added.left
+          return
+        }
+        assembly = added.right[0]
+        events.push(...added.right[1])
+      }
+    }
+    /** The events one network read completes (and the closing ones after the last read). */
+    const next = (bytes: Uint8Array | null): Array<ModelEvent> => {
+      const events: Array<ModelEvent> = []
+      const [fed, data] = ServerSentEvents.feed(
+        parser,
+        bytes === null ? decoder.decode() : decoder.decode(bytes, { stream: true })
+      )
+      parser = fed
+      add(bytes === null ? [...data, ...ServerSentEvents.end(fed)] : data, events)
+      if (failure === null && (bytes === null || sawDone)) {
+        ended = true
+        const closing = StreamedReply.end(assembly, sawDone)
+        if (Either.isLeft(closing)) failure = closing.left
+        else events.push(...closing.right)
+      }
+      return events
+    }
+    const pull: Effect.Effect<Chunk.Chunk<ModelEvent>, Option.Option<LanguageModelError>> = Effect.suspend(
+      () => {
+        if (failure !== null) return Effect.fail(Option.some(failure))
+        if (ended) return Effect.fail(Option.none())
+        return Effect.flatMap(Effect.mapError(read, Option.some), (bytes) => {
+          const events = next(bytes)
+          // the events before a fault go first; the fault is the next pull's
+          if (failure !== null && events.length === 0) return Effect.fail(Option.some(failure))
+          return Effect.succeed(Chunk.unsafeFromArray(events))
+        })
+      }
     )
+    return Stream.repeatEffectChunkOption(pull)
   })

@@ -69,6 +69,49 @@ describe("FakeModel", () => {
     })
   })
 
+  it("calls an offered function the user's last message names, its arguments filled from its parameters", () => {
+    const tools = [
+      { type: "function", function: { name: "weather", parameters: { type: "object", properties: {} } } },
+      {
+        type: "function",
+        function: {
+          name: "order_status",
+          parameters: {
+            type: "object",
+            properties: { order: { type: "string" }, count: { type: "integer", minimum: 1 } },
+            required: ["order"]
+          }
+        }
+      }
+    ]
+    const asking = (text: string, extra: Record<string, unknown> = {}) => ({
+      messages: [
+        { role: "system", content: "You help." },
+        { role: "user", content: text }
+      ],
+      tools,
+      tool_choice: "auto",
+      ...extra
+    })
+    expect(FakeModel.defaultReply(asking("Please run order_status for me."))).toEqual({
+      tool_calls: [{ name: "order_status", arguments: JSON.stringify({ order: "example", count: 1 }) }]
+    })
+    // a name inside another word is not a call; neither is a call when none is allowed or offered
+    expect(FakeModel.defaultReply(asking("my_order_status_page"))).toEqual({
+      content: "You said: my_order_status_page"
+    })
+    expect(FakeModel.defaultReply(asking("order_status", { tool_choice: "none" }))).toEqual({
+      content: "You said: order_status"
+    })
+    expect(FakeModel.defaultReply({ ...asking("order_status"), tools: [] })).toEqual({
+      content: "You said: order_status"
+    })
+    // given the function's result, it answers in words
+    const answered = asking("weather?")
+    answered.messages.push({ role: "tool", content: "{}" })
+    expect(FakeModel.defaultReply(answered)).toEqual({ content: "You said: weather?" })
+  })
+
   it.prop(
     "cuts text into pieces that put it back together",
     [

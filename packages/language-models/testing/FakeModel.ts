@@ -5,7 +5,10 @@ import type { Fragmenting, ScriptedReply } from "./FakeScript.js"
  * answer it replies `You said: <the last user message>` (or a greeting when there is none), and for a
  * `json_schema` request an object of the schema filled from the schema alone (a string `"example"`, the
  * minimum or 0, false, null wherever null is allowed, the first enum value, the fewest array items).
- * Token counts are word counts. It also writes any reply as a Chat Completions body or stream.
+ * When the last message is the user's and names an offered function (its name as a whole word, and
+ * `tool_choice` is not `none`), it calls that function instead, its arguments filled from the function's
+ * parameters the same way; given the function's result, it replies as above. Token counts are word
+ * counts. It also writes any reply as a Chat Completions body or stream.
  */
 
 type Json = { readonly [key: string]: unknown }
@@ -80,6 +83,22 @@ export const fill = (schema: unknown, root: unknown = schema, depth = 0): unknow
   }
 }
 
+/** An offered function (`{name, parameters}`) the last message names, when it is the user's and a call is allowed. */
+const namedFunction = (body: Json): Json | undefined => {
+  const tools = Array.isArray(body["tools"]) ? body["tools"].filter(isRecord) : []
+  const last = messagesOf(body).at(-1)
+  if (tools.length === 0 || body["tool_choice"] === "none" || last?.["role"] !== "user") return undefined
+  const said = textOf(last["content"])
+  return tools
+    .map((tool) => tool["function"])
+    .filter(isRecord)
+    .find((fn) => {
+      const name = fn["name"]
+      // function names are `[a-zA-Z0-9_-]`: only `-` needs escaping in a pattern
+      return typeof name === "string" && new RegExp(`(^|\\W)${name.replace(/-/g, "\\-")}($|\\W)`).test(said)
+    })
+}
+
 /** What the fake's model answers a request with no scripted answer. */
 export const defaultReply = (body: Json): ScriptedReply => {
   const format = body["response_format"]
@@ -87,6 +106,11 @@ export const defaultReply = (body: Json): ScriptedReply => {
     return { content: JSON.stringify(fill(format["json_schema"]["schema"])) }
   }
   if (isRecord(format) && format["type"] === "json_object") return { content: "{}" }
+  const named = namedFunction(body)
+  if (named !== undefined) {
+    const args = fill(named["parameters"] ?? { type: "object", properties: {} })
+    return { tool_calls: [{ name: String(named["name"]), arguments: JSON.stringify(args ?? {}) }] }
+  }
   const users = messagesOf(body).filter((message) => message["role"] === "user")
   const last = users.length === 0 ? undefined : textOf(users[users.length - 1]!["content"])
   return { content: last === undefined ? "Hello! How can I help you today?" : `You said: ${last}` }

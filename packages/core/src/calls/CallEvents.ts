@@ -107,6 +107,16 @@ export class CallEvents extends Context.Tag("@voice-agent-platform/core/CallEven
      * waiting for a turn that waits for its connection.
      */
     readonly inTurn: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /**
+     * Applies several events of one run, in order, in one transaction that reads and holds the run once
+     * (a chat's reply: the start, what was said); each is decided as `report` decides it, and the first
+     * refused fails them all. An end is reported with `report` (it is written with the others of its time).
+     */
+    readonly reportAll: (
+      organizationId: OrganizationId,
+      runId: RunId,
+      events: ReadonlyArray<Exclude<CallEvent, { readonly type: "ended" }>>
+    ) => Effect.Effect<CallEventOutcome, CallEventError>
   }
 >() {}
 
@@ -255,6 +265,28 @@ export const make = Effect.gen(function* () {
       )
       .pipe(inTurn)
 
+  /** Events of one run in one transaction, the run read and held once (`reportAll`). */
+  const reportAll = (
+    organizationId: OrganizationId,
+    runId: RunId,
+    events: ReadonlyArray<Exclude<CallEvent, { readonly type: "ended" }>>
+  ) =>
+    transactions
+      .run(
+        Effect.gen(function* () {
+          let outcome: CallEventOutcome = { _tag: "Ignored", run: yield* find(organizationId, runId) }
+          for (const event of events) {
+            const run: Run = outcome.run
+            const verdict = CallProgress.decide(run.status, reportedStatus(event))
+            if (verdict._tag === "AfterEnd")
+              return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
+            if (verdict._tag === "Apply") outcome = yield* apply(run, event, verdict.status)
+          }
+          return outcome
+        })
+      )
+      .pipe(inTurn)
+
   /**
    * Calls' ends reported at the same time, in one transaction: the runs read and held in one statement,
    * each end decided on its run as `reportAlone` decides it (a second end of one run in the batch finds
@@ -339,7 +371,8 @@ export const make = Effect.gen(function* () {
 
   return CallEvents.of({
     inTurn,
-    ...withOperationSpans<Pick<CallEvents["Type"], "report">>("CallEvents", {
+    ...withOperationSpans<Pick<CallEvents["Type"], "report" | "reportAll">>("CallEvents", {
+      reportAll,
       report: (organizationId, runId, event) =>
         // One transaction per event, at most `eventsAtOnce` at a time (the permit is taken before a
         // connection is); calls' ends reported at once share one (`writeEndBatch`), unless the caller

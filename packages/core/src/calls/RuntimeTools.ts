@@ -66,6 +66,8 @@ export class RuntimeTools extends Context.Tag("@voice-agent-platform/core/Runtim
   RuntimeTools,
   {
     readonly agentOf: (runId: RunId) => Effect.Effect<RunAgentVersion, RunNotFound>
+    /** The same for a run the caller has just read (a chat's turn): the run is not read again. */
+    readonly agentOfRun: (run: Run) => Effect.Effect<RunAgentVersion>
     /**
      * Runs one of the version's tools with the model's arguments; the answer is the executor's result. Its
      * log line is stamped `loggedAt` when given (a chat stamps a reply's calls with the time its message
@@ -94,15 +96,14 @@ export const make = Effect.gen(function* () {
   const locate = (runId: RunId) => RunVersion.locate(runs, runId)
   const versionOf = (run: Run) => RunVersion.versionOf(agents, run)
 
-  const agentOf = (runId: RunId) =>
+  const agentOfRun = (run: Run) =>
     Effect.gen(function* () {
-      const run = yield* locate(runId)
       const version = yield* versionOf(run)
       const { agent, definition } = version
       const workflow = definition.workflow_definition
-      const found = yield* Effect.forEach(DefinitionChanges.toolUuidsOf(workflow), (toolUuid) =>
-        tools.find(run.organization_id, toolUuid)
-      )
+      const uuids = DefinitionChanges.toolUuidsOf(workflow)
+      // one read for all of them (every turn of a chat reads them), put back in the version's order
+      const found = new Map((yield* tools.findMany(run.organization_id, uuids)).map((t) => [t.tool_uuid, t]))
       return {
         run,
         agent,
@@ -110,12 +111,15 @@ export const make = Effect.gen(function* () {
         system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
         first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
         // an archived tool is no longer run, so the runtime is not offered it
-        tools: found.flatMap((tool) =>
-          Option.isSome(tool) && tool.value.status === "active" ? [withoutSecrets(tool.value)] : []
-        ),
+        tools: uuids.flatMap((uuid) => {
+          const tool = found.get(uuid)
+          return tool !== undefined && tool.status === "active" ? [withoutSecrets(tool)] : []
+        }),
         transfer_numbers: RunVersion.transferNumbersOf(version)
       }
     })
+
+  const agentOf = (runId: RunId) => Effect.flatMap(locate(runId), agentOfRun)
 
   const call = (runId: RunId, toolUuid: string, args: Readonly<Record<string, unknown>>, loggedAt?: Date) =>
     Effect.gen(function* () {
@@ -184,7 +188,7 @@ export const make = Effect.gen(function* () {
       return result
     })
 
-  return RuntimeTools.of(withOperationSpans("RuntimeTools", { agentOf, call }))
+  return RuntimeTools.of(withOperationSpans("RuntimeTools", { agentOf, agentOfRun, call }))
 })
 
 /** The runtime's tools over the stores and a `ToolExecutor` from the environment. */

@@ -76,17 +76,8 @@ export const make = Effect.gen(function* () {
    * `due` once the turn is held (answers none when it is not).
    */
   const end: ChatEnds["Type"]["end"] = (run, { due = () => true, until, why }) =>
-    turns.hold(
-      run.organization_id,
-      run.workflow_run_id,
+    turns.hold(run.organization_id, run.workflow_run_id, (current) =>
       Effect.gen(function* () {
-        const current = yield* Effect.flatMap(
-          runs.find(run.organization_id, run.workflow_run_id),
-          Option.match({
-            onNone: () => Effect.fail(new RunNotFound({ workflow_run_id: run.workflow_run_id })),
-            onSome: Effect.succeed
-          })
-        )
         yield* refuseEnded(current)
         if (!due(current)) return Option.none<Run>()
         const kept =

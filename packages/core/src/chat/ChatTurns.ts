@@ -1,4 +1,5 @@
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import type { Run } from "../runs/Run.js"
 import { RunNotFound } from "../runs/RunErrors.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { RunId } from "../runs/RunId.js"
@@ -17,11 +18,14 @@ import { TurnBusy } from "./ChatErrors.js"
 export class ChatTurns extends Context.Tag("@voice-agent-platform/core/ChatTurns")<
   ChatTurns,
   {
-    /** Runs `effect` holding the run's turn; a run that is gone meanwhile is `RunNotFound`. */
+    /**
+     * Runs `use` holding the run's turn, given the run as it is once the turn is held (whatever changed it
+     * while this message waited); a run that is gone meanwhile is `RunNotFound`.
+     */
     readonly hold: <A, E, R>(
       organizationId: OrganizationId,
       runId: RunId,
-      effect: Effect.Effect<A, E, R>
+      use: (run: Run) => Effect.Effect<A, E, R>
     ) => Effect.Effect<A, E | TurnBusy | RunNotFound, R>
   }
 >() {}
@@ -59,14 +63,24 @@ export const make = Effect.gen(function* () {
         })
     )
 
-  const hold = <A, E, R>(organizationId: OrganizationId, runId: RunId, effect: Effect.Effect<A, E, R>) => {
+  const hold = <A, E, R>(
+    organizationId: OrganizationId,
+    runId: RunId,
+    use: (run: Run) => Effect.Effect<A, E, R>
+  ) => {
     const holder = globalThis.crypto.randomUUID()
     const take = Effect.gen(function* () {
       const started = yield* Clock.currentTimeMillis
       while (true) {
         const now = yield* Clock.currentTimeMillis
-        if (yield* runs.takeTurn(organizationId, runId, holder, new Date(now + leaseMillis), new Date(now)))
-          return
+        const taken = yield* runs.takeTurn(
+          organizationId,
+          runId,
+          holder,
+          new Date(now + leaseMillis),
+          new Date(now)
+        )
+        if (Option.isSome(taken)) return taken.value
         if (Option.isNone(yield* runs.find(organizationId, runId))) {
           return yield* new RunNotFound({ workflow_run_id: runId })
         }
@@ -78,11 +92,7 @@ export const make = Effect.gen(function* () {
     })
     return withLocal(
       `${organizationId}:${runId}`,
-      Effect.acquireUseRelease(
-        take,
-        () => effect,
-        () => runs.releaseTurn(organizationId, runId, holder)
-      )
+      Effect.acquireUseRelease(take, use, () => runs.releaseTurn(organizationId, runId, holder))
     )
   }
 

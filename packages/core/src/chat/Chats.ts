@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
-import type { AgentRef } from "../agents/AgentIds.js"
+import type { AgentId, AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
 import { CallEvents } from "../calls/CallEvents.js"
 import type { CallEvent } from "../calls/CallEvents.js"
@@ -116,19 +116,27 @@ export const make = Effect.gen(function* () {
   const tools = yield* ToolStore
   const ends = yield* ChatEnds
 
-  /** The agent's chat run; another agent's run is not found, a run of another mode is not a chat. */
+  /** The run if it is the agent's chat: another agent's run is not found, a run of another mode is not a chat. */
+  const asChat = (
+    agentId: AgentId,
+    runId: RunId,
+    run: Option.Option<Run>
+  ): Effect.Effect<Run, RunNotFound | NotAChat> =>
+    Option.isNone(run) || run.value.workflow_id !== agentId
+      ? Effect.fail(new RunNotFound({ workflow_run_id: runId }))
+      : run.value.mode !== "chat"
+        ? Effect.fail(new NotAChat({ workflow_run_id: runId, mode: run.value.mode }))
+        : Effect.succeed(run.value)
+
+  /** The agent's chat run, read. */
+  const chatOf = (organizationId: OrganizationId, agentId: AgentId, runId: RunId) =>
+    Effect.flatMap(runs.find(organizationId, runId), (run) => asChat(agentId, runId, run))
+
+  /** The same, the agent named as a client names it. */
   const findChat = (organizationId: OrganizationId, agent: AgentRef | string, runId: RunId) =>
-    Effect.gen(function* () {
-      const resolved = yield* agents.resolve(organizationId, agent)
-      const run = yield* runs.find(organizationId, runId)
-      if (Option.isNone(run) || run.value.workflow_id !== resolved.id) {
-        return yield* new RunNotFound({ workflow_run_id: runId })
-      }
-      if (run.value.mode !== "chat") {
-        return yield* new NotAChat({ workflow_run_id: runId, mode: run.value.mode })
-      }
-      return run.value
-    })
+    Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
+      chatOf(organizationId, resolved.id, runId)
+    )
 
   /** An event of the run, in the caller's transaction; a run that ended meanwhile is a defect here (turns are held). */
   const report = (run: Run, event: CallEvent) =>
@@ -136,8 +144,9 @@ export const make = Effect.gen(function* () {
 
   /**
    * Keeps a complete reply, in one transaction (holding the events' turn): the start when the chat had not
-   * started, the opening, the user's message, the reply, the last activity, the tokens, and the end when
-   * the reply ends the chat. Answers the run as it then is.
+   * started, the opening, the user's message and the reply (one event report holding the run once), the
+   * tokens with the last activity (one write), and the end when the reply ends the chat. Answers the run
+   * as it then is.
    */
   const keep = (
     run: Run,
@@ -152,20 +161,26 @@ export const make = Effect.gen(function* () {
     events.inTurn(
       transactions.run(
         Effect.gen(function* () {
-          if (run.status === "initialized") yield* report(run, { type: "answered" })
-          for (const fragment of said) yield* report(run, { type: "fragment", ...fragment })
-          yield* runs.update(run.organization_id, run.workflow_run_id, { last_activity_at: new Date(now) })
-          if (usage.prompt_tokens > 0 || usage.completion_tokens > 0) {
-            yield* runs.addModelUsage(run.organization_id, run.workflow_run_id, usage)
+          const reported: Array<Parameters<typeof events.reportAll>[2][number]> = said.map((fragment) => ({
+            type: "fragment",
+            ...fragment
+          }))
+          if (run.status === "initialized") reported.unshift({ type: "answered" })
+          if (reported.length > 0) {
+            // the turn is held: a run that ended meanwhile is a defect here
+            yield* events.reportAll(run.organization_id, run.workflow_run_id, reported).pipe(Effect.orDie)
           }
-          if (end !== null) {
-            yield* report(run, {
-              type: "ended",
-              status: end.status,
-              duration_seconds: talkSeconds([...end.kept, ...said], now)
-            })
-          }
-          return Option.getOrElse(yield* runs.find(run.organization_id, run.workflow_run_id), () => run)
+          const kept = Option.getOrElse(
+            yield* runs.addModelUsage(run.organization_id, run.workflow_run_id, usage, new Date(now)),
+            () => run
+          )
+          if (end === null) return kept
+          const ended = yield* report(run, {
+            type: "ended",
+            status: end.status,
+            duration_seconds: talkSeconds([...end.kept, ...said], now)
+          })
+          return ended.run
         })
       )
     )
@@ -178,16 +193,12 @@ export const make = Effect.gen(function* () {
     emit: (event: ChatEvent) => Effect.Effect<void>
   ) =>
     Effect.gen(function* () {
-      const seen = yield* findChat(organizationId, agent, runId)
-      yield* refuseEnded(seen)
-      if (text === undefined && seen.status !== "initialized")
-        return yield* new TextRequired({ workflow_run_id: runId })
-      return yield* turns.hold(
-        organizationId,
-        runId,
+      const agentId = (yield* agents.resolve(organizationId, agent)).id
+      // the run is read as the turn is taken (one statement), and checked then: a refused message gives
+      // the turn straight back
+      return yield* turns.hold(organizationId, runId, (held) =>
         Effect.gen(function* () {
-          // what another message changed while this one waited for its turn
-          const run = yield* findChat(organizationId, agent, runId)
+          const run = yield* asChat(agentId, runId, Option.some(held))
           yield* refuseEnded(run)
           const started = run.status !== "initialized"
           if (text === undefined && started) return yield* new TextRequired({ workflow_run_id: runId })
@@ -201,7 +212,7 @@ export const make = Effect.gen(function* () {
               limit: ConversationLimits.maxUserTurns
             })
           }
-          const version = yield* runtimeTools.agentOf(runId)
+          const version = yield* runtimeTools.agentOfRun(run)
           // a message is later than everything said before it, even within one millisecond of the clock:
           // what was said, and the calls placed by it, keep their order (ToolCallPlacement)
           const lastSaid = kept.reduce(

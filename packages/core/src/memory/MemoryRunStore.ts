@@ -98,12 +98,13 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         ),
       update: (organizationId, id, patch) =>
         db.atomically(() => runs.replaceOwn(organizationId, id, (run) => ({ ...run, ...patch }))),
-      addModelUsage: (organizationId, id, usage) =>
+      addModelUsage: (organizationId, id, usage, lastActivityAt) =>
         db.atomically(() =>
           runs.replaceOwn(organizationId, id, (run) => ({
             ...run,
             model_prompt_tokens: run.model_prompt_tokens + usage.prompt_tokens,
-            model_completion_tokens: run.model_completion_tokens + usage.completion_tokens
+            model_completion_tokens: run.model_completion_tokens + usage.completion_tokens,
+            ...(lastActivityAt === undefined ? {} : { last_activity_at: lastActivityAt })
           }))
         ),
       idleChats: (lastActiveBefore, limit) =>
@@ -126,14 +127,15 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         ),
       takeTurn: (organizationId, id, holder, until, now) =>
         db.atomically(() => {
-          if (Option.isNone(runs.findOwn(organizationId, id))) return false
+          const run = runs.findOwn(organizationId, id)
+          if (Option.isNone(run)) return run
           const key = turnKey(organizationId, id)
           const current = turns.get(key)
           if (current !== undefined && current.holder !== holder && current.until.getTime() > now.getTime()) {
-            return false
+            return Option.none()
           }
           turns.set(key, { holder, until })
-          return true
+          return run
         }),
       releaseTurn: (organizationId, id, holder) =>
         db.atomically(() => {

@@ -27,6 +27,10 @@ export const layerTools: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.e
           return row
         }),
       find: (organizationId, uuid) => db.atomically(() => tools.findOwn(organizationId, uuid)),
+      findMany: (organizationId, uuids) =>
+        db.atomically(() =>
+          [...new Set(uuids)].flatMap((uuid) => Option.toArray(tools.findOwn(organizationId, uuid)))
+        ),
       // In memory a transaction already excludes every other access: there is nothing more to hold.
       findForUpdate: (organizationId, uuid) => db.atomically(() => tools.findOwn(organizationId, uuid)),
       activeUsingCredential: (organizationId, credentialUuid) =>

@@ -112,12 +112,14 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
     ) => Effect.Effect<Option.Option<Run>>
     /**
      * Adds a language-model request's tokens to the run's counters (one atomic increment, so concurrent
-     * requests of one run all count). Answers the run as written; none when it does not exist.
+     * requests of one run all count) and, when given, sets `last_activity_at` in the same write (a chat's
+     * kept reply). Answers the run as written; none when it does not exist.
      */
     readonly addModelUsage: (
       organizationId: OrganizationId,
       id: RunId,
-      usage: TokenUsage
+      usage: TokenUsage,
+      lastActivityAt?: Date
     ) => Effect.Effect<Option.Option<Run>>
     /**
      * Chats of every organization that are `in_progress` and had their last message (`last_activity_at`)
@@ -127,7 +129,8 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
     /**
      * Takes the run's conversation turn for `holder` until `until`, unless another holder has it until
      * after `now` (compare-and-set): of two servers answering messages of one chat at once, one holds the
-     * turn and the other waits. Answers whether `holder` now holds it; false when the run does not exist.
+     * turn and the other waits. Answers the run as it is once `holder` holds the turn (the read a turn
+     * begins with, in the same write); none when another holds it or the run does not exist.
      */
     readonly takeTurn: (
       organizationId: OrganizationId,
@@ -135,7 +138,7 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
       holder: string,
       until: Date,
       now: Date
-    ) => Effect.Effect<boolean>
+    ) => Effect.Effect<Option.Option<Run>>
     /** Gives the turn back if `holder` holds it (a turn that ran out and was taken by another stays theirs). */
     readonly releaseTurn: (organizationId: OrganizationId, id: RunId, holder: string) => Effect.Effect<void>
     readonly countByAgent: (organizationId: OrganizationId, agentId: AgentId) => Effect.Effect<number>

@@ -14,6 +14,14 @@ export class ToolStore extends Context.Tag("@voice-agent-platform/core/ToolStore
   {
     readonly insert: (tool: NewTool, now: Date) => Effect.Effect<Tool>
     readonly find: (organizationId: OrganizationId, toolUuid: string) => Effect.Effect<Option.Option<Tool>>
+    /**
+     * The organization's tools among `toolUuids`, in one read (an agent version's tools, read on every
+     * turn of a conversation): missing ones and other organizations' are left out; in no set order.
+     */
+    readonly findMany: (
+      organizationId: OrganizationId,
+      toolUuids: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<Tool>>
     /** The same, held until the surrounding transaction ends (a row lock in SQL), for a read-decide-write. */
     readonly findForUpdate: (
       organizationId: OrganizationId,

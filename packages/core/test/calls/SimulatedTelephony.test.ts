@@ -250,6 +250,7 @@ describe("SimulatedTelephony", () => {
         RuntimeTools.RuntimeTools,
         RuntimeTools.RuntimeTools.of({
           agentOf: () => Effect.succeed({ tools: [lookup] } as unknown as RuntimeTools.RunAgentVersion),
+          agentOfRun: () => Effect.succeed({ tools: [lookup] } as unknown as RuntimeTools.RunAgentVersion),
           call: () => Effect.dieMessage("the tool's log could not be written")
         })
       )

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { AgentDefinition } from "@voice-agent-platform/core/agents/Agent.js"
 import type { AgentRef } from "@voice-agent-platform/core/agents/AgentIds.js"
 import { AgentStore } from "@voice-agent-platform/core/agents/AgentStore.js"
 import { ApiKeyStore } from "@voice-agent-platform/core/organizations/ApiKeyStore.js"
@@ -66,7 +67,8 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> 
 
 /**
  * Agents with `find` cached (see `LookupCache`); a change through this store drops the organization's
- * entries as soon as it returns. Without a `Lookups` feed, the store as it is.
+ * entries as soon as it returns. Definitions (`findDefinition`, read on every turn of a conversation) are
+ * kept too, without a fence: they never change. Without a `Lookups` feed, the store as it is.
  */
 export const layerAgents: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = Layer.effect(
   AgentStore,
@@ -85,6 +87,19 @@ export const layerAgents: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = 
           (agent) => String(agent.organization_id),
           store.find(organizationId, ref)
         ),
+      // A definition is never changed once written (a change appends a new one) nor deleted, so one read
+      // outside a transaction is kept without a fence: no later change can make it stale.
+      findDefinition: (organizationId, id) =>
+        Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
+          const key = `definition:${organizationId}:${id}`
+          const kept = Option.isNone(transaction) ? cache.get<AgentDefinition>(key) : undefined
+          if (kept !== undefined) return Effect.succeed(Option.some(kept))
+          const generation = cache.generation
+          return Effect.tap(store.findDefinition(organizationId, id), (found) => {
+            if (Option.isSome(found) && Option.isNone(transaction))
+              cache.fill(key, String(organizationId), found.value, generation)
+          })
+        }),
       update: (organizationId, id, patch, now) =>
         Effect.tap(store.update(organizationId, id, patch, now), () => changed(organizationId)),
       appendDefinition: (organizationId, agentId, derive, now) =>

@@ -240,22 +240,20 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
               WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`)
       },
       // One statement: concurrent requests of a run each add to the row as it is when they get its lock.
-      addModelUsage: (organizationId, id, usage) =>
+      addModelUsage: (organizationId, id, usage, lastActivityAt) =>
         one(sql`
           UPDATE runs SET model_prompt_tokens = model_prompt_tokens + ${usage.prompt_tokens},
             model_completion_tokens = model_completion_tokens + ${usage.completion_tokens}
+            ${lastActivityAt === undefined ? sql`` : sql`, last_activity_at = ${lastActivityAt}`}
           WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`),
       idleChats: (lastActiveBefore, limit) => all(idleChatsStatement(sql, lastActiveBefore, limit)),
       // compare-and-set on the run's row: a turn held by another until after `now` stays theirs
       takeTurn: (organizationId, id, holder, until, now) =>
-        Effect.map(
-          sql`
-            UPDATE runs SET turn_holder = ${holder}, turn_until = ${until}
-            WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}
-              AND (turn_holder IS NULL OR turn_holder = ${holder} OR turn_until <= ${now})
-            RETURNING workflow_run_id`.pipe(Effect.orDie),
-          (rows) => rows.length > 0
-        ),
+        one(sql`
+          UPDATE runs SET turn_holder = ${holder}, turn_until = ${until}
+          WHERE organization_id = ${organizationId} AND workflow_run_id = ${id}
+            AND (turn_holder IS NULL OR turn_holder = ${holder} OR turn_until <= ${now})
+          RETURNING *`),
       releaseTurn: (organizationId, id, holder) =>
         sql`
           UPDATE runs SET turn_holder = NULL, turn_until = NULL

@@ -52,6 +52,14 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
         ),
       find: (organizationId, toolUuid) =>
         one(sql`SELECT * FROM tools WHERE organization_id = ${organizationId} AND tool_uuid = ${toolUuid}`),
+      findMany: (organizationId, toolUuids) =>
+        toolUuids.length === 0
+          ? Effect.succeed([])
+          : Rows.all(Tool)(
+              opened(sql`
+                SELECT * FROM tools
+                WHERE organization_id = ${organizationId} AND tool_uuid = ANY(${[...new Set(toolUuids)]}::text[])`)
+            ),
       activeUsingCredential: (organizationId, credentialUuid) =>
         Rows.all(ToolUuid)(
           sql`
