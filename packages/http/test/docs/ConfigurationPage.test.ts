@@ -36,6 +36,8 @@ const variablesRead = (text: string): ReadonlyArray<string> => {
     /process\.env\[\s*["']([A-Z][A-Z0-9_]*)["']\s*\]/g,
     /\bConfig\.\w+\(\s*["']([A-Z][A-Z0-9_]*)["']/g,
     /\bConfig\.literal\([^()]*\)\(\s*["']([A-Z][A-Z0-9_]*)["']/g,
+    // the benches' bounded settings: `setting("BENCH_CHATS", 50, 500)`
+    /\bsetting\(\s*["']([A-Z][A-Z0-9_]*)["']/g,
     ...(/\bConfig\.\w+\(/.test(text) ? [/\(\s*["']([A-Z][A-Z0-9]*_[A-Z0-9_]+)["']\s*[,)]/g] : [])
   ]
   // a name made from a template (`OAUTH_${provider}_CLIENT_ID`) is listed with a placeholder: OAUTH_<>_CLIENT_ID
