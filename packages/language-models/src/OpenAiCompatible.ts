@@ -6,6 +6,7 @@ import {
   ModelUnavailable
 } from "@voice-agent-platform/core/language-model/LanguageModelErrors.js"
 import { observed } from "@voice-agent-platform/core/language-model/ModelObservation.js"
+import { storable } from "@voice-agent-platform/core/language-model/StorableReplies.js"
 import * as ModelReplies from "@voice-agent-platform/core/language-model/ModelReplies.js"
 import { decodeText } from "@voice-agent-platform/core/language-model/StructuredOutput.js"
 import {
@@ -193,7 +194,8 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
         withinDeadline
       )
 
-    return observed({ provider, stream, generate, structured }, { defaultModel: model })
+    // what a provider answers is kept as storage can keep it (no NUL, no half surrogate pair)
+    return observed(storable({ provider, stream, generate, structured }), { defaultModel: model })
   })
 
 /** The adapter as the `LanguageModel` layer. */

@@ -11,6 +11,9 @@ import { isTransient } from "../language-model/LanguageModelErrors.js"
 /** The waits after the 1st, 2nd, … failure, in seconds; the last repeats. */
 export const backoffSeconds: ReadonlyArray<number> = [10, 60, 300, 1_800]
 
+/** The longest wait before another attempt, however long a provider asks for: an hour. */
+export const longestWaitMillis = 60 * 60 * 1000
+
 /** The verdict on a failed attempt. */
 export type Verdict = { readonly _tag: "RetryAt"; readonly at: Date } | { readonly _tag: "GiveUp" }
 
@@ -27,6 +30,10 @@ export const decide = (
   const failures = failedBefore + 1
   if (!isTransient(error) || failures >= maxAttempts) return { _tag: "GiveUp" }
   const wait = backoffSeconds[Math.min(failures, backoffSeconds.length) - 1]! * 1000
-  const asked = error._tag === "ModelRateLimited" && error.retry_after_ms !== null ? error.retry_after_ms : 0
+  // a provider asking for longer than the longest back-off is waited out no longer than that
+  const asked =
+    error._tag === "ModelRateLimited" && error.retry_after_ms !== null
+      ? Math.min(error.retry_after_ms, longestWaitMillis)
+      : 0
   return { _tag: "RetryAt", at: new Date(now.getTime() + Math.max(wait, asked)) }
 }

@@ -4,6 +4,7 @@ import * as RunVersion from "../calls/RunVersion.js"
 import { ImprovementGeneration } from "../improvements/ImprovementGeneration.js"
 import { LanguageModel } from "../language-model/LanguageModel.js"
 import type { LanguageModelError } from "../language-model/LanguageModelErrors.js"
+import { ModelUnavailable } from "../language-model/LanguageModelErrors.js"
 import * as ModelPricing from "../language-model/ModelPricing.js"
 import { MinorUnits } from "../money/Money.js"
 import { backgroundSpan, untraced } from "../observability/BackgroundSpans.js"
@@ -221,15 +222,27 @@ export const make = Effect.gen(function* () {
       }),
       Effect.catchAllCause((cause) =>
         Effect.gen(function* () {
+          // stopped (the server shuts down): the job's lease runs out and another server takes it over
+          if (Cause.isInterruptedOnly(cause)) return "lost" as const
           yield* Effect.logError(`${job.kind} stopped by an internal error`, cause).pipe(
             Effect.annotateLogs({ organization_id: job.organization_id, run_id: job.run_id })
           )
-          if (Cause.isInterruptedOnly(cause)) return "lost" as const
-          const now = yield* Clock.currentTimeMillis
-          const again = new Date(now + AnalysisRetry.backoffSeconds[0]! * 1000)
-          return (yield* Effect.orElseSucceed(jobs.retry(claimOf(job), again, "internal error"), () => false))
-            ? ("retried" as const)
-            : ("lost" as const)
+          // an internal error counts as an attempt, waits as a model failure does, and gives up at the last
+          // (a transcript that does not parse, an answer the database refuses: they fail every time)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const verdict = AnalysisRetry.decide(
+            new ModelUnavailable({ reason: "an internal error" }),
+            job.attempts,
+            settings.maxAttempts,
+            now
+          )
+          const next =
+            verdict._tag === "GiveUp"
+              ? markFailed(job, "the analysis failed with an internal error")
+              : Effect.map(jobs.retry(claimOf(job), verdict.at, "internal error"), (held) =>
+                  held ? ("retried" as const) : ("lost" as const)
+                )
+          return yield* next.pipe(Effect.catchAllCause(() => Effect.succeed("lost" as const)))
         })
       )
     )

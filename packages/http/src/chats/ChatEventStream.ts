@@ -20,12 +20,22 @@ type Item<A, E> =
   | { readonly _tag: "Event"; readonly event: Chats.ChatEvent }
   | { readonly _tag: "Exit"; readonly exit: Exit.Exit<A, E> }
 
-/** An error as an `error` event's data: an API error's status and detail, anything else a 500. */
+/**
+ * An error as an `error` event's data: an API error's status and detail (and `retry_after`, the seconds a
+ * `Retry-After` header would say), anything else a 500.
+ */
 const errorData = (cause: Cause.Cause<unknown>) => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure) && isApiError(failure.value)) {
-    const { detail } = failure.value as { readonly detail: unknown }
-    return { status: statusOf(failure.value), detail }
+    const { detail, retryAfterSeconds } = failure.value as {
+      readonly detail: unknown
+      readonly retryAfterSeconds?: number | null
+    }
+    return {
+      status: statusOf(failure.value),
+      detail,
+      ...(typeof retryAfterSeconds === "number" ? { retry_after: retryAfterSeconds } : {})
+    }
   }
   return { status: 500, detail: "The reply failed with an internal error" }
 }
@@ -50,7 +60,9 @@ export const respond = <A, E, R>(
       Effect.onExit((exit) => Queue.offer(items, { _tag: "Exit", exit })),
       Effect.forkIn(scope)
     )
-    const first = yield* Queue.take(items)
+    // the handler stopped while waiting (its deadline, the server shutting down): the reply stops with it,
+    // before it keeps anything
+    const first = yield* Queue.take(items).pipe(Effect.onInterrupt(() => Scope.close(scope, Exit.void)))
     if (first._tag === "Exit" && Exit.isFailure(first.exit)) {
       yield* Scope.close(scope, Exit.void)
       return yield* Effect.failCause(first.exit.cause)
