@@ -182,23 +182,30 @@ export const runModelContract = (it: Vitest.MethodsNonLive<Stores>) => {
           const ended = yield* chat(org.id, agent.id, past(0), { status: "completed" })
           const phone = yield* chat(org.id, agent.id, past(0), { mode: "phone" })
           const silent = yield* chat(org.id, agent.id, null)
+          // a chat whose only message failed: not started, but active (its tokens counted)
+          const unstarted = yield* chat(org.id, agent.id, past(15), { status: "initialized" })
+          const untouched = yield* chat(org.id, agent.id, null, { status: "initialized" })
           const mine = new Set(
-            [recent, oldest, foreign, edge, ended, phone, silent].map((run) => run.workflow_run_id)
+            [recent, oldest, foreign, edge, ended, phone, silent, unstarted, untouched].map(
+              (run) => run.workflow_run_id
+            )
           )
           const idle = (before: Date, limit: number) =>
             Effect.map(runs.idleChats(before, limit), (found) =>
               found.filter((run) => mine.has(run.workflow_run_id)).map((run) => run.workflow_run_id)
             )
           // idle before past(40): the one active at past(40) is not
-          expect(yield* idle(past(40), 1000)).toEqual([oldest.workflow_run_id, foreign.workflow_run_id])
-          expect(yield* idle(past(41), 1000)).toEqual(
-            [oldest, foreign, edge].map((run) => run.workflow_run_id)
+          expect(yield* idle(past(40), 1000)).toEqual(
+            [oldest, unstarted, foreign].map((run) => run.workflow_run_id)
           )
-          expect(yield* idle(past(41), 2)).toEqual([oldest, foreign].map((run) => run.workflow_run_id))
+          expect(yield* idle(past(41), 1000)).toEqual(
+            [oldest, unstarted, foreign, edge].map((run) => run.workflow_run_id)
+          )
+          expect(yield* idle(past(41), 2)).toEqual([oldest, unstarted].map((run) => run.workflow_run_id))
           const found = yield* runs.idleChats(past(41), 1000)
           expect(found.find((run) => run.workflow_run_id === oldest.workflow_run_id)).toEqual(oldest)
           // end them, so a persistent database does not keep them in progress for the next run
-          for (const run of [recent, oldest, foreign, edge, phone, silent]) {
+          for (const run of [recent, oldest, foreign, edge, phone, silent, unstarted, untouched]) {
             yield* runs.update(run.organization_id, run.workflow_run_id, {
               status: "completed",
               ended_at: at(1)

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentId, AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -252,11 +252,18 @@ export const make = Effect.gen(function* () {
                   relay
                 )
           const outcome = yield* answer.pipe(
-            // tokens of requests that answered were spent even when the reply failed later
-            Effect.tapError(() =>
-              usage.prompt_tokens > 0 || usage.completion_tokens > 0
-                ? Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
-                : Effect.void
+            // tokens of requests that answered were spent even when the reply failed, died or was stopped
+            // later: they are counted (and the chat's activity with them, so that the idle sweep ends and
+            // bills a chat whose only message failed)
+            Effect.onExit((exit) =>
+              Exit.isSuccess(exit) || (usage.prompt_tokens === 0 && usage.completion_tokens === 0)
+                ? Effect.void
+                : runs.addModelUsage(organizationId, runId, usage, receivedAt).pipe(
+                    Effect.asVoid,
+                    Effect.catchAllCause((cause) =>
+                      Effect.logError("a failed reply's tokens were not counted", cause)
+                    )
+                  )
             )
           )
           const repliedAt = Math.max(yield* Clock.currentTimeMillis, receivedAt.getTime())

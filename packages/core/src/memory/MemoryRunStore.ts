@@ -114,7 +114,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
             .filter(
               (r) =>
                 r.mode === "chat" &&
-                r.status === "in_progress" &&
+                (r.status === "in_progress" || r.status === "initialized") &&
                 r.last_activity_at !== null &&
                 r.last_activity_at.getTime() < lastActiveBefore.getTime()
             )

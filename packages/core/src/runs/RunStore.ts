@@ -122,8 +122,9 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
       lastActivityAt?: Date
     ) => Effect.Effect<Option.Option<Run>>
     /**
-     * Chats of every organization that are `in_progress` and had their last message (`last_activity_at`)
-     * before `lastActiveBefore`, longest idle first, at most `limit`: what the idle sweep ends.
+     * Chats of every organization that have not ended (`initialized` ones too: their only message failed,
+     * its tokens counted) and had their last activity (`last_activity_at`) before `lastActiveBefore`,
+     * longest idle first, at most `limit`: what the idle sweep ends.
      */
     readonly idleChats: (lastActiveBefore: Date, limit: number) => Effect.Effect<ReadonlyArray<Run>>
     /**

@@ -4,10 +4,16 @@ import { CallFragmentStore } from "../../src/calls/CallFragmentStore.js"
 import { ChatEnds } from "../../src/chat/ChatEnds.js"
 import { Chats } from "../../src/chat/Chats.js"
 import * as ConversationLimits from "../../src/conversation/ConversationLimits.js"
-import { ModelRateLimited, ModelUnavailable } from "../../src/language-model/LanguageModelErrors.js"
+import {
+  ModelRateLimited,
+  ModelRefused,
+  ModelUnavailable
+} from "../../src/language-model/LanguageModelErrors.js"
+import { UsageStore } from "../../src/usage/UsageStore.js"
+import { Agents } from "../../src/agents/Agents.js"
 import { Runs } from "../../src/runs/Runs.js"
 import * as ChatTesting from "./ChatTesting.js"
-import { ModelScript, fail, text } from "../conversation/ScriptedModel.js"
+import { ModelScript, calls, fail, text } from "../conversation/ScriptedModel.js"
 
 describe("Chats: failures, refusals, turns and ends", () => {
   it.effect(
@@ -155,6 +161,48 @@ describe("Chats: failures, refusals, turns and ends", () => {
       expect(after).toMatchObject({ status: "completed", duration_seconds: 5 })
       expect(after.logs.map((l) => l.message)).toContain("The chat ended after 600 s without a message")
     }).pipe(Effect.provide(ChatTesting.layer))
+  )
+
+  it.effect(
+    "the tokens of a reply that failed are counted, and billed when the idle chat ends unstarted",
+    () =>
+      Effect.gen(function* () {
+        const { agent, organization } = yield* ChatTesting.organizationWithAgent
+        const weather = yield* ChatTesting.tool(organization.id, "Weather", {
+          type: "http_api",
+          config: { method: "GET", url: "https://weather.example.com/now" }
+        })
+        yield* (yield* Agents).update(organization.id, agent.public_id, {
+          definition: { tools: [weather.tool_uuid] }
+        })
+        const run = yield* ChatTesting.chat(organization.id, agent.public_id)
+        const refused = new ModelRefused({ reason: "content policy" })
+        // the first request answered (its tokens spent), the second was refused
+        yield* (yield* ModelScript).push(
+          calls([["weather", {}]], "", { prompt_tokens: 70, completion_tokens: 9 }),
+          fail(refused)
+        )
+        const failed = yield* Effect.either(
+          ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id, "Hi")
+        )
+        expect(Either.isLeft(failed) && failed.left).toEqual(refused)
+        const counted = yield* ChatTesting.stored(organization.id, run.workflow_run_id)
+        expect(counted).toMatchObject({
+          status: "initialized",
+          model_prompt_tokens: 70,
+          model_completion_tokens: 9
+        })
+        yield* TestClock.adjust("601 seconds")
+        expect(yield* (yield* ChatEnds).endIdle).toEqual([run.workflow_run_id])
+        expect(yield* ChatTesting.stored(organization.id, run.workflow_run_id)).toMatchObject({
+          status: "canceled",
+          analysis_status: "skipped"
+        })
+        const lines = yield* (yield* UsageStore).list(organization.id, {}, { page: 1, limit: 10 })
+        expect(lines.items.map((l) => [l.kind, l.prompt_tokens, l.completion_tokens])).toEqual([
+          ["call", 70, 9]
+        ])
+      }).pipe(Effect.provide(ChatTesting.layer))
   )
 
   it.effect(`takes at most ${ConversationLimits.maxUserTurns} messages`, () =>

@@ -47,9 +47,10 @@ export const statements: ReadonlyArray<string> = [
   `ALTER TABLE runs ADD CONSTRAINT runs_model_completion_tokens_check
     CHECK (model_completion_tokens >= 0) NOT VALID`,
   `ALTER TABLE runs ADD CONSTRAINT runs_model_cost_check CHECK (model_cost ${moneyBounds}) NOT VALID`,
-  // The idle sweep: chats in progress, longest idle first. The store's query repeats the predicate.
+  // The idle sweep: chats not ended (one not started has activity only when its first message failed),
+  // longest idle first. The store's query repeats the predicate.
   `CREATE INDEX runs_idle_chats ON runs (last_activity_at, workflow_run_id)
-    WHERE mode = 'chat' AND status = 'in_progress'`,
+    WHERE mode = 'chat' AND status IN ('initialized', 'in_progress')`,
   // The ledger
   `ALTER TABLE usage_records
     ADD COLUMN kind text NOT NULL DEFAULT 'call',

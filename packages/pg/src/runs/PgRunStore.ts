@@ -66,7 +66,7 @@ const newRow = (run: NewRun, now: Date) => columns({ ...run, ...newRunDefaults, 
 const endedWithFiles =
   "ended_at IS NOT NULL AND (files ->> 'recording' IS NOT NULL OR files ->> 'transcript' IS NOT NULL)"
 const live = "status IN ('queued', 'ringing', 'in_progress')"
-const chatInProgress = "mode = 'chat' AND status = 'in_progress'"
+const chatInProgress = "mode = 'chat' AND status IN ('initialized', 'in_progress')"
 
 /**
  * Chats in progress idle since before `lastActiveBefore`, longest idle first: the partial index
