@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Either, Layer, Stream } from "effect"
+import { Context, Duration, Effect, Either, Exit, Layer, Stream } from "effect"
 import type { DocumentId } from "../knowledge-base/Document.js"
 import { KnowledgeBase } from "../knowledge-base/KnowledgeBase.js"
 import type {
@@ -13,6 +13,7 @@ import { addUsage, LanguageModel, noUsage } from "../language-model/LanguageMode
 import type { LanguageModelError } from "../language-model/LanguageModelErrors.js"
 import { ModelDeadline } from "../language-model/LanguageModelErrors.js"
 import * as ModelReplies from "../language-model/ModelReplies.js"
+import * as UsageEstimate from "../language-model/UsageEstimate.js"
 import type { RunAgentVersion } from "../calls/RuntimeTools.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
 import { withOperationSpans } from "../observability/OperationSpans.js"
@@ -302,26 +303,34 @@ export const make = Effect.gen(function* () {
         let answer = ModelReplies.empty
         // a request's text follows earlier text after a space
         let joining = text !== "" && !/\s$/.test(text)
-        yield* request(
-          {
-            ...options,
-            messages,
-            ...(functions.length === 0
-              ? {}
-              : {
-                  tools: functions.map((f) => f.function),
-                  tool_choice: mustAnswer ? ("none" as const) : ("auto" as const)
-                }),
-            guide
-          },
-          (event) => {
-            answer = ModelReplies.add(answer, event)
-            if (event._tag !== "TextDelta" || event.text === "") return Effect.void
-            const delta = joining && !/^\s/.test(event.text) ? ` ${event.text}` : event.text
-            joining = false
-            text += delta
-            return emit({ _tag: "Delta", text: delta })
-          }
+        const body: ModelRequest = {
+          ...options,
+          messages,
+          ...(functions.length === 0
+            ? {}
+            : {
+                tools: functions.map((f) => f.function),
+                tool_choice: mustAnswer ? ("none" as const) : ("auto" as const)
+              }),
+          guide
+        }
+        yield* request(body, (event) => {
+          answer = ModelReplies.add(answer, event)
+          if (event._tag !== "TextDelta" || event.text === "") return Effect.void
+          const delta = joining && !/^\s/.test(event.text) ? ` ${event.text}` : event.text
+          joining = false
+          text += delta
+          return emit({ _tag: "Delta", text: delta })
+        }).pipe(
+          // a reply cut after it began (its deadline, an error, the client gone) used tokens the provider
+          // never counted for us: they are estimated, so that they are charged too
+          Effect.onExit((exit) =>
+            Exit.isSuccess(exit) ||
+            (answer.text === "" && answer.tool_calls.length === 0) ||
+            answer.usage.prompt_tokens + answer.usage.completion_tokens > 0
+              ? Effect.void
+              : emit({ _tag: "Usage", usage: UsageEstimate.estimate(body, answer) })
+          )
         )
         const whole = ModelReplies.finish(answer)
         usage = addUsage(usage, whole.usage)

@@ -71,6 +71,10 @@ describe("Chats: failures, refusals, turns and ends", () => {
         )
         expect(Either.isLeft(broken) && broken.left).toEqual(cut)
         expect((yield* Effect.flatten(Effect.map(ModelScript, (s) => s.requests))).length).toBe(3)
+        // the cut reply's tokens were never counted by the provider: estimated (4 characters a token) and kept
+        const before = yield* ChatTesting.stored(organization.id, run.workflow_run_id)
+        expect(before.model_completion_tokens).toBe(5 + Math.ceil("It is".length / 4))
+        expect(before.model_prompt_tokens).toBeGreaterThan(10)
       }).pipe(Effect.provide(ChatTesting.layer))
   )
 
