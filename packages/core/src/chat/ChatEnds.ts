@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Option } from "effect"
 import type { CallEvent } from "../calls/CallEvents.js"
 import { CallEvents } from "../calls/CallEvents.js"
 import { CallFragmentStore } from "../calls/CallFragmentStore.js"
@@ -55,6 +55,8 @@ export class ChatEnds extends Context.Tag("@voice-agent-platform/core/ChatEnds")
         readonly why: CallEvent | null
         readonly until: (said: ReadonlyArray<TranscriptFragment>) => number
         readonly due?: (current: Run) => boolean
+        /** Whether to wait for a reply being made (default); without, a chat being answered is `TurnBusy`. */
+        readonly wait?: boolean
       }
     ) => Effect.Effect<Option.Option<Run>, RunNotFound | ConversationEnded | TurnBusy>
     /** Ends chats idle for `CHAT_IDLE_SECONDS` (at most `idleBatch`); answers those it ended. */
@@ -75,31 +77,35 @@ export const make = Effect.gen(function* () {
    * Ends a chat that has not ended, holding its turn (a reply being made finishes first), if it is still
    * `due` once the turn is held (answers none when it is not).
    */
-  const end: ChatEnds["Type"]["end"] = (run, { due = () => true, until, why }) =>
-    turns.hold(run.organization_id, run.workflow_run_id, (current) =>
-      Effect.gen(function* () {
-        yield* refuseEnded(current)
-        if (!due(current)) return Option.none<Run>()
-        const kept =
-          current.status === "initialized"
-            ? []
-            : yield* fragments.list(run.organization_id, run.workflow_run_id)
-        return yield* events.inTurn(
-          transactions.run(
-            Effect.gen(function* () {
-              const report = (event: CallEvent) =>
-                events.report(current.organization_id, current.workflow_run_id, event).pipe(Effect.orDie)
-              if (why !== null) yield* report(why)
-              const outcome = yield* report({
-                type: "ended",
-                status: endStatusOf(current),
-                duration_seconds: talkSeconds(kept, until(kept))
+  const end: ChatEnds["Type"]["end"] = (run, { due = () => true, until, wait = true, why }) =>
+    turns.hold(
+      run.organization_id,
+      run.workflow_run_id,
+      (current) =>
+        Effect.gen(function* () {
+          yield* refuseEnded(current)
+          if (!due(current)) return Option.none<Run>()
+          const kept =
+            current.status === "initialized"
+              ? []
+              : yield* fragments.list(run.organization_id, run.workflow_run_id)
+          return yield* events.inTurn(
+            transactions.run(
+              Effect.gen(function* () {
+                const report = (event: CallEvent) =>
+                  events.report(current.organization_id, current.workflow_run_id, event).pipe(Effect.orDie)
+                if (why !== null) yield* report(why)
+                const outcome = yield* report({
+                  type: "ended",
+                  status: endStatusOf(current),
+                  duration_seconds: talkSeconds(kept, until(kept))
+                })
+                return Option.some(outcome.run)
               })
-              return Option.some(outcome.run)
-            })
+            )
           )
-        )
-      })
+        }),
+      { wait }
     )
 
   const endIdle = Effect.gen(function* () {
@@ -113,12 +119,21 @@ export const make = Effect.gen(function* () {
       const done = yield* end(run, {
         why: { type: "log", level: "info", message: idleMessage(idleSeconds) },
         until: () => lastActive,
-        // a message answered while this sweep waited for the turn makes the chat active again
-        due: (current) => current.last_activity_at !== null && current.last_activity_at.getTime() < cutoff
+        // a message answered meanwhile makes the chat active again
+        due: (current) => current.last_activity_at !== null && current.last_activity_at.getTime() < cutoff,
+        // a chat being answered is not idle: passed over, never waited for (the sweep waits for no one)
+        wait: false
       }).pipe(
         Effect.map(Option.isSome),
-        // an end arrived meanwhile, or the run went: nothing to end
-        Effect.catchAll(() => Effect.succeed(false))
+        // an end arrived meanwhile, the run went, or it could not be ended now: the next sweep looks again
+        Effect.catchAllCause((cause) =>
+          Cause.isFailure(cause) && Option.isSome(Cause.failureOption(cause))
+            ? Effect.succeed(false)
+            : Effect.as(
+                Effect.logError(`chat ${run.workflow_run_id} could not be ended when idle`, cause),
+                false
+              )
+        )
       )
       if (done) ended.push(run.workflow_run_id)
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { Deferred, Effect, Either, Fiber, Layer, Option, TestClock } from "effect"
 import * as ChatTurns from "../../src/chat/ChatTurns.js"
 import { InMemory } from "../../src/index.js"
 import type { RunId } from "../../src/runs/RunId.js"
@@ -55,7 +55,7 @@ describe("ChatTurns.hold", () => {
   )
 
   it.effect(
-    "waits for a turn another server holds, looking again every pollMillis, until it is given back",
+    "waits for a turn another server holds, looking again (backing off), until it is given back",
     () =>
       Effect.gen(function* () {
         const turns = yield* ChatTurns.ChatTurns
@@ -72,11 +72,45 @@ describe("ChatTurns.hold", () => {
         )
         yield* TestClock.adjust(ChatTurns.pollMillis * 3)
         expect(Option.isNone(yield* Fiber.poll(waiting))).toBe(true)
-        // the other server gives it back: the next look takes it
+        // the other server gives it back: the next look (at most longestPollMillis later) takes it
         yield* runs.releaseTurn(run.organization_id, run.workflow_run_id, "another server")
-        yield* TestClock.adjust(ChatTurns.pollMillis)
+        yield* TestClock.adjust(ChatTurns.longestPollMillis)
         const held = yield* Fiber.join(waiting)
         expect(held.workflow_run_id).toBe(run.workflow_run_id)
+      }).pipe(Effect.provide(layer))
+  )
+})
+
+describe("ChatTurns.hold, bounded", () => {
+  it.effect(
+    "passes over a held turn at once without waiting, and refuses a flood of messages to one chat",
+    () =>
+      Effect.gen(function* () {
+        const turns = yield* ChatTurns.ChatTurns
+        const runs = yield* RunStore
+        const run = yield* chatRun
+        const far = new Date(Fixtures.epoch.getTime() + 10 * ChatTurns.leaseMillis)
+        yield* runs.takeTurn(run.organization_id, run.workflow_run_id, "another server", far, new Date(0))
+        const busy = yield* Effect.either(
+          turns.hold(run.organization_id, run.workflow_run_id, Effect.succeed, { wait: false })
+        )
+        expect(Either.isLeft(busy) && busy.left._tag).toBe("TurnBusy")
+        // the waiters of one chat in this process are bounded: one more than maxWaiting is refused at once
+        const waiting = yield* Effect.forEach(
+          Array.from({ length: ChatTurns.maxWaiting }),
+          () => Effect.fork(turns.hold(run.organization_id, run.workflow_run_id, Effect.succeed)),
+          { concurrency: "unbounded" }
+        )
+        yield* TestClock.adjust(1)
+        const extra = yield* Effect.either(
+          turns.hold(run.organization_id, run.workflow_run_id, Effect.succeed)
+        )
+        expect(Either.isLeft(extra) && extra.left._tag).toBe("TurnBusy")
+        // the wait ends in TurnBusy after waitMillis; and waiting can be stopped at any time
+        yield* Fiber.interrupt(waiting[0]!)
+        yield* TestClock.adjust(ChatTurns.waitMillis + ChatTurns.longestPollMillis)
+        const ends = yield* Effect.forEach(waiting.slice(1), (fiber) => Effect.either(Fiber.join(fiber)))
+        expect(ends.every((end) => Either.isLeft(end) && end.left._tag === "TurnBusy")).toBe(true)
       }).pipe(Effect.provide(layer))
   )
 })
