@@ -14,6 +14,15 @@ export const name = "call_analysis"
 /** The longest summary kept, in characters (UTF-16 code units, never splitting a character). */
 export const summaryChars = 500
 
+/**
+ * The most data fields an analysis asks for (the agent's first ones): providers' strict structured output
+ * takes at most 100 properties in one schema.
+ */
+export const maxFields = 90
+
+/** The longest value of a data field kept from an analysis, in characters. */
+export const valueChars = 2_000
+
 /** A data field's value as the model gives it: of the field's type, or null when the conversation did not say. */
 const valueOf = (field: GatheredField) => {
   const described = (base: Schema.Schema.Any, hint: string) =>
@@ -62,7 +71,10 @@ export const schemaFor = (fields: ReadonlyArray<GatheredField>, codes: Readonly<
   const gathered = Schema.Struct(
     // a field named `__proto__` would vanish from the derived JSON Schema (an object literal's setter)
     Object.fromEntries(
-      fields.filter((field) => field.name !== "__proto__").map((field) => [field.name, valueOf(field)])
+      fields
+        .filter((field) => field.name !== "__proto__")
+        .slice(0, maxFields)
+        .map((field) => [field.name, valueOf(field)])
     )
   ).annotations(
     fields.length > 0
@@ -126,7 +138,7 @@ export const apply = (
   for (const [key, value] of Object.entries(analysis.gathered_data)) {
     if (value === null || value === undefined) continue
     if (Object.hasOwn(filled, key) && filled[key] !== null && filled[key] !== undefined) continue
-    filled[key] = value
+    filled[key] = typeof value === "string" ? CodePoints.cut(value, valueChars) : value
   }
   return {
     gathered_context: filled,

@@ -12,6 +12,7 @@ import { SecureRandom } from "../randomness/SecureRandom.js"
 import type { Run } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
+import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
 import { UsageStore } from "../usage/UsageStore.js"
@@ -137,9 +138,10 @@ export const make = Effect.gen(function* () {
         runId: run.workflow_run_id,
         agent,
         definition,
-        system_prompt: InitialContextTemplate.render(
+        system_prompt: InitialContextTemplate.renderBounded(
           definition.workflow_definition.system_prompt,
-          run.initial_context
+          run.initial_context,
+          ConversationLimits.systemPromptChars
         ),
         fragments: transcript.right.fragments
       })

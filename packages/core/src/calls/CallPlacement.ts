@@ -10,6 +10,7 @@ import type { OrganizationId } from "../organizations/Organization.js"
 import { OrganizationNotFound } from "../organizations/OrganizationErrors.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import * as E164 from "../phone-numbers/E164.js"
+import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
@@ -177,8 +178,16 @@ export const layer = Layer.effect(
                 agent,
                 definition: definition.value,
                 from_phone_number: fromNumber,
-                first_message: InitialContextTemplate.render(workflow.first_message, initialContext),
-                system_prompt: InitialContextTemplate.render(workflow.system_prompt, initialContext)
+                first_message: InitialContextTemplate.renderBounded(
+                  workflow.first_message,
+                  initialContext,
+                  ConversationLimits.firstMessageChars
+                ),
+                system_prompt: InitialContextTemplate.renderBounded(
+                  workflow.system_prompt,
+                  initialContext,
+                  ConversationLimits.systemPromptChars
+                )
               })
             ).pipe(
               Effect.onExit((exit) =>

@@ -7,6 +7,7 @@ import type { RunNotFound } from "../runs/RunErrors.js"
 import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
+import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import * as CallEvents from "./CallEvents.js"
 import * as RunVersion from "./RunVersion.js"
@@ -64,8 +65,16 @@ export const make = Effect.gen(function* () {
           const workflow = definition.workflow_definition
           return {
             run,
-            first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
-            system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
+            first_message: InitialContextTemplate.renderBounded(
+              workflow.first_message,
+              run.initial_context,
+              ConversationLimits.firstMessageChars
+            ),
+            system_prompt: InitialContextTemplate.renderBounded(
+              workflow.system_prompt,
+              run.initial_context,
+              ConversationLimits.systemPromptChars
+            ),
             gathered_fields: workflow.gathered_fields,
             max_call_duration_seconds: agent.workflow_configurations.max_call_duration_seconds,
             language: workflow.language

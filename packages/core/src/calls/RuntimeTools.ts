@@ -9,6 +9,7 @@ import type { RunNotFound } from "../runs/RunErrors.js"
 import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
+import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import type { Tool } from "../tools/Tool.js"
 import { withoutSecrets } from "../tools/Tool.js"
@@ -108,8 +109,16 @@ export const make = Effect.gen(function* () {
         run,
         agent,
         definition,
-        system_prompt: InitialContextTemplate.render(workflow.system_prompt, run.initial_context),
-        first_message: InitialContextTemplate.render(workflow.first_message, run.initial_context),
+        system_prompt: InitialContextTemplate.renderBounded(
+          workflow.system_prompt,
+          run.initial_context,
+          ConversationLimits.systemPromptChars
+        ),
+        first_message: InitialContextTemplate.renderBounded(
+          workflow.first_message,
+          run.initial_context,
+          ConversationLimits.firstMessageChars
+        ),
         // an archived tool is no longer run, so the runtime is not offered it
         tools: uuids.flatMap((uuid) => {
           const tool = found.get(uuid)

@@ -77,14 +77,12 @@ export const make = Effect.gen(function* () {
             })
           if (entry.users > maxWaiting) return yield* Effect.fail(waited(yield* Clock.currentTimeMillis))
           const now = yield* Clock.currentTimeMillis
-          const lock = entry.lock
-            .take(1)
-            .pipe(
-              Effect.timeoutFail({
-                duration: Duration.millis(Math.max(0, deadline - now)),
-                onTimeout: () => waited(deadline)
-              })
-            )
+          const lock = entry.lock.take(1).pipe(
+            Effect.timeoutFail({
+              duration: Duration.millis(Math.max(0, deadline - now)),
+              onTimeout: () => waited(deadline)
+            })
+          )
           return yield* Effect.acquireUseRelease(
             lock,
             () => effect,

@@ -131,15 +131,23 @@ const optionsOf = (version: RunAgentVersion): ModelOptions => {
   }
 }
 
-/** What the model is told a tool call gave. */
-const resultContent = (result: ToolResult): string =>
-  JSON.stringify({
+/**
+ * What the model is told a tool call gave: its outcome, and its response as JSON text cut to
+ * `ConversationLimits.toolResultChars` (as a run's log keeps it, and as the next messages' history gives it).
+ */
+export const resultContent = (result: ToolResult): string => {
+  const response = JSON.stringify(result.response ?? null)
+  return JSON.stringify({
     ok: result.ok,
     status_code: result.status_code,
-    response: result.response,
+    response:
+      response.length <= ConversationLimits.toolResultChars
+        ? result.response
+        : `${CodePoints.cut(response, ConversationLimits.toolResultChars)} (cut: the response was ${response.length} characters)`,
     message: result.message,
     error: result.error
   })
+}
 
 /** A function call's arguments as an object, or why they are not one. */
 const parseArguments = (text: string): Either.Either<Record<string, unknown>, string> => {

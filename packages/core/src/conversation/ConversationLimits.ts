@@ -26,3 +26,16 @@ export const historyChars = 24_000
 
 /** The longest a reply (its model requests and tool calls together) may take before it is given up. */
 export const replyTimeoutMillis = 120_000
+
+/**
+ * The most characters of an agent's system prompt given to the model, once `{{initial_context.*}}` is
+ * filled (a prompt may be 100,000 characters, more after accepted improvements, and a placeholder may be
+ * filled with a large value): the rest is left out.
+ */
+export const systemPromptChars = 120_000
+
+/** The most characters of an agent's first message once filled. */
+export const firstMessageChars = 10_000
+
+/** The most characters of a tool call's result given back to the model (as a run's log keeps it: 4 KiB). */
+export const toolResultChars = 4_096

@@ -1,3 +1,4 @@
+import * as CodePoints from "../text/CodePoints.js"
 /**
  * `{{initial_context.<path>}}` placeholders in agent prompts and messages, filled from a run's
  * `initial_context`. Spaces inside the braces are allowed (`{{ initial_context.key }}`) and the path may be
@@ -60,6 +61,29 @@ export const render = (template: string, initialContext: Record<string, unknown>
     const path = contextPath(body)
     return path === undefined ? placeholder : format(lookup(initialContext, path))
   })
+
+/**
+ * `render`, its result cut to at most `maxChars` characters (never splitting a character), built piece by
+ * piece and stopped there: a template repeating a placeholder of a large value never grows past the bound
+ * in memory.
+ */
+export const renderBounded = (
+  template: string,
+  initialContext: Record<string, unknown>,
+  maxChars: number
+): string => {
+  let out = ""
+  let from = 0
+  for (const match of template.matchAll(placeholderPattern)) {
+    const path = contextPath(match[1] ?? "")
+    out +=
+      template.slice(from, match.index) +
+      (path === undefined ? match[0] : format(lookup(initialContext, path)))
+    from = match.index + match[0].length
+    if (out.length >= maxChars) return CodePoints.cut(out, maxChars)
+  }
+  return CodePoints.cut(out + template.slice(from), maxChars)
+}
 
 /** The paths (after `initial_context.`) a template references, in first-use order, without duplicates. */
 export const placeholders = (template: string): Array<string> => {

@@ -45,7 +45,9 @@ describe("AnalysisRetry.decide", () => {
     expect(waitAfter(limited(120_000), 0)).toBe(120)
     expect(waitAfter(limited(1_000), 0)).toBe(10)
     expect(waitAfter(limited(null), 2)).toBe(300)
-    expect(waitAfter(limited(7_200_500), 3)).toBe(7_200.5)
+    expect(waitAfter(limited(3_000_500), 3)).toBe(3_000.5)
+    // however long a provider asks for, an hour at most
+    expect(waitAfter(limited(7_200_500), 3)).toBe(3_600)
   })
 
   it("gives up at once on a refusal or an input too long: it would fail the same way again", () => {
@@ -67,7 +69,10 @@ describe("AnalysisRetry.decide", () => {
       const wait = verdict.at.getTime() - now.getTime()
       const backoff =
         AnalysisRetry.backoffSeconds[Math.min(failedBefore, AnalysisRetry.backoffSeconds.length - 1)]! * 1000
-      const asked = error._tag === "ModelRateLimited" ? (error.retry_after_ms ?? 0) : 0
+      const asked =
+        error._tag === "ModelRateLimited"
+          ? Math.min(error.retry_after_ms ?? 0, AnalysisRetry.longestWaitMillis)
+          : 0
       expect(wait).toBe(Math.max(backoff, asked))
       // a later failure never waits less
       const next = AnalysisRetry.decide(error, failedBefore + 1, maxAttempts + 1, now)
