@@ -41,6 +41,16 @@ const agentKey = (organizationId: number, ref: AgentRef) =>
  * API keys with `findActiveByHash` cached (see `LookupCache`); a revocation through this store drops the
  * organization's entries as soon as it returns. Without a `Lookups` feed, the store as it is.
  */
+/**
+ * The largest definition kept in the cache, in characters of JSON (a prompt may be 100,000 characters): the
+ * cache holds up to `LookupCache.maxEntries` entries, so only small ones are kept (at most ~80 MB in all),
+ * and a larger one is read each time.
+ */
+export const maxCachedDefinitionChars = 8_192
+
+const isSmallDefinition = (definition: AgentDefinition) =>
+  JSON.stringify(definition.workflow_definition).length <= maxCachedDefinitionChars
+
 export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> = Layer.effect(
   ApiKeyStore,
   Effect.gen(function* () {
@@ -96,7 +106,7 @@ export const layerAgents: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = 
           if (kept !== undefined) return Effect.succeed(Option.some(kept))
           const generation = cache.generation
           return Effect.tap(store.findDefinition(organizationId, id), (found) => {
-            if (Option.isSome(found) && Option.isNone(transaction))
+            if (Option.isSome(found) && Option.isNone(transaction) && isSmallDefinition(found.value))
               cache.fill(key, String(organizationId), found.value, generation)
           })
         }),

@@ -45,6 +45,24 @@ describe("cached agent definitions", () => {
       // another organization's id names nothing, kept or not
       const other = yield* Fixtures.organization()
       expect(yield* agents.findDefinition(other.id, definition.id)).toEqual(Option.none())
+      // a large definition is not kept (the cache's memory is bounded by count, not size): read each time
+      const large = yield* agents.appendDefinition(
+        organization.id,
+        agent.id,
+        (current) => ({ ...current, system_prompt: "x".repeat(CachedLookups.maxCachedDefinitionChars) }),
+        Fixtures.epoch
+      )
+      const largeId = Option.getOrThrow(large).definition.id
+      // (a later version becomes current, so that the large one may be taken away beneath the store)
+      yield* agents.appendDefinition(
+        organization.id,
+        agent.id,
+        (current) => ({ ...current, system_prompt: "short" }),
+        Fixtures.epoch
+      )
+      expect(Option.isSome(yield* agents.findDefinition(organization.id, largeId))).toBe(true)
+      yield* sql`DELETE FROM agent_definitions WHERE id = ${largeId}`
+      expect(yield* agents.findDefinition(organization.id, largeId)).toEqual(Option.none())
     }).pipe(Effect.provide(layer))
   )
 })
