@@ -61,11 +61,13 @@ export const layer = Layer.effect(
 
     const storeKey = (organizationId: OrganizationId, key: string) =>
       Effect.gen(function* () {
+        const prefix = ApiKey.displayPrefix(key)
         const stored = yield* keys.insert(
           {
             organization_id: organizationId,
             key_hash: yield* ApiKey.hash(key),
-            key_prefix: ApiKey.displayPrefix(key)
+            key_prefix: prefix,
+            name: ApiKey.defaultName(prefix)
           },
           yield* now
         )
