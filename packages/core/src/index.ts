@@ -17,6 +17,8 @@ export * as Transactions from "./storage/Transactions.js"
 // Organizations and API keys
 export * as ApiKey from "./organizations/ApiKey.js"
 export * as ApiKeyStore from "./organizations/ApiKeyStore.js"
+export * as ApiKeys from "./organizations/ApiKeys.js"
+export * as ApiKeyUse from "./organizations/ApiKeyUse.js"
 export * as Organization from "./organizations/Organization.js"
 export * as OrganizationErrors from "./organizations/OrganizationErrors.js"
 export * as Organizations from "./organizations/Organizations.js"
