@@ -4,6 +4,7 @@ import type { Services } from "@voice-agent-platform/core"
 import {
   Agents,
   AgentStore,
+  ApiKeys,
   BlobStore,
   CallEvents,
   CallFragmentStore,
@@ -60,6 +61,8 @@ import { CampaignsHandlers } from "./campaigns/CampaignsHandlers.js"
 import { RuntimeHandlers } from "./runtime/RuntimeHandlers.js"
 import { UsageHandlers } from "./usage/UsageHandlers.js"
 import { WebhooksHandlers } from "./webhooks/WebhooksHandlers.js"
+import { ApiKeysHandlers } from "./organizations/ApiKeysHandlers.js"
+import { OrganizationHandlers } from "./organizations/OrganizationHandlers.js"
 import { AgentsHandlers } from "./agents/AgentsHandlers.js"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as DocsRoutes from "./docs/DocsRoutes.js"
@@ -206,6 +209,11 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             OutboundPolicy.OutboundPolicy,
             Authentication.Authentication
           ]),
+          GroupContext.only(OrganizationHandlers, [
+            Organizations.Organizations,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(ApiKeysHandlers, [ApiKeys.ApiKeys, Authentication.Authentication]),
           GroupContext.only(runtimeHandlers, [
             Agents.Agents,
             Tools.Tools,
