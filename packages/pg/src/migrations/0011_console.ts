@@ -15,6 +15,14 @@ import { randomIdTables, randomRowIdFunction } from "./0004_tenancy.js"
  *   version 7 now fires on changes to every other column only: recording a use must not empty every
  *   server's lookup cache for the organization once a minute per key. A later column the key lookup reads
  *   must be added to its list.
+ * - Runs are listed across agents (`GET /runs`) and both lists filter by number, disposition and mode.
+ *   Every agent's runs newest first need an index of their own (`runs_by_organization`: without it a page
+ *   sorts all the organization's runs); status and mode ride along, so those filters and their counts are
+ *   read from it alone. A number and a disposition each have a partial index in the list's order (the
+ *   rows without one are left out), so a filter by either reads its matches only. The disposition is
+ *   written once, by the analysis after the run's end, so its index costs one entry per analysed run; the
+ *   number's costs one per run write, as every index of `runs` does. Each is built in the migration's
+ *   transaction: writes to `runs` wait while it is built (about a second per million runs).
  */
 export const statements: ReadonlyArray<string> = [
   randomRowIdFunction("CREATE OR REPLACE", [
@@ -33,7 +41,13 @@ export const statements: ReadonlyArray<string> = [
   `DROP TRIGGER api_keys_lookups_changed ON api_keys`,
   `CREATE TRIGGER api_keys_lookups_changed
     AFTER UPDATE OF id, organization_id, key_hash, key_prefix, name, created_at, revoked_at OR DELETE
-    ON api_keys FOR EACH ROW EXECUTE FUNCTION lookups_changed()`
+    ON api_keys FOR EACH ROW EXECUTE FUNCTION lookups_changed()`,
+  `CREATE INDEX runs_by_organization ON runs (organization_id, created_at DESC, workflow_run_id DESC)
+    INCLUDE (status, mode)`,
+  `CREATE INDEX runs_by_phone_number ON runs (organization_id, phone_number, created_at DESC, workflow_run_id DESC)
+    WHERE phone_number IS NOT NULL`,
+  `CREATE INDEX runs_by_disposition ON runs (organization_id, disposition, created_at DESC, workflow_run_id DESC)
+    WHERE disposition IS NOT NULL`
 ]
 
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
