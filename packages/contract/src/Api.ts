@@ -6,6 +6,7 @@ import { ApiKeysApi } from "./organizations/ApiKeysApi.js"
 import { CallsApi } from "./calls/CallsApi.js"
 import { CampaignsApi } from "./campaigns/CampaignsApi.js"
 import { ConversationsApi } from "./conversations/ConversationsApi.js"
+import { RunsApi } from "./conversations/RunsApi.js"
 import { ChatsApi } from "./chats/ChatsApi.js"
 import { CredentialsApi } from "./credentials/CredentialsApi.js"
 import * as ServerAndLicense from "./docs/ServerAndLicense.js"
@@ -36,6 +37,7 @@ export class Api extends HttpApi.make("voice-agent-platform")
   .add(CampaignsApi)
   .add(DoNotCallApi)
   .add(ConversationsApi)
+  .add(RunsApi)
   .add(ChatsApi)
   .add(FilesApi)
   .add(ToolsApi)

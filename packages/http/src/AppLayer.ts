@@ -49,6 +49,7 @@ import { AdminHandlers } from "./admin/AdminHandlers.js"
 import { CallsHandlers } from "./calls/CallsHandlers.js"
 import { ChatsHandlers } from "./chats/ChatsHandlers.js"
 import { ConversationsHandlers } from "./conversations/ConversationsHandlers.js"
+import { RunsHandlers } from "./conversations/RunsHandlers.js"
 import { CredentialsHandlers } from "./credentials/CredentialsHandlers.js"
 import { DoNotCallHandlers } from "./do-not-call/DoNotCallHandlers.js"
 import { FilesHandlers } from "./files/FilesHandlers.js"
@@ -163,6 +164,7 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             DownloadLinks.LinkSigningKey,
             Authentication.Authentication
           ]),
+          GroupContext.only(RunsHandlers, [Runs.Runs, Authentication.Authentication]),
           GroupContext.only(chatsHandlers, [
             Agents.Agents,
             Tools.Tools,

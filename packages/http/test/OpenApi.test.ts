@@ -28,6 +28,7 @@ const specPaths = [
   ["get", "/api/v1/campaigns/{campaign_id}/report"],
   // the console's additions (api-contract.md, "Console and organization keys")
   ["get", "/api/v1/organization"],
+  ["get", "/api/v1/runs"],
   ["get", "/api/v1/api-keys"],
   ["post", "/api/v1/api-keys"],
   ["delete", "/api/v1/api-keys/{api_key_id}"]
