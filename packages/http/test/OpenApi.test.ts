@@ -29,6 +29,7 @@ const specPaths = [
   // the console's additions (api-contract.md, "Console and organization keys")
   ["get", "/api/v1/organization"],
   ["get", "/api/v1/runs"],
+  ["post", "/api/v1/campaigns/{campaign_id}/contacts/preflight"],
   ["get", "/api/v1/api-keys"],
   ["post", "/api/v1/api-keys"],
   ["delete", "/api/v1/api-keys/{api_key_id}"]
