@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import * as ApiKey from "@voice-agent-platform/core/organizations/ApiKey.js"
+import * as ApiKeyName from "@voice-agent-platform/core/organizations/ApiKeyName.js"
 import { Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
@@ -38,8 +38,8 @@ export const CreatedApiKeyResponse = Schema.Struct({
 /** `POST /api-keys`. */
 export const CreateApiKeyRequest = strict(
   Schema.Struct({
-    name: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(ApiKey.maxNameLength)).annotations({
-      description: `What the key is for, e.g. "CRM integration" (1..${ApiKey.maxNameLength} characters, trimmed)`
+    name: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(ApiKeyName.maxNameLength)).annotations({
+      description: `What the key is for, e.g. "CRM integration" (1..${ApiKeyName.maxNameLength} characters, trimmed)`
     })
   }).annotations({ identifier: "CreateApiKeyRequest" })
 )

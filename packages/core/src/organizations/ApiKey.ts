@@ -1,15 +1,13 @@
 import { Effect, Schema } from "effect"
+import { ApiKeyName } from "./ApiKeyName.js"
 import { OrganizationId } from "./Organization.js"
+
+// names are a pure module of their own, which the API contract reads without this module's randomness
+export { ApiKeyName, defaultName, maxNameLength } from "./ApiKeyName.js"
 import { base62String, type SecureRandom } from "../randomness/SecureRandom.js"
 
 export const ApiKeyId = Schema.Int.pipe(Schema.positive(), Schema.brand("ApiKeyId"))
 export type ApiKeyId = typeof ApiKeyId.Type
-
-/** The longest name a key may have. */
-export const maxNameLength = 100
-
-/** What people call a key ("CRM integration"): 1..100 characters. */
-export const ApiKeyName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(maxNameLength))
 
 /** A stored API key: only its SHA-256 hash is kept, never the key itself. */
 export const ApiKey = Schema.Struct({
@@ -43,12 +41,6 @@ export const generate: Effect.Effect<string, never, SecureRandom> = Effect.map(
 
 /** What listings show of a key: the prefix and the first four random characters. */
 export const displayPrefix = (key: string): string => key.slice(0, keyPrefix.length + 4)
-
-/**
- * The name of a key made without one (an organization's first key, a key the operator issues, and every
- * key made before keys had names): "Key " and its listed prefix, e.g. "Key vap_AbC1".
- */
-export const defaultName = (prefix: string): string => `Key ${prefix}`
 
 /** Lower-case hex SHA-256 of a key, with the Web Crypto API. */
 export const hash = (key: string): Effect.Effect<string> =>
