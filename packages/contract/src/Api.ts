@@ -2,9 +2,11 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { flow } from "effect"
 import { AdminApi } from "./admin/AdminApi.js"
 import { AgentsApi } from "./agents/AgentsApi.js"
+import { ApiKeysApi } from "./organizations/ApiKeysApi.js"
 import { CallsApi } from "./calls/CallsApi.js"
 import { CampaignsApi } from "./campaigns/CampaignsApi.js"
 import { ConversationsApi } from "./conversations/ConversationsApi.js"
+import { RunsApi } from "./conversations/RunsApi.js"
 import { ChatsApi } from "./chats/ChatsApi.js"
 import { CredentialsApi } from "./credentials/CredentialsApi.js"
 import * as ServerAndLicense from "./docs/ServerAndLicense.js"
@@ -17,6 +19,7 @@ import { HealthApi } from "./health/HealthApi.js"
 import { ImprovementsApi } from "./improvements/ImprovementsApi.js"
 import { IntegrationsApi } from "./integrations/IntegrationsApi.js"
 import { KnowledgeBaseApi } from "./knowledge-base/KnowledgeBaseApi.js"
+import { OrganizationApi } from "./organizations/OrganizationApi.js"
 import { PhoneNumbersApi } from "./phone-numbers/PhoneNumbersApi.js"
 import { ToolsApi } from "./tools/ToolsApi.js"
 import { TriggersApi } from "./triggers/TriggersApi.js"
@@ -34,6 +37,7 @@ export class Api extends HttpApi.make("voice-agent-platform")
   .add(CampaignsApi)
   .add(DoNotCallApi)
   .add(ConversationsApi)
+  .add(RunsApi)
   .add(ChatsApi)
   .add(FilesApi)
   .add(ToolsApi)
@@ -43,6 +47,8 @@ export class Api extends HttpApi.make("voice-agent-platform")
   .add(UsageApi)
   .add(KnowledgeBaseApi)
   .add(WebhooksApi)
+  .add(OrganizationApi)
+  .add(ApiKeysApi)
   .add(RuntimeApi)
   .add(AdminApi)
   .addError(ValidationError)

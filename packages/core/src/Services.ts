@@ -14,6 +14,8 @@ import * as RetentionSweep from "./files/RetentionSweep.js"
 import * as Improvements from "./improvements/Improvements.js"
 import * as Integrations from "./integrations/Integrations.js"
 import * as KnowledgeBase from "./knowledge-base/KnowledgeBase.js"
+import * as ApiKeys from "./organizations/ApiKeys.js"
+import * as ApiKeyUse from "./organizations/ApiKeyUse.js"
 import * as Organizations from "./organizations/Organizations.js"
 import * as PhoneNumbers from "./phone-numbers/PhoneNumbers.js"
 import * as RuntimeCalls from "./calls/RuntimeCalls.js"
@@ -31,6 +33,8 @@ import * as Webhooks from "./webhooks/Webhooks.js"
 /** Every domain service. */
 export type Services =
   | Agents.Agents
+  | ApiKeys.ApiKeys
+  | ApiKeyUse.ApiKeyUse
   | CallEvents.CallEvents
   | CallReclaim.CallReclaim
   | CallPlacement.CallPlacement
@@ -64,6 +68,8 @@ export type Engine = Services | Ports | LanguageModel
 
 /** Every domain service, wired over whatever storage, files, telephony and configuration the host provides. */
 export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(
+  ApiKeys.layer,
+  ApiKeyUse.layer,
   CallEvents.layer,
   CallPlacement.layer,
   Campaigns.layer,

@@ -59,6 +59,13 @@ export const campaignStoreContract = (it: Vitest.MethodsNonLive<Stores>) =>
           "+48500000900"
         ])
         expect(listed.items[0]!.initial_context).toEqual({ i: 0 })
+        // which numbers it has, in one lookup; another organization's campaign has none for it
+        expect(
+          yield* store.numbersAmong(org.id, campaign.id, ["+48500000100", "+48500000900", "+48500000555"])
+        ).toEqual(new Set(["+48500000100", "+48500000900"]))
+        expect(yield* store.numbersAmong(org.id, campaign.id, [])).toEqual(new Set())
+        const stranger = yield* Fixtures.organization()
+        expect(yield* store.numbersAmong(stranger.id, campaign.id, ["+48500000100"])).toEqual(new Set())
 
         yield* store.tally(org.id, campaign.id, CampaignTally.move(null, "pending", 4))
         yield* store.tally(

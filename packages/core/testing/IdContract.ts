@@ -5,6 +5,7 @@ import { CampaignStore } from "../src/campaigns/CampaignStore.js"
 import { ImprovementStore } from "../src/improvements/ImprovementStore.js"
 import { DocumentStore } from "../src/knowledge-base/DocumentStore.js"
 import { MinorUnits } from "../src/money/Money.js"
+import { ApiKeyStore } from "../src/organizations/ApiKeyStore.js"
 import type { OrganizationId } from "../src/organizations/Organization.js"
 import { PhoneNumberStore } from "../src/phone-numbers/PhoneNumberStore.js"
 import type { Stores } from "../src/storage/Stores.js"
@@ -90,6 +91,18 @@ export const idContract = (it: Vitest.MethodsNonLive<Stores>) => {
               recorded_at: at(1)
             })
             return line.id
+          })
+      ],
+      [
+        "API key",
+        (id) =>
+          Effect.gen(function* () {
+            const suffix = yield* Fixtures.unique()
+            const key = yield* (yield* ApiKeyStore).insert(
+              { organization_id: id, key_hash: `hash-${suffix}`, key_prefix: "vap_abcd", name: "Ids" },
+              at(0)
+            )
+            return key.id
           })
       ],
       [

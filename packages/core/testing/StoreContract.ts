@@ -14,6 +14,7 @@ import { idempotencyStoreContract } from "./IdempotencyStoreContract.js"
 import { organizationStoreContract } from "./OrganizationStoreContract.js"
 import { phoneNumberStoreContract } from "./PhoneNumberStoreContract.js"
 import { quotaContract } from "./QuotaContract.js"
+import { runListContract } from "./RunListContract.js"
 import { runModelContract } from "./RunModelContract.js"
 import { runStoreContract } from "./RunStoreContract.js"
 import { tenantScopeContract } from "./TenantScopeContract.js"
@@ -33,6 +34,7 @@ export const storeContract = (name: string, stores: Layer.Layer<Stores, unknown>
     campaignTallyContract(it)
     agentStoreContract(it)
     runStoreContract(it)
+    runListContract(it)
     runModelContract(it)
     callStoreContract(it)
     callEndsContract(it)

@@ -4,6 +4,7 @@ import type { Services } from "@voice-agent-platform/core"
 import {
   Agents,
   AgentStore,
+  ApiKeys,
   BlobStore,
   CallEvents,
   CallFragmentStore,
@@ -48,6 +49,7 @@ import { AdminHandlers } from "./admin/AdminHandlers.js"
 import { CallsHandlers } from "./calls/CallsHandlers.js"
 import { ChatsHandlers } from "./chats/ChatsHandlers.js"
 import { ConversationsHandlers } from "./conversations/ConversationsHandlers.js"
+import { RunsHandlers } from "./conversations/RunsHandlers.js"
 import { CredentialsHandlers } from "./credentials/CredentialsHandlers.js"
 import { DoNotCallHandlers } from "./do-not-call/DoNotCallHandlers.js"
 import { FilesHandlers } from "./files/FilesHandlers.js"
@@ -60,6 +62,8 @@ import { CampaignsHandlers } from "./campaigns/CampaignsHandlers.js"
 import { RuntimeHandlers } from "./runtime/RuntimeHandlers.js"
 import { UsageHandlers } from "./usage/UsageHandlers.js"
 import { WebhooksHandlers } from "./webhooks/WebhooksHandlers.js"
+import { ApiKeysHandlers } from "./organizations/ApiKeysHandlers.js"
+import { OrganizationHandlers } from "./organizations/OrganizationHandlers.js"
 import { AgentsHandlers } from "./agents/AgentsHandlers.js"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as DocsRoutes from "./docs/DocsRoutes.js"
@@ -160,6 +164,7 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             DownloadLinks.LinkSigningKey,
             Authentication.Authentication
           ]),
+          GroupContext.only(RunsHandlers, [Runs.Runs, Authentication.Authentication]),
           GroupContext.only(chatsHandlers, [
             Agents.Agents,
             Tools.Tools,
@@ -206,6 +211,11 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             OutboundPolicy.OutboundPolicy,
             Authentication.Authentication
           ]),
+          GroupContext.only(OrganizationHandlers, [
+            Organizations.Organizations,
+            Authentication.Authentication
+          ]),
+          GroupContext.only(ApiKeysHandlers, [ApiKeys.ApiKeys, Authentication.Authentication]),
           GroupContext.only(runtimeHandlers, [
             Agents.Agents,
             Tools.Tools,

@@ -25,7 +25,14 @@ const specPaths = [
   ["post", "/api/v1/workflow/{workflow_id}/calls"],
   ["get", "/api/v1/organizations/usage/current-period"],
   ["get", "/api/v1/usage"],
-  ["get", "/api/v1/campaigns/{campaign_id}/report"]
+  ["get", "/api/v1/campaigns/{campaign_id}/report"],
+  // the console's additions (api-contract.md, "Console and organization keys")
+  ["get", "/api/v1/organization"],
+  ["get", "/api/v1/runs"],
+  ["post", "/api/v1/campaigns/{campaign_id}/contacts/preflight"],
+  ["get", "/api/v1/api-keys"],
+  ["post", "/api/v1/api-keys"],
+  ["delete", "/api/v1/api-keys/{api_key_id}"]
 ] as const
 
 type Operation = {

@@ -119,8 +119,8 @@ describe.each([
 })
 
 describe("quotas per organization, defaults", () => {
-  it("are 20 webhook endpoints, 1,000 documents and 100 campaigns, each configurable from 1 to 1,000,000", () => {
-    expect(Quotas.defaults).toEqual({ webhook_endpoints: 20, documents: 1000, campaigns: 100 })
+  it("are 20 webhook endpoints, 1,000 documents, 100 campaigns and 20 active API keys, each configurable from 1 to 1,000,000", () => {
+    expect(Quotas.defaults).toEqual({ webhook_endpoints: 20, documents: 1000, campaigns: 100, api_keys: 20 })
     expect(Quotas.isValidLimit(1)).toBe(true)
     expect(Quotas.isValidLimit(1_000_000)).toBe(true)
     expect(Quotas.isValidLimit(0)).toBe(false)
@@ -144,24 +144,28 @@ describe("quotas in the bundled server's configuration", () => {
     ).pipe(Effect.map(Either.map((config) => config.quotas)))
 
   it.effect(
-    "reads QUOTA_WEBHOOK_ENDPOINTS, QUOTA_DOCUMENTS and QUOTA_CAMPAIGNS, defaulting each, and refuses a bad value",
+    "reads QUOTA_WEBHOOK_ENDPOINTS, QUOTA_DOCUMENTS, QUOTA_CAMPAIGNS and QUOTA_API_KEYS, defaulting each, and refuses a bad value",
     () =>
       Effect.gen(function* () {
         expect(yield* read({})).toEqual(
-          Either.right({ webhook_endpoints: 20, documents: 1000, campaigns: 100 })
+          Either.right({ webhook_endpoints: 20, documents: 1000, campaigns: 100, api_keys: 20 })
         )
         expect(yield* read({ QUOTA_WEBHOOK_ENDPOINTS: "5" })).toEqual(
-          Either.right({ webhook_endpoints: 5, documents: 1000, campaigns: 100 })
+          Either.right({ webhook_endpoints: 5, documents: 1000, campaigns: 100, api_keys: 20 })
         )
         expect(yield* read({ QUOTA_DOCUMENTS: "250000" })).toEqual(
-          Either.right({ webhook_endpoints: 20, documents: 250000, campaigns: 100 })
+          Either.right({ webhook_endpoints: 20, documents: 250000, campaigns: 100, api_keys: 20 })
         )
         expect(yield* read({ QUOTA_CAMPAIGNS: "7" })).toEqual(
-          Either.right({ webhook_endpoints: 20, documents: 1000, campaigns: 7 })
+          Either.right({ webhook_endpoints: 20, documents: 1000, campaigns: 7, api_keys: 20 })
+        )
+        expect(yield* read({ QUOTA_API_KEYS: "3" })).toEqual(
+          Either.right({ webhook_endpoints: 20, documents: 1000, campaigns: 100, api_keys: 3 })
         )
         for (const [name, bad] of ["0", "-1", "1.5", "many", "1000001"].flatMap((bad) => [
           ["QUOTA_DOCUMENTS", bad] as const,
-          ["QUOTA_CAMPAIGNS", bad] as const
+          ["QUOTA_CAMPAIGNS", bad] as const,
+          ["QUOTA_API_KEYS", bad] as const
         ])) {
           const refused = yield* read({ [name]: bad })
           expect(Either.isLeft(refused)).toBe(true)

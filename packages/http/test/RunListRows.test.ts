@@ -70,7 +70,9 @@ const run = FastCheck.record({
     instant,
     FastCheck.constantFrom(new Date(0), new Date("2026-11-24T06:00:00.123Z"))
   ),
-  ended_at: FastCheck.option(instant, { nil: null })
+  ended_at: FastCheck.option(instant, { nil: null }),
+  phone_number: FastCheck.option(FastCheck.constantFrom("+48500000100", "+12125550100"), { nil: null }),
+  disposition: FastCheck.option(text, { nil: null })
 })
 
 const listsAsTheSchemaDid = (
@@ -104,6 +106,19 @@ const listsAsTheSchemaDid = (
     expect(yield* listed({}, 2, 3)).toBe(expected(decoded.slice(3, 6), decoded.length, 2, 3))
     const completed = decoded.filter((r) => r.status === "completed")
     expect(yield* listed({ status: "completed" }, 1, 50)).toBe(expected(completed, completed.length, 1, 50))
+    // the list across agents (read the same way, with the run's number, disposition and agent) as well
+    const across = yield* store.listAcrossAgents(organization.id, {}, { page: 1, limit: 100 })
+    expect(across.items).toEqual(
+      decoded.map((r) => ({
+        ...Object.fromEntries(
+          Object.keys(Run.RunSummary.fields).map((name) => [name, r[name as keyof Run.Run]])
+        ),
+        phone_number: r.phone_number,
+        disposition: r.disposition,
+        agent_public_id: agent.public_id,
+        agent_name: agent.name
+      }))
+    )
   })
 
 const stores = (database: Layer.Layer<any, unknown>) =>

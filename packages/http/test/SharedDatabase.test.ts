@@ -235,6 +235,31 @@ describe.skipIf(!reachable)("two servers over one PostgreSQL database", () => {
     }
   })
 
+  it("refuses at once on both servers a key the organization revoked itself on one", async () => {
+    const { api_key: owner } = await organization()
+    for (let round = 0; round < 5; round++) {
+      const created = await send(
+        a(),
+        "POST",
+        "/api/v1/api-keys",
+        { apiKey: owner },
+        { name: `Round ${round}` }
+      )
+      expect(created.status).toBe(200)
+      const { api_key, api_key_id } = created.json as { api_key: string; api_key_id: number }
+      for (const port of [...both(), ...both()])
+        expect((await send(port, "GET", "/api/v1/agents", { apiKey: api_key })).status).toBe(200)
+      const [revokedOn, other] = round % 2 === 0 ? [a(), b()] : [b(), a()]
+      expect(
+        (await send(revokedOn, "DELETE", `/api/v1/api-keys/${api_key_id}`, { apiKey: owner })).status
+      ).toBe(204)
+      for (const port of [other, revokedOn]) {
+        const refused = await send(port, "GET", "/api/v1/agents", { apiKey: api_key })
+        expect(refused.status, `round ${round}, port ${port}: ${refused.body}`).toBe(401)
+      }
+    }
+  })
+
   it("shows an agent changed on one server at once on both", async () => {
     const { api_key } = await organization()
     const agent = await agentOf(api_key)

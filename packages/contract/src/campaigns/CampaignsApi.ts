@@ -116,6 +116,29 @@ export const ImportResponse = Schema.Struct({
   rejected: Schema.Array(RejectedRow)
 }).annotations({ identifier: "CampaignContactsImport" })
 
+/** `POST /campaigns/{id}/contacts/preflight`: what the import would do; nothing is imported. */
+export const ContactPreflightResponse = Schema.Struct({
+  rows: Schema.Int.annotations({
+    description: "Rows read (a CSV file's records after its header, blank lines left out)"
+  }),
+  valid: Schema.Int.annotations({ description: "Rows with a valid number: `would_add` + `duplicates`" }),
+  invalid: Schema.Array(RejectedRow).annotations({
+    description: "The rows the import would skip, each with its 1-based row, its number as given and why"
+  }),
+  duplicates: Schema.Int.annotations({
+    description: "Valid rows whose number repeats an earlier row or is already in the campaign"
+  }),
+  do_not_call: Schema.Int.annotations({
+    description:
+      "Of the contacts to add, those on the organization's Do not call list (the dialer skips them)"
+  }),
+  outside_calling_hours_now: Schema.Int.annotations({
+    description:
+      "Of the contacts to add and not on the list, those whose local time is outside calling hours at this moment (the dialer waits for their window)"
+  }),
+  would_add: Schema.Int.annotations({ description: "The contacts the import would add now" })
+}).annotations({ identifier: "CampaignContactsPreflight" })
+
 export const CreateCampaignResponse = Schema.Struct({
   ...CampaignResponse.fields,
   contacts: ImportResponse
@@ -212,6 +235,21 @@ export class CampaignsApi extends HttpApiGroup.make("campaigns")
         OpenApi.annotations({
           summary: "Add contacts",
           description: `Adds contacts as JSON (\`{contacts: [...]}\`), as a CSV file (multipart field \`file\`) or as a \`text/csv\` body. A CSV header must have \`phone_number\`; every other column becomes a key of the contact's \`initial_context\` (as text). Numbers are normalised to E.164; a number the campaign already has (or that repeats in the request) counts in \`duplicates\`; an invalid row is listed in \`rejected\` with its 1-based row (the first row after the header is 1) and skipped. A malformed CSV file is a 422 and imports nothing. At most ${ContactImport.maxContactsPerRequest} contacts per request and ${ContactImport.maxContactsPerCampaign} per campaign (one more is a 422 and imports nothing). Allowed while the campaign is \`created\` or \`paused\` (409 otherwise).`
+        })
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("preflightContacts", "/campaigns/:campaign_id/contacts/preflight")
+      .setPath(campaignPath)
+      .setPayload(Schema.Union(AddContactsJson, AddContactsForm, AddContactsCsv))
+      .addSuccess(ContactPreflightResponse)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(BodyPolicy.MaxBodyBytes, maxContactsBodyBytes)
+      .annotateContext(
+        OpenApi.annotations({
+          summary: "Check contacts before adding them",
+          description: `Reads contacts exactly as \`POST …/contacts\` does (JSON, a CSV file in the multipart field \`file\`, or a \`text/csv\` body, with its bounds) and answers what adding them now would do, importing nothing: \`rows\` read, \`valid\`, \`invalid\` rows with their reasons, \`duplicates\` (within the list or already in the campaign), and of the \`would_add\` contacts how many are on the Do not call list (\`do_not_call\`) and how many are outside calling hours at this moment (\`outside_calling_hours_now\`). Refused as the import would be: 404 for an unknown campaign, 409 when the campaign takes no more contacts, 422 for a malformed file or more contacts than the campaign may hold.`
         })
       )
   )

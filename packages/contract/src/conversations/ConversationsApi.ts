@@ -1,10 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import * as Money from "@voice-agent-platform/core/money/Money.js"
+import * as E164 from "@voice-agent-platform/core/phone-numbers/E164.js"
 import * as Run from "@voice-agent-platform/core/runs/Run.js"
 import * as ConversationMode from "@voice-agent-platform/core/runs/ConversationMode.js"
 import * as Recording from "@voice-agent-platform/core/runs/Recording.js"
 import * as Transcript from "@voice-agent-platform/core/transcripts/Transcript.js"
-import { Schema } from "effect"
+import { Either, Schema } from "effect"
 import { Conflict, NotFound } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { AgentIdParam, documentedAsInteger, IntId } from "../shared/Ids.js"
@@ -26,6 +27,17 @@ const runSummaryFields = {
 
 /** A run as the list shows it: no links, logs or SMS. */
 export const RunSummaryResponse = Schema.Struct(runSummaryFields).annotations({ identifier: "RunSummary" })
+
+/**
+ * A run as the list of every agent's runs shows it: the summary, the called number and disposition, and
+ * its agent (public id and current name).
+ */
+export const RunListItemResponse = Schema.Struct({
+  ...runSummaryFields,
+  ...Run.Run.pick("phone_number", "disposition").fields,
+  agent_id: Schema.String.annotations({ description: "The agent's public id (agent_...)" }),
+  agent_name: Schema.String.annotations({ description: "The agent's name, as it is now" })
+}).annotations({ identifier: "RunListItem" })
 
 /** A single run: everything the list shows, plus cost, SMS, logs, integration deliveries and file links. */
 export const RunResponse = Schema.Struct({
@@ -101,17 +113,51 @@ export const CreateConversationRequest = strict(
   }).annotations({ identifier: "CreateConversationRequest" })
 )
 
-/** `GET /agents/{agent_id}/conversations`: a page, and optional filters. */
-export const ListRunsQuery = Schema.Struct({
-  ...PageParams,
+const invalidNumber = "phone_number must be a valid phone number in international format, e.g. +48500000486"
+
+/** A number in a query, in any valid international spelling (`%2B48 500-100-200`), read as E.164. */
+export const PhoneNumberFilter = Schema.String.pipe(
+  Schema.filter((input) => Either.isRight(E164.normalize(input)), { message: () => invalidNumber }),
+  Schema.compose(
+    Schema.transform(Schema.String, E164.E164, {
+      strict: true,
+      decode: (input) => Either.getOrThrow(E164.normalize(input)),
+      encode: (number) => number
+    })
+  )
+).annotations({
+  jsonSchema: {
+    type: "string",
+    description:
+      "Only calls to this number, in any valid international spelling, URL-encoded (`%2B48500100200`); matched as E.164"
+  }
+})
+
+/** The filters both runs lists take, each optional; every one given must match. */
+export const RunFilterParams = {
   status: Schema.optionalWith(Run.RunStatus, { exact: true }),
   created_after: Schema.optionalWith(InstantParam, { exact: true }).annotations({
     description: "Only runs created at or after this instant (ISO 8601 with a timezone)"
   }),
   created_before: Schema.optionalWith(InstantParam, { exact: true }).annotations({
     description: "Only runs created before this instant (ISO 8601 with a timezone)"
-  })
-})
+  }),
+  phone_number: Schema.optionalWith(PhoneNumberFilter, { exact: true }),
+  disposition: Schema.optionalWith(
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+      title: "Disposition",
+      description: "Only runs the analysis gave this disposition code (1..100 characters)"
+    }),
+    { exact: true }
+  ),
+  mode: Schema.optionalWith(
+    Run.RunMode.annotations({ description: "Only runs of this mode: phone, webrtc, smallwebrtc or chat" }),
+    { exact: true }
+  )
+}
+
+/** `GET /agents/{agent_id}/conversations`: a page, and optional filters. */
+export const ListRunsQuery = Schema.Struct({ ...PageParams, ...RunFilterParams })
 
 /** How long a download link lives: 60..86400 seconds, default 3600. */
 export const LinkQuery = Schema.Struct({
@@ -161,7 +207,7 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
         OpenApi.annotations({
           summary: "List runs",
           description:
-            "The agent's runs (calls, browser sessions, chats), newest first, each with `initial_context`, `gathered_context` and `duration_seconds`; filter by `status` and by creation time (`created_after` inclusive, `created_before` exclusive). Links, logs and SMS come only with a single run."
+            "The agent's runs (calls, browser sessions, chats), newest first, each with `initial_context`, `gathered_context` and `duration_seconds`; filter by `status`, creation time (`created_after` inclusive, `created_before` exclusive), `phone_number` (any international spelling), `disposition` and `mode`. Links, logs and SMS come only with a single run. `GET /runs` lists every agent's runs with the same filters."
         })
       )
   )

@@ -106,6 +106,12 @@ export class CampaignStore extends Context.Tag("@voice-agent-platform/core/Campa
       contacts: ReadonlyArray<NewContact>,
       now: Date
     ) => Effect.Effect<AddedContacts>
+    /** Which of the numbers (E.164) the organization's campaign already has: one lookup for many. */
+    readonly numbersAmong: (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      phoneNumbers: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlySet<string>>
     readonly findContact: (
       organizationId: OrganizationId,
       campaignId: CampaignId,

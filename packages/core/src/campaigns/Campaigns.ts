@@ -4,6 +4,7 @@ import { AgentArchived, type AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
 import type { OrganizationId } from "../organizations/Organization.js"
+import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
@@ -37,6 +38,7 @@ import * as CampaignLifecycle from "./CampaignLifecycle.js"
 import { CampaignStore } from "./CampaignStore.js"
 import * as CampaignTally from "./CampaignTally.js"
 import * as ContactImport from "./ContactImport.js"
+import * as ContactPreflight from "./ContactPreflight.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 
 /** The largest `max_concurrency`; the default is the organization's channels, capped to it. */
@@ -87,6 +89,18 @@ export class Campaigns extends Context.Tag("@voice-agent-platform/core/Campaigns
       id: CampaignId,
       rows: ReadonlyArray<ContactImport.ImportRow>
     ) => Effect.Effect<ImportResult, CampaignNotFound | CampaignNotEditable | TooManyContacts>
+    /**
+     * What `addContacts` would do with the rows now, importing nothing (`ContactPreflight`): refused as the
+     * import would be (a campaign that takes no contacts, more than the campaign may hold).
+     */
+    readonly preflightContacts: (
+      organizationId: OrganizationId,
+      id: CampaignId,
+      rows: ReadonlyArray<ContactImport.ImportRow>
+    ) => Effect.Effect<
+      ContactPreflight.ContactPreflight,
+      CampaignNotFound | CampaignNotEditable | TooManyContacts
+    >
     readonly removeContact: (
       organizationId: OrganizationId,
       id: CampaignId,
@@ -120,6 +134,7 @@ export const layer = Layer.effect(
     const store = yield* CampaignStore
     const agents = yield* Agents
     const organizations = yield* OrganizationStore
+    const doNotCall = yield* DoNotCallStore
     const numbers = yield* PhoneNumberStore
     const transactions = yield* Transactions
     const webhookStore = yield* WebhookStore
@@ -233,6 +248,24 @@ export const layer = Layer.effect(
               return yield* importInto(campaign, rows, yield* now)
             })
           ),
+        preflightContacts: (organizationId, id, rows) =>
+          Effect.gen(function* () {
+            const campaign = yield* find(organizationId, id)
+            if (!CampaignLifecycle.acceptsContacts(campaign.status)) {
+              return yield* new CampaignNotEditable({ status: campaign.status })
+            }
+            const plan = ContactImport.plan(rows)
+            const total = CampaignTally.total(campaign.totals.counts)
+            if (total + plan.accepted.length > ContactImport.maxContactsPerCampaign) {
+              return yield* new TooManyContacts({ limit: ContactImport.maxContactsPerCampaign })
+            }
+            const numbers = plan.accepted.map((row) => row.phone_number)
+            const [inCampaign, listed] = yield* Effect.all([
+              store.numbersAmong(organizationId, id, numbers),
+              doNotCall.listedAmong(organizationId, numbers)
+            ])
+            return ContactPreflight.summarize(rows.length, plan, inCampaign, listed, yield* now)
+          }),
         removeContact: (organizationId, id, contactId) =>
           transactions.run(
             Effect.gen(function* () {

@@ -110,6 +110,11 @@ export const layer: Layer.Layer<CampaignStore, never, MemoryDatabase> = Layer.ef
           campaigns.replaceOwn(organizationId, id, (campaign) => ({ ...campaign, ...patch }))
         ),
       tally: (organizationId, id, delta) => db.atomically(() => addTally(organizationId, id, delta)),
+      numbersAmong: (organizationId, id, phoneNumbers) =>
+        db.atomically(() => {
+          const known = new Set(ofCampaign(organizationId, id).map((c) => c.phone_number))
+          return new Set(phoneNumbers.filter((number) => known.has(number)))
+        }),
       addContacts: (organizationId, id, newContacts, now) =>
         db.atomically(() => {
           if (campaigns.own(organizationId, id) === undefined) return { added: [], duplicates: 0 }

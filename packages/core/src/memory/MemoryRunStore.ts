@@ -1,7 +1,10 @@
 import { Effect, Layer, Option } from "effect"
 import type { AnalysisJob, AnalysisJobId } from "../analysis/AnalysisJob.js"
-import type { Run } from "../runs/Run.js"
-import { isLive, newRunDefaults } from "../runs/Run.js"
+import type { Agent } from "../agents/Agent.js"
+import type { AgentId } from "../agents/AgentIds.js"
+import * as Page from "../pagination/Page.js"
+import type { Run, RunListing } from "../runs/Run.js"
+import { isLive, matchesFilter, newRunDefaults } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
 import type { EndedRunCursor } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
@@ -32,6 +35,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       id: (r) => r.workflow_run_id
     })
     const analysisJobs = db.table<AnalysisJobId, AnalysisJob>("analysis_jobs")
+    const agents = db.table<AgentId, Agent>("agents")
     return {
       insert: (run, now) =>
         db.atomically(() => {
@@ -84,16 +88,23 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       findAnyOrganization: (id) => db.atomically(() => Option.fromNullable(runs.get(id))),
       list: (organizationId, agentId, filter, page) =>
         db.atomically(() =>
-          runs.newestPage(
-            organizationId,
-            page,
-            (r) =>
-              r.workflow_id === agentId &&
-              (filter.status === undefined || r.status === filter.status) &&
-              (filter.created_after === undefined ||
-                r.created_at.getTime() >= filter.created_after.getTime()) &&
-              (filter.created_before === undefined ||
-                r.created_at.getTime() < filter.created_before.getTime())
+          runs.newestPage(organizationId, page, (r) => r.workflow_id === agentId && matchesFilter(r, filter))
+        ),
+      listAcrossAgents: (organizationId, filter, page) =>
+        db.atomically(() =>
+          Page.map(
+            runs.newestPage(
+              organizationId,
+              page,
+              (r) =>
+                (filter.agent_id === undefined || r.workflow_id === filter.agent_id) &&
+                matchesFilter(r, filter)
+            ),
+            (run): RunListing => {
+              const agent = agents.get(run.workflow_id)
+              if (agent === undefined) throw new Error(`run ${run.workflow_run_id} has no agent`)
+              return { ...run, agent_public_id: agent.public_id, agent_name: agent.name }
+            }
           )
         ),
       update: (organizationId, id, patch) =>

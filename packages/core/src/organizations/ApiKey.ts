@@ -1,5 +1,9 @@
 import { Effect, Schema } from "effect"
+import { ApiKeyName } from "./ApiKeyName.js"
 import { OrganizationId } from "./Organization.js"
+
+// names are a pure module of their own, which the API contract reads without this module's randomness
+export { ApiKeyName, defaultName, maxNameLength } from "./ApiKeyName.js"
 import { base62String, type SecureRandom } from "../randomness/SecureRandom.js"
 
 export const ApiKeyId = Schema.Int.pipe(Schema.positive(), Schema.brand("ApiKeyId"))
@@ -13,7 +17,10 @@ export const ApiKey = Schema.Struct({
   key_hash: Schema.String,
   /** The first characters of the key, so that people can tell keys apart in listings. */
   key_prefix: Schema.String,
+  name: ApiKeyName,
   created_at: Schema.DateFromSelf,
+  /** When the key last authenticated a request, to within a minute (`ApiKeyUse`); null when never. */
+  last_used_at: Schema.NullOr(Schema.DateFromSelf),
   revoked_at: Schema.NullOr(Schema.DateFromSelf)
 })
 export type ApiKey = typeof ApiKey.Type

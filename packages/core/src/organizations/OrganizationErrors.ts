@@ -20,3 +20,21 @@ export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>
     return `insufficient_balance: ${(this.required / 100).toFixed(2)} PLN is needed and the balance is ${(this.balance / 100).toFixed(2)} PLN; top up at least ${(this.top_up / 100).toFixed(2)} PLN`
   }
 }
+
+/** No key of the organization has this id (another organization's key looks the same). */
+export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", {
+  api_key_id: Schema.Number
+}) {
+  override get message() {
+    return `API key ${this.api_key_id} not found`
+  }
+}
+
+/** Revoking the key would leave the organization without an active key: nothing could sign in again (409). */
+export class LastActiveApiKey extends Schema.TaggedError<LastActiveApiKey>()("LastActiveApiKey", {
+  api_key_id: Schema.Number
+}) {
+  override get message() {
+    return `last_active_key: API key ${this.api_key_id} is the organization's only active key; create another key before revoking it`
+  }
+}

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { ChannelStore } from "../calls/ChannelStore.js"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import { MinorUnits } from "../money/Money.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
@@ -15,6 +16,12 @@ import { OrganizationStore } from "./OrganizationStore.js"
 export interface IssuedKey {
   readonly api_key_id: ApiKeyId
   readonly api_key: string
+}
+
+/** What the organization's overview shows: the organization and how many of its channels calls hold now. */
+export interface OrganizationOverview {
+  readonly organization: Organization
+  readonly channels_busy: number
 }
 
 /** Organizations and their API keys: what the operator (the spec's "dashboard") manages. */
@@ -38,6 +45,8 @@ export class Organizations extends Context.Tag("@voice-agent-platform/core/Organ
       id: OrganizationId,
       amount: MinorUnits
     ) => Effect.Effect<Organization, OrganizationNotFound>
+    /** The organization as it is now (its balance included) and its outbound channels held by calls now. */
+    readonly overview: (id: OrganizationId) => Effect.Effect<OrganizationOverview, OrganizationNotFound>
     /** True when no organization exists yet: the bundled server then creates one. */
     readonly isEmpty: Effect.Effect<boolean>
     /**
@@ -57,15 +66,18 @@ export const layer = Layer.effect(
     const organizations = yield* OrganizationStore
     const keys = yield* ApiKeyStore
     const random = yield* SecureRandom
+    const channels = yield* ChannelStore
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const storeKey = (organizationId: OrganizationId, key: string) =>
       Effect.gen(function* () {
+        const prefix = ApiKey.displayPrefix(key)
         const stored = yield* keys.insert(
           {
             organization_id: organizationId,
             key_hash: yield* ApiKey.hash(key),
-            key_prefix: ApiKey.displayPrefix(key)
+            key_prefix: prefix,
+            name: ApiKey.defaultName(prefix)
           },
           yield* now
         )
@@ -107,6 +119,12 @@ export const layer = Layer.effect(
         Effect.flatMap(organizations.find(id), (o) => Effect.flatMap(found(id, o), () => newKey(id))),
       revokeKey: (id) => Effect.flatMap(now, (at) => Effect.map(keys.revoke(id, at), Option.isSome)),
       topUp: (id, amount) => Effect.flatMap(organizations.credit(id, amount), (o) => found(id, o)),
+      overview: (id) =>
+        Effect.gen(function* () {
+          const organization = yield* Effect.flatMap(organizations.find(id), (o) => found(id, o))
+          const held = yield* channels.held(id, yield* now)
+          return { organization, channels_busy: held.length }
+        }),
       isEmpty: Effect.map(organizations.count, (n) => n === 0),
       ensureWithKey: (key, name) =>
         Effect.gen(function* () {

@@ -8,14 +8,17 @@ export interface QuotaLimits {
   readonly documents: number
   /** Campaigns of an organization not yet completed or canceled (`QUOTA_CAMPAIGNS`). */
   readonly campaigns: number
+  /** Active (unrevoked) API keys of an organization (`QUOTA_API_KEYS`); the operator's keys are not held to it. */
+  readonly api_keys: number
 }
 
 /**
  * 20 webhook endpoints (Stripe allows 16 per account: enough for every environment and consumer of an
  * organization), 1,000 documents (at the 10 MiB upload limit, 10 GB of files and their chunks) and 100
- * campaigns not yet ended (each up to 100,000 contacts: 10 million contacts an organization has to dial).
+ * campaigns not yet ended (each up to 100,000 contacts: 10 million contacts an organization has to dial),
+ * 20 active API keys (one per environment and integration, with room to rotate each).
  */
-export const defaults: QuotaLimits = { webhook_endpoints: 20, documents: 1000, campaigns: 100 }
+export const defaults: QuotaLimits = { webhook_endpoints: 20, documents: 1000, campaigns: 100, api_keys: 20 }
 
 /** The largest quota accepted: beyond it a quota no longer bounds anything. */
 export const maxLimit = 1_000_000

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { AgentDefinitionId, AgentId } from "../agents/AgentIds.js"
+import { AgentDefinitionId, AgentId, AgentPublicId } from "../agents/AgentIds.js"
 import { Currency, MinorUnits } from "../money/Money.js"
 import { OrganizationId } from "../organizations/Organization.js"
 import { ToolCallRecord } from "../tools/ToolCallLog.js"
@@ -165,3 +165,34 @@ export const RunSummary = Run.pick(
   "ended_at"
 )
 export type RunSummary = typeof RunSummary.Type
+
+/**
+ * A run as the organization's list of every agent's runs shows it: the summary, the called number, the
+ * disposition the analysis chose, and its agent's public id and name (as the agent is named now).
+ */
+export const RunListing = Schema.Struct({
+  ...RunSummary.fields,
+  ...Run.pick("phone_number", "disposition").fields,
+  agent_public_id: AgentPublicId,
+  agent_name: Schema.String
+})
+export type RunListing = typeof RunListing.Type
+
+/** Whether a run passes a list's filter (the in-memory stores' version of the SQL lists' WHERE). */
+export const matchesFilter = (
+  run: Pick<Run, "status" | "created_at" | "phone_number" | "disposition" | "mode">,
+  filter: {
+    readonly status?: RunStatus
+    readonly created_after?: Date
+    readonly created_before?: Date
+    readonly phone_number?: string
+    readonly disposition?: string
+    readonly mode?: RunMode
+  }
+): boolean =>
+  (filter.status === undefined || run.status === filter.status) &&
+  (filter.created_after === undefined || run.created_at.getTime() >= filter.created_after.getTime()) &&
+  (filter.created_before === undefined || run.created_at.getTime() < filter.created_before.getTime()) &&
+  (filter.phone_number === undefined || run.phone_number === filter.phone_number) &&
+  (filter.disposition === undefined || run.disposition === filter.disposition) &&
+  (filter.mode === undefined || run.mode === filter.mode)

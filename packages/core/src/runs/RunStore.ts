@@ -3,7 +3,16 @@ import type { AgentId } from "../agents/AgentIds.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import type { TokenUsage } from "../language-model/LanguageModel.js"
-import type { AnalysisStatus, newRunDefaults, Run, RunStatus, RunSummary } from "./Run.js"
+import type { E164 } from "../phone-numbers/E164.js"
+import type {
+  AnalysisStatus,
+  newRunDefaults,
+  Run,
+  RunListing,
+  RunMode,
+  RunStatus,
+  RunSummary
+} from "./Run.js"
 import type { RunId } from "./RunId.js"
 
 /**
@@ -61,10 +70,23 @@ export interface EndedRunCursor {
   readonly workflow_run_id: RunId
 }
 
+/** What a runs list may be narrowed to; every field given must match. */
 export interface RunFilter {
   readonly status?: RunStatus
+  /** Created at or after this instant. */
   readonly created_after?: Date
+  /** Created before this instant. */
   readonly created_before?: Date
+  /** The called number, in E.164. */
+  readonly phone_number?: E164
+  /** The disposition code the analysis chose. */
+  readonly disposition?: string
+  readonly mode?: RunMode
+}
+
+/** The filter of the organization's list of every agent's runs: a `RunFilter`, and one agent's runs only. */
+export interface RunListFilter extends RunFilter {
+  readonly agent_id?: AgentId
 }
 
 /** Storage of runs. Every operation is scoped to one organization. */
@@ -105,6 +127,15 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
       filter: RunFilter,
       page: PageRequest
     ) => Effect.Effect<Page<RunSummary>>
+    /**
+     * Runs of every agent of the organization (or of `filter.agent_id`'s), newest first, with their agents'
+     * public ids and names (every run's agent exists: agents are archived, never removed).
+     */
+    readonly listAcrossAgents: (
+      organizationId: OrganizationId,
+      filter: RunListFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<RunListing>>
     readonly update: (
       organizationId: OrganizationId,
       id: RunId,

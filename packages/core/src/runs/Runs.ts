@@ -8,13 +8,14 @@ import { Agents } from "../agents/Agents.js"
 import { BlobStore } from "../files/BlobStore.js"
 import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
-import type { Page, PageRequest } from "../pagination/Page.js"
+import * as Page from "../pagination/Page.js"
+import type { PageRequest } from "../pagination/Page.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
-import type { Run, RunStatus, RunSummary } from "./Run.js"
+import type { Run, RunListing, RunStatus, RunSummary } from "./Run.js"
 import { isLive } from "./Run.js"
 import { RunFileNotAvailable, RunNotFound } from "./RunErrors.js"
 import type { RunId } from "./RunId.js"
@@ -74,7 +75,16 @@ export class Runs extends Context.Tag("@voice-agent-platform/core/Runs")<
       agent: AgentRef | string,
       filter: RunFilter,
       page: PageRequest
-    ) => Effect.Effect<Page<RunSummary>, AgentNotFound>
+    ) => Effect.Effect<Page.Page<RunSummary>, AgentNotFound>
+    /**
+     * The runs of every agent of the organization, newest first, or of `agent`'s only: an agent the
+     * organization does not have matches no run (an empty page, as any filter that matches nothing).
+     */
+    readonly listAcrossAgents: (
+      organizationId: OrganizationId,
+      filter: RunFilter & { readonly agent?: AgentRef | string },
+      page: PageRequest
+    ) => Effect.Effect<Page.Page<RunListing>>
     readonly get: (
       organizationId: OrganizationId,
       agent: AgentRef | string,
@@ -189,6 +199,16 @@ export const layer = Layer.effect(
         Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
           runs.list(organizationId, resolved.id, filter, page)
         ),
+
+      listAcrossAgents: (organizationId, { agent, ...filter }, page) =>
+        agent === undefined
+          ? runs.listAcrossAgents(organizationId, filter, page)
+          : agents.resolve(organizationId, agent).pipe(
+              Effect.flatMap((resolved) =>
+                runs.listAcrossAgents(organizationId, { ...filter, agent_id: resolved.id }, page)
+              ),
+              Effect.catchTag("AgentNotFound", () => Effect.succeed(Page.make<RunListing>([], 0, page)))
+            ),
 
       get: findOfAgent,
 

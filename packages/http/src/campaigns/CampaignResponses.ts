@@ -1,8 +1,9 @@
-import type { Campaign, Campaigns } from "@voice-agent-platform/core"
+import type { Campaign, Campaigns, ContactPreflight } from "@voice-agent-platform/core"
 import { CsvWriter, Money } from "@voice-agent-platform/core"
 import { total } from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import type {
   CampaignResponse,
+  ContactPreflightResponse,
   ImportResponse,
   ReportItem,
   ReportSummary
@@ -35,6 +36,14 @@ export const importResponse = (result: Campaigns.ImportResult): typeof ImportRes
   added: result.added,
   duplicates: result.duplicates,
   rejected: result.rejected.map(({ row, phone_number, detail }) => ({ row, phone_number, detail }))
+})
+
+/** What an import would do, as `…/contacts/preflight` answers it. */
+export const preflightResponse = (
+  preflight: ContactPreflight.ContactPreflight
+): typeof ContactPreflightResponse.Type => ({
+  ...preflight,
+  invalid: preflight.invalid.map(({ row, phone_number, detail }) => ({ row, phone_number, detail }))
 })
 
 export const summary = (campaign: Campaign.Campaign): typeof ReportSummary.Type => ({

@@ -84,6 +84,19 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
           return CampaignResponses.importResponse(result)
         })
       )
+      .handleRaw(
+        "preflightContacts",
+        Effect.fn("Campaigns.preflightContacts")(function* ({ path, request }) {
+          const organization = yield* CurrentOrganization
+          const id = path.campaign_id as Campaign.CampaignId
+          // An unknown campaign is 404 before a byte of the body is read, as for the import.
+          yield* Effect.mapError(campaigns.find(organization.id, id), CoreErrors.toHttp)
+          const rows = yield* ContactsBody.read(request)
+          return CampaignResponses.preflightResponse(
+            yield* Effect.mapError(campaigns.preflightContacts(organization.id, id, rows), CoreErrors.toHttp)
+          )
+        })
+      )
       .handle(
         "removeContact",
         Effect.fn("Campaigns.removeContact")(function* ({ path }) {

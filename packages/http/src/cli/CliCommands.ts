@@ -42,8 +42,10 @@ const organizationLine = (o: ReturnType<typeof organizationJson>) =>
 const keyJson = (key: ApiKey.ApiKey) => ({
   api_key_id: key.id,
   organization_id: key.organization_id,
+  name: key.name,
   key_prefix: key.key_prefix,
   created_at: key.created_at.toISOString(),
+  last_used_at: key.last_used_at?.toISOString() ?? null,
   revoked_at: key.revoked_at?.toISOString() ?? null
 })
 
@@ -139,7 +141,7 @@ export const run = (
           json: { keys },
           text: keys.map(
             (k) =>
-              `${k.api_key_id}  ${k.key_prefix}…  created ${k.created_at}  ${k.revoked_at === null ? "active" : `revoked ${k.revoked_at}`}`
+              `${k.api_key_id}  ${k.key_prefix}…  ${k.name}  created ${k.created_at}  last used ${k.last_used_at ?? "never"}  ${k.revoked_at === null ? "active" : `revoked ${k.revoked_at}`}`
           )
         }
       }).pipe(Effect.provide(CliStorage.engine))

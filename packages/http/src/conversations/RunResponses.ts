@@ -4,6 +4,7 @@ import { Money, Run } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { downloadUrl } from "../files/DownloadUrls.js"
 import type {
+  RunListItemResponse,
   RunResponse,
   RunSummaryResponse,
   TranscriptResponse
@@ -20,6 +21,15 @@ export const runSummaryResponse = (run: Run.RunSummary): typeof RunSummaryRespon
   duration_seconds: run.duration_seconds,
   created_at: run.created_at,
   ended_at: run.ended_at
+})
+
+/** A run as the list of every agent's runs shows it. */
+export const runListItemResponse = (run: Run.RunListing): typeof RunListItemResponse.Type => ({
+  ...runSummaryResponse(run),
+  phone_number: run.phone_number,
+  disposition: run.disposition,
+  agent_id: run.agent_public_id,
+  agent_name: run.agent_name
 })
 
 /** A link to one of the run's files, or null while the call is live (nothing is saved yet) or when there is none. */

@@ -34,8 +34,8 @@ export interface EmbeddingOptions {
    */
   readonly outboundAllowHosts?: string
   /**
-   * Records one organization may hold: `webhook_endpoints` (default 20) and `documents` (default
-   * 1,000); one more is refused with 409. Each from 1 to 1,000,000. They apply to the engine built here
+   * Records one organization may hold: `webhook_endpoints` (default 20), `documents` (default 1,000),
+   * `campaigns` not yet ended (default 100) and active `api_keys` (default 20); one more is refused with 409. Each from 1 to 1,000,000. They apply to the engine built here
    * (the default, or an `engine` layer built with this API); an engine built beforehand takes
    * `Quotas.layer` where it is built.
    */

@@ -1,5 +1,5 @@
 import { Authentication } from "@voice-agent-platform/contract/middleware/Authentication.js"
-import { ApiKey, ApiKeyStore } from "@voice-agent-platform/core"
+import { ApiKey, ApiKeyStore, ApiKeyUse } from "@voice-agent-platform/core"
 import { Unauthorized } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { noteOrganization } from "../observability/RequestObservation.js"
@@ -13,11 +13,15 @@ export {
 
 const invalid = new Unauthorized({ detail: "Invalid API key" })
 
-/** Looks the key up by its SHA-256 hash; malformed, unknown and revoked keys get the same 401. */
+/**
+ * Looks the key up by its SHA-256 hash; malformed, unknown and revoked keys get the same 401. A key that
+ * passes has its use noted (`ApiKeyUse`: written in the background, at most once a minute per key).
+ */
 export const layer = Layer.effect(
   Authentication,
   Effect.gen(function* () {
     const keys = yield* ApiKeyStore.ApiKeyStore
+    const uses = yield* ApiKeyUse.ApiKeyUse
     return {
       // plain combinators, no generator: this runs on every authenticated request
       apiKey: (key) => {
@@ -26,7 +30,10 @@ export const layer = Layer.effect(
         return Effect.flatMap(keys.findActiveByHash(sha256Hex(value)), (found) =>
           Option.isNone(found)
             ? Effect.fail(invalid)
-            : Effect.as(noteOrganization(found.value.organization.id), found.value.organization)
+            : Effect.zipRight(
+                uses.note(found.value.apiKey),
+                Effect.as(noteOrganization(found.value.organization.id), found.value.organization)
+              )
         )
       }
     }

@@ -61,8 +61,8 @@ export interface ServerConfig {
    */
   readonly outboundAllowHosts: AllowList.AllowList
   /**
-   * `QUOTA_WEBHOOK_ENDPOINTS`, `QUOTA_DOCUMENTS` and `QUOTA_CAMPAIGNS`: records one organization may hold
-   * (defaults 20, 1,000 and 100).
+   * `QUOTA_WEBHOOK_ENDPOINTS`, `QUOTA_DOCUMENTS`, `QUOTA_CAMPAIGNS` and `QUOTA_API_KEYS`: records one
+   * organization may hold (defaults 20, 1,000, 100 and 20).
    */
   readonly quotas: Quotas.QuotaLimits
   /**
@@ -155,7 +155,8 @@ const quota = (name: string, fallback: number) =>
 const quotasConfig: Config.Config<Quotas.QuotaLimits> = Config.all({
   webhook_endpoints: quota("QUOTA_WEBHOOK_ENDPOINTS", Quotas.defaults.webhook_endpoints),
   documents: quota("QUOTA_DOCUMENTS", Quotas.defaults.documents),
-  campaigns: quota("QUOTA_CAMPAIGNS", Quotas.defaults.campaigns)
+  campaigns: quota("QUOTA_CAMPAIGNS", Quotas.defaults.campaigns),
+  api_keys: quota("QUOTA_API_KEYS", Quotas.defaults.api_keys)
 })
 
 /** A price per million tokens in PLN: a number from 0 to 1,000,000, at most six decimals kept. */

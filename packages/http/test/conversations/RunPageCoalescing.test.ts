@@ -6,7 +6,7 @@ import { heldListsServer, storages } from "../support/HeldRunLists.js"
 import { createAgent } from "../support/RunFixtures.js"
 import { json, organization, rawClient, send, TestServer, TestServerOverSql } from "../support/TestServer.js"
 import { type Body, conversations } from "../support/ConversationFixtures.js"
-import type { Organization } from "@voice-agent-platform/core"
+import type { E164, Organization } from "@voice-agent-platform/core"
 
 const list = (client: HttpClient.HttpClient, path: string) => send(client, HttpClientRequest.get(path))
 
@@ -66,7 +66,10 @@ describe("the runs list's page key", () => {
       pageKey(organizationId, "agent_a", { page: 1, limit: 49 }),
       pageKey(organizationId, "agent_a", { ...query, status: "completed" }),
       pageKey(organizationId, "agent_a", { ...query, created_after: new Date(0) }),
-      pageKey(organizationId, "agent_a", { ...query, created_before: new Date(0) })
+      pageKey(organizationId, "agent_a", { ...query, created_before: new Date(0) }),
+      pageKey(organizationId, "agent_a", { ...query, phone_number: "+48500100200" as E164.E164 }),
+      pageKey(organizationId, "agent_a", { ...query, disposition: "confirmed" }),
+      pageKey(organizationId, "agent_a", { ...query, mode: "chat" })
     ]
     expect(new Set([pageKey(organizationId, "agent_a", query), ...others]).size).toBe(others.length + 1)
   })

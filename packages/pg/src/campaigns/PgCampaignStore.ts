@@ -181,6 +181,16 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
             })
           )
           .pipe(Effect.orDie),
+      // the unique (campaign_id, phone_number) index answers it
+      numbersAmong: (organizationId, id, phoneNumbers) =>
+        phoneNumbers.length === 0
+          ? Effect.succeed(new Set<string>())
+          : Rows.all(Schema.Struct({ phone_number: Schema.String }))(
+              sql`
+              SELECT phone_number FROM campaign_contacts
+              WHERE organization_id = ${organizationId} AND campaign_id = ${id}
+                AND phone_number = ANY(${Array.from(phoneNumbers)})`
+            ).pipe(Effect.map((rows) => new Set(rows.map((row) => row.phone_number)))),
       findContact: (organizationId, campaignId, id) =>
         contactRow(sql`
           SELECT * FROM campaign_contacts

@@ -39,7 +39,8 @@ const agentKey = (organizationId: number, ref: AgentRef) =>
 
 /**
  * API keys with `findActiveByHash` cached (see `LookupCache`); a revocation through this store drops the
- * organization's entries as soon as it returns. Without a `Lookups` feed, the store as it is.
+ * organization's entries as soon as it returns. Recording a key's use (`recordUse`) drops nothing: the
+ * lookup's answer does not depend on it. Without a `Lookups` feed, the store as it is.
  */
 /**
  * The largest definition kept in the cache, in characters of JSON (a prompt may be 100,000 characters): the
@@ -70,6 +71,10 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> 
       revoke: (id, now) =>
         Effect.tap(store.revoke(id, now), (revoked) => {
           if (Option.isSome(revoked)) cache.invalidate(String(revoked.value.organization_id))
+        }),
+      revokeUnlessLast: (organizationId, id, now) =>
+        Effect.tap(store.revokeUnlessLast(organizationId, id, now), (revocation) => {
+          if (revocation._tag === "Revoked") cache.invalidate(String(organizationId))
         })
     }
   })

@@ -12,6 +12,7 @@ import lookupNotifications from "./0007_lookup_notifications.js"
 import campaignTallies from "./0008_campaign_tallies.js"
 import fragmentMarks from "./0009_fragment_marks.js"
 import analysis from "./0010_analysis.js"
+import consoleAdditions from "./0011_console.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -27,7 +28,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0007_lookup_notifications": lookupNotifications,
   "0008_campaign_tallies": campaignTallies,
   "0009_fragment_marks": fragmentMarks,
-  "0010_analysis": analysis
+  "0010_analysis": analysis,
+  "0011_console": consoleAdditions
 }
 
 /** The table that records which versions ran. */

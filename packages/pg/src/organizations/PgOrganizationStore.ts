@@ -1,12 +1,18 @@
 import { SqlClient } from "@effect/sql"
 import { MinorUnits } from "@voice-agent-platform/core/money/Money.js"
 import { ApiKey } from "@voice-agent-platform/core/organizations/ApiKey.js"
-import { ApiKeyStore } from "@voice-agent-platform/core/organizations/ApiKeyStore.js"
+import {
+  ApiKeyStore,
+  type NewApiKey,
+  Revocation
+} from "@voice-agent-platform/core/organizations/ApiKeyStore.js"
 import { Organization } from "@voice-agent-platform/core/organizations/Organization.js"
 import type { Organization as OrganizationRecord } from "@voice-agent-platform/core/organizations/Organization.js"
 import { InsufficientBalance } from "@voice-agent-platform/core/organizations/OrganizationErrors.js"
 import { OrganizationStore } from "@voice-agent-platform/core/organizations/OrganizationStore.js"
 import { Effect, Layer, Option, Schema } from "effect"
+import * as Paging from "../storage/Paging.js"
+import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 
 /** Amounts moved in or out of a balance are positive: a negative debit would be a credit in disguise. */
@@ -81,15 +87,35 @@ const KeyWithOrganization = Schema.Struct({
   o_created_at: Organization.fields.created_at
 })
 
-/** API keys in PostgreSQL, found by their unique hash. */
+/**
+ * API keys in PostgreSQL, found by their unique hash. Creating a key within the quota and revoking one
+ * unless it is the last active key both lock the organization's row first (`QuotaGuard`'s lock): of two
+ * such changes of one organization's keys, in any server processes, the second sees the first's.
+ */
 export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> = Layer.effect(
   ApiKeyStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const one = Rows.first(ApiKey)
+    const insert = (key: NewApiKey, now: Date) =>
+      Rows.single(ApiKey)(sql`
+        INSERT INTO api_keys ${sql.insert({ ...key, created_at: now, last_used_at: null, revoked_at: null })}
+        RETURNING *`)
+    const activeCount = (organizationId: number) =>
+      Rows.single(Count)(sql`
+        SELECT count(*)::int8 AS total FROM api_keys
+        WHERE organization_id = ${organizationId} AND revoked_at IS NULL`)
     return {
-      insert: (key, now) =>
-        Rows.single(ApiKey)(sql`
-          INSERT INTO api_keys ${sql.insert({ ...key, created_at: now, revoked_at: null })} RETURNING *`),
+      insert,
+      insertWithin: (key, now, limit) =>
+        QuotaGuard.insertWithin(
+          sql,
+          "api_keys",
+          key.organization_id,
+          limit,
+          insert(key, now),
+          sql`revoked_at IS NULL`
+        ),
       findActiveByHash: (keyHash) =>
         Rows.first(KeyWithOrganization)(
           sql`
@@ -106,7 +132,9 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> 
                 organization_id: row.organization_id,
                 key_hash: row.key_hash,
                 key_prefix: row.key_prefix,
+                name: row.name,
                 created_at: row.created_at,
+                last_used_at: row.last_used_at,
                 revoked_at: row.revoked_at
               },
               organization: {
@@ -121,12 +149,46 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> 
           )
         ),
       list: (organizationId) =>
-        Rows.all(ApiKey)(
-          sql`SELECT * FROM api_keys WHERE organization_id = ${organizationId} ORDER BY id DESC`
-        ),
+        Rows.all(ApiKey)(sql`
+          SELECT * FROM api_keys WHERE organization_id = ${organizationId}
+          ORDER BY created_at DESC, id DESC`),
+      listPage: (organizationId, page) => {
+        const { limit, offset } = Paging.window(page)
+        return Paging.page(
+          sql`SELECT count(*)::int8 AS total FROM api_keys WHERE organization_id = ${organizationId}`,
+          Rows.all(ApiKey)(sql`
+            SELECT * FROM api_keys WHERE organization_id = ${organizationId}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
+          page
+        )
+      },
       revoke: (id, now) =>
-        Rows.first(ApiKey)(sql`
-          UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now}) WHERE id = ${id} RETURNING *`)
+        one(sql`
+          UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now}) WHERE id = ${id} RETURNING *`),
+      revokeUnlessLast: (organizationId, id, now) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* QuotaGuard.lockOrganization(sql, organizationId)
+              const key = yield* one(
+                sql`SELECT * FROM api_keys WHERE organization_id = ${organizationId} AND id = ${id}`
+              )
+              if (Option.isNone(key)) return Revocation.NotFound()
+              if (key.value.revoked_at !== null) return Revocation.AlreadyRevoked({ key: key.value })
+              if ((yield* activeCount(organizationId)).total <= 1) {
+                return Revocation.LastActiveKey({ key: key.value })
+              }
+              const revoked = yield* Rows.single(ApiKey)(sql`
+                UPDATE api_keys SET revoked_at = ${now} WHERE id = ${id} RETURNING *`)
+              return Revocation.Revoked({ key: revoked })
+            })
+          )
+          .pipe(Effect.orDie),
+      // No trigger hears this column (schema version 11): recording a use invalidates no lookup.
+      recordUse: (id, at, since) =>
+        Rows.run(sql`
+          UPDATE api_keys SET last_used_at = ${at}
+          WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${since})`)
     }
   })
 )

@@ -1,7 +1,6 @@
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import type { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
-import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import {
   IntegrationDelivery,
   newRunDefaults,
@@ -13,9 +12,16 @@ import type { NewRun, RunPatch } from "@voice-agent-platform/core/runs/RunStore.
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Layer, Schema } from "effect"
 import * as Batches from "../storage/Batches.js"
-import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
-import { type PageItems, pageArray, summariesOf } from "./RunSummaryRows.js"
+import * as PgRunLists from "./PgRunLists.js"
+import {
+  listingArray,
+  listingJoins,
+  listingsOf,
+  pageArray,
+  pageJoins,
+  summariesOf
+} from "./RunSummaryRows.js"
 
 /**
  * A run as stored. Logs, SMS and integration deliveries are jsonb, where their instants are ISO strings:
@@ -32,8 +38,6 @@ const RunRow = Schema.Struct({
 
 const Count = Schema.Struct({ total: Schema.Number })
 
-/** Pages starting within this many runs of the newest are read in one statement (see `list`). */
-export const onePassOffsets = 1000
 const OrganizationRow = Schema.Struct({ organization_id: OrganizationId })
 
 /** The run fields held in jsonb columns. */
@@ -91,23 +95,10 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(RunRow)
-    // The list's rows are mapped by hand (`RunSummaryRows`), not decoded with the schema.
-    const summaries = (
-      query: Effect.Effect<ReadonlyArray<{ readonly items: PageItems }>, SqlError.SqlError>
-    ) =>
-      query.pipe(
-        Effect.orDie,
-        Effect.map((rows) => summariesOf(rows[0]!.items))
-      )
-    const decodeTotal = Schema.decodeUnknownSync(Count)
     const all = Rows.all(RunRow)
     /** How many runs the agent has, as the database keeps it (`run_counts`, version 2 of the schema). */
     const agentTotal = (organizationId: OrganizationId, agentId: AgentId) =>
-      Rows.single(Count)(sql`
-        SELECT coalesce(
-          (SELECT total FROM run_counts WHERE organization_id = ${organizationId} AND workflow_id = ${agentId}),
-          0
-        )::int8 AS total`)
+      Rows.single(Count)(sql`SELECT ${PgRunLists.agentTotal(sql, organizationId, agentId)} AS total`)
 
     const update = (patch: RunPatch) => {
       const { files, ...others } = patch
@@ -174,63 +165,38 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
               WHERE r.organization_id = e.organization_id AND r.workflow_run_id = e.workflow_run_id
               RETURNING r.*`),
       findAnyOrganization: (id) => one(sql`SELECT * FROM runs WHERE workflow_run_id = ${id}`),
-      list: (organizationId, agentId, filter, page) => {
-        const where = sql.and([
-          sql`organization_id = ${organizationId}`,
-          sql`workflow_id = ${agentId}`,
-          ...(filter.status !== undefined ? [sql`status = ${filter.status}`] : []),
-          ...(filter.created_after !== undefined ? [sql`created_at >= ${filter.created_after}`] : []),
-          ...(filter.created_before !== undefined ? [sql`created_at < ${filter.created_before}`] : [])
-        ])
-        const { limit, offset } = Paging.window(page)
-        // The page's ids come from the index alone (a deep page skips index entries, not rows), and only
-        // the page's own rows are read. A page nearer the end of the list than its start is found by
-        // walking the index from the oldest end, so the last pages cost as little as the first.
-        // The page as one JSON array value (`RunSummaryRows`), newest first: one row and one field for
-        // the driver to read instead of fifty rows of ten.
-        const pageItems = (direction: "ASC" | "DESC", take: number, skip: number) => sql<{
-          readonly items: PageItems
-        }>`
-          SELECT ${sql.literal(pageArray)} FROM (
-            SELECT workflow_run_id, created_at FROM runs WHERE ${where}
-            ORDER BY created_at ${sql.literal(direction)}, workflow_run_id ${sql.literal(direction)}
-            LIMIT ${take} OFFSET ${skip}
-          ) p JOIN runs r USING (workflow_run_id)`
-        // Without a filter the total is the agent's kept count (one row); with one, it is counted.
-        const unfiltered =
-          filter.status === undefined &&
-          filter.created_after === undefined &&
-          filter.created_before === undefined
-        const count = unfiltered
-          ? agentTotal(organizationId, agentId)
-          : Rows.single(Count)(sql`SELECT count(*)::int8 AS total FROM runs WHERE ${where}`)
-        // A page near the start of an unfiltered list (the usual one: the first) is one statement, the
-        // kept count and the page together; deeper pages first learn the total, to pick the nearer end.
-        if (unfiltered && offset <= onePassOffsets) {
-          return sql<{ readonly total: number; readonly items: PageItems }>`
-              SELECT coalesce(
-                (SELECT total FROM run_counts
-                  WHERE organization_id = ${organizationId} AND workflow_id = ${agentId}),
-                0
-              )::int8 AS total,
-              (${pageItems("DESC", limit, offset)}) AS items`.pipe(
-            Effect.orDie,
-            // Decoding failures are defects, as everywhere in `Rows`.
-            Effect.map((rows) => Page.make(summariesOf(rows[0]!.items), decodeTotal(rows[0]).total, page))
-          )
-        }
-        return count.pipe(
-          Effect.flatMap(({ total }) => {
-            if (offset >= total) return Effect.succeed(Page.make([], total, page))
-            const end = Math.min(offset + limit, total)
-            const items =
-              total - offset < end
-                ? summaries(pageItems("ASC", end - offset, total - end))
-                : summaries(pageItems("DESC", limit, offset))
-            return Effect.map(items, (rows) => Page.make(rows, total, page))
-          })
-        )
-      },
+      list: (organizationId, agentId, filter, page) =>
+        PgRunLists.pagedList(
+          sql,
+          {
+            where: PgRunLists.runsWhere(sql, organizationId, { ...filter, agent_id: agentId }),
+            // Without a filter the total is the agent's kept count (one row); with one, it is counted.
+            keptTotal: PgRunLists.onlyByAgent(filter)
+              ? PgRunLists.agentTotal(sql, organizationId, agentId)
+              : null,
+            array: pageArray,
+            joins: pageJoins,
+            // The list's rows are mapped by hand (`RunSummaryRows`), not decoded with the schema.
+            decode: summariesOf
+          },
+          page
+        ),
+      listAcrossAgents: (organizationId, filter, page) =>
+        PgRunLists.pagedList(
+          sql,
+          {
+            where: PgRunLists.runsWhere(sql, organizationId, filter),
+            keptTotal: !PgRunLists.onlyByAgent(filter)
+              ? null
+              : filter.agent_id !== undefined
+                ? PgRunLists.agentTotal(sql, organizationId, filter.agent_id)
+                : PgRunLists.organizationTotal(sql, organizationId),
+            array: listingArray,
+            joins: listingJoins,
+            decode: listingsOf
+          },
+          page
+        ),
       update: (organizationId, id, patch) => {
         const sets = update(patch)
         return sets === null

@@ -1,4 +1,4 @@
-import { RunSummary } from "@voice-agent-platform/core/runs/Run.js"
+import { type RunListing, RunSummary } from "@voice-agent-platform/core/runs/Run.js"
 import { Schema } from "effect"
 
 /**
@@ -24,12 +24,8 @@ import { Schema } from "effect"
 /** Epoch milliseconds of an instant column, floored, as an integer (exact: below 2^53). */
 const epochMillis = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)::int8`
 
-/**
- * The page's runs as one JSON array, newest first (ties: the higher id first), from the run table
- * aliased `r` joined to the page's ids and instants aliased `p`; null when the page is empty.
- */
-export const pageArray = `json_agg(json_build_object(
-  'workflow_run_id', r.workflow_run_id,
+/** The summary's fields of the run aliased `r`, as `json_build_object` arguments. */
+const summaryFields = `'workflow_run_id', r.workflow_run_id,
   'workflow_id', r.workflow_id,
   'organization_id', r.organization_id,
   'mode', r.mode,
@@ -38,11 +34,39 @@ export const pageArray = `json_agg(json_build_object(
   'gathered_context', r.gathered_context,
   'duration_seconds', r.duration_seconds,
   'created_at', ${epochMillis("r.created_at")},
-  'ended_at', ${epochMillis("r.ended_at")}
-) ORDER BY p.created_at DESC, p.workflow_run_id DESC) AS items`
+  'ended_at', ${epochMillis("r.ended_at")}`
+
+/** The array's order: the page's, newest first (ties: the higher id first). */
+const pageOrder = "ORDER BY p.created_at DESC, p.workflow_run_id DESC"
+
+/**
+ * The page's runs as one JSON array, newest first (ties: the higher id first), from the run table
+ * aliased `r` joined to the page's ids and instants aliased `p`; null when the page is empty.
+ */
+export const pageArray = `json_agg(json_build_object(
+  ${summaryFields}
+) ${pageOrder}) AS items`
+
+/** What joins a page's runs to its ids. */
+export const pageJoins = "JOIN runs r USING (workflow_run_id)"
+
+/**
+ * The page of the list across agents as one JSON array: each run's summary, number and disposition, and
+ * its agent's public id and name (the agent aliased `a`); null when the page is empty.
+ */
+export const listingArray = `json_agg(json_build_object(
+  ${summaryFields},
+  'phone_number', r.phone_number,
+  'disposition', r.disposition,
+  'agent_public_id', a.public_id,
+  'agent_name', a.name
+) ${pageOrder}) AS items`
+
+/** What joins a page of the list across agents to its ids: the runs, and their agents. */
+export const listingJoins = "JOIN runs r USING (workflow_run_id) JOIN agents a ON a.id = r.workflow_id"
 
 /** One run of the array. */
-interface Item {
+export interface Item {
   readonly workflow_run_id: number
   readonly workflow_id: number
   readonly organization_id: number
@@ -53,6 +77,14 @@ interface Item {
   readonly duration_seconds: number | null
   readonly created_at: number
   readonly ended_at: number | null
+}
+
+/** One run of the listing array. */
+export interface ListingItem extends Item {
+  readonly phone_number: string | null
+  readonly disposition: string | null
+  readonly agent_public_id: string
+  readonly agent_name: string
 }
 
 /** The array as the driver hands it over (parsed), or null for an empty page. */
@@ -88,3 +120,15 @@ const summaryOf = (item: Item): RunSummary => ({
 /** The page's runs as the schema would have decoded them. */
 export const summariesOf = (items: PageItems): Array<RunSummary> =>
   items === null ? [] : items.map(summaryOf)
+
+/** The listing array's runs as the schema would have decoded them. */
+export const listingsOf = (items: ReadonlyArray<ListingItem> | null): Array<RunListing> =>
+  items === null
+    ? []
+    : items.map((item) => ({
+        ...summaryOf(item),
+        phone_number: item.phone_number,
+        disposition: item.disposition,
+        agent_public_id: item.agent_public_id as RunListing["agent_public_id"],
+        agent_name: item.agent_name
+      }))

@@ -30,8 +30,8 @@ const feeds = (
         INSERT INTO organizations (name, outbound_channels, balance, created_at)
         VALUES ('Feed test', 1, 0, now()) RETURNING id`
       const [key] = yield* sql<{ id: number }>`
-        INSERT INTO api_keys (organization_id, key_hash, key_prefix, created_at)
-        VALUES (${organization!.id}, ${`hash-${Math.random()}`}, 'vap_', now()) RETURNING id`
+        INSERT INTO api_keys (organization_id, key_hash, key_prefix, name, created_at)
+        VALUES (${organization!.id}, ${`hash-${Math.random()}`}, 'vap_', 'Feed test key', now()) RETURNING id`
       return { organizationId: organization!.id, keyId: key!.id }
     })
 
@@ -81,6 +81,10 @@ const feeds = (
         yield* organizationWithKey
         expect(yield* fence).toBe(true)
         expect(cache.get("key:mine")).toBe("mine")
+        // nor a key's use (version 11): it changes nothing a lookup answers
+        yield* sql`UPDATE api_keys SET last_used_at = now() WHERE id = ${other.keyId}`
+        expect(yield* fence).toBe(true)
+        expect([cache.get("key:mine"), cache.get("key:other")]).toEqual(["mine", "other"])
         yield* sql`DELETE FROM api_keys WHERE id = ${keyId}`
         expect(yield* fence).toBe(true)
         expect([cache.get("key:mine"), cache.get("key:other")]).toEqual([undefined, "other"])

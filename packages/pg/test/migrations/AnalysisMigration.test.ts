@@ -62,7 +62,7 @@ const widensWithoutRewriting = Effect.gen(function* () {
       pg_relation_filenode('webhook_deliveries')::text AS webhook_deliveries`
   const [before] = yield* files
 
-  expect((yield* Migrations.run).map(([, name]) => name)).toEqual(["analysis"])
+  expect((yield* Migrations.run).map(([, name]) => name)).toEqual(["analysis", "console"])
   expect((yield* files)[0]).toEqual(before)
 
   yield* Effect.gen(function* () {

@@ -85,7 +85,8 @@ const keepsTotals = Effect.gen(function* () {
   expect((yield* Migrations.run).map(([, name]) => name)).toEqual([
     "campaign_tallies",
     "fragment_marks",
-    "analysis"
+    "analysis",
+    "console"
   ])
 
   expect(yield* totals).toEqual(before)

@@ -57,7 +57,7 @@ const marksRunsWithFragments = Effect.gen(function* () {
   // fragments under the id of another organization's run do not mark that run
   yield* fragment(orgA, elsewhere, "not theirs")
 
-  expect((yield* Migrations.run).map(([, name]) => name)).toEqual(["fragment_marks", "analysis"])
+  expect((yield* Migrations.run).map(([, name]) => name)).toEqual(["fragment_marks", "analysis", "console"])
 
   yield* Effect.gen(function* () {
     const runs = yield* RunStore

@@ -1,0 +1,29 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Money, Organizations } from "@voice-agent-platform/core"
+import { Api } from "@voice-agent-platform/contract/Api.js"
+import { Effect } from "effect"
+import * as CoreErrors from "../errors/CoreErrors.js"
+import { CurrentOrganization } from "../middleware/Authentication.js"
+
+/** Handlers of the organization group: the key's own organization. */
+export const OrganizationHandlers = HttpApiBuilder.group(Api, "organization", (handlers) =>
+  Effect.gen(function* () {
+    const organizations = yield* Organizations.Organizations
+    return handlers.handle(
+      "get",
+      Effect.fn("Organization.get")(function* () {
+        // read afresh: the authenticated organization may come from the lookup cache
+        const { organization, channels_busy } = yield* organizations.overview((yield* CurrentOrganization).id)
+        return {
+          organization_id: organization.id,
+          name: organization.name,
+          balance_pln: Money.toDecimal(organization.balance),
+          outbound_channels: organization.outbound_channels,
+          channels_busy,
+          recording_retention_days: organization.recording_retention_days,
+          created_at: organization.created_at
+        }
+      }, Effect.mapError(CoreErrors.toHttp))
+    )
+  })
+)
