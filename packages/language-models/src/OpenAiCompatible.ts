@@ -53,6 +53,11 @@ export interface Options {
   readonly maxTokens?: number
   /** The most reply bytes read. Default 8 MiB. */
   readonly maxResponseBytes?: number
+  /**
+   * The models a request may name (an agent's choice); a request naming another goes to `model`. Default:
+   * `model` alone. `any`: whatever a request names.
+   */
+  readonly allowedModels?: ReadonlyArray<string> | "any" | undefined
 }
 
 export const defaults = {
@@ -129,6 +134,13 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
       maxResponseBytes
     }
     const wire: ChatCompletionsRequest.Defaults = { model, maxTokens }
+    // an agent's model is checked when it is chosen; one chosen before the operator's list changed goes to
+    // the default model rather than to one the operator no longer allows
+    const allowed = options.allowedModels ?? [model]
+    const allowedModel = <A extends { readonly model?: string }>(request: A): A =>
+      request.model === undefined || allowed === "any" || allowed.includes(request.model)
+        ? request
+        : { ...request, model: undefined }
     const deadline = new ModelDeadline({ timeout_ms: timeoutMs })
     const withinDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.timeoutFail(effect, { duration: Duration.millis(timeoutMs), onTimeout: () => deadline })
@@ -143,15 +155,18 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
         })
       )
 
-    const generate = (request: ModelRequest) =>
-      complete(ChatCompletionsRequest.chat(request, wire, false), request.model ?? model).pipe(
+    const generate = (asked: ModelRequest) => {
+      const request = allowedModel(asked)
+      return complete(ChatCompletionsRequest.chat(request, wire, false), request.model ?? model).pipe(
         Effect.flatMap(ChatCompletionsReply.replyOf),
         withinDeadline
       )
+    }
 
     // the deadline is one timer aborting the exchange (ModelTransport.post), not a race around the stream
-    const stream = (request: ModelRequest): Stream.Stream<ModelEvent, LanguageModelError> =>
-      Stream.unwrapScoped(
+    const stream = (asked: ModelRequest): Stream.Stream<ModelEvent, LanguageModelError> => {
+      const request = allowedModel(asked)
+      return Stream.unwrapScoped(
         Effect.map(
           ModelTransport.post(
             endpoint,
@@ -173,9 +188,11 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
               : eventsOf(answer.read)
         )
       )
+    }
 
-    const structured: LanguageModel["Type"]["structured"] = (request) =>
-      complete(ChatCompletionsRequest.structured(request, wire), request.model ?? model).pipe(
+    const structured: LanguageModel["Type"]["structured"] = (asked) => {
+      const request = allowedModel(asked)
+      return complete(ChatCompletionsRequest.structured(request, wire), request.model ?? model).pipe(
         Effect.flatMap(ChatCompletionsReply.replyOf),
         Effect.flatMap((reply) =>
           Either.match(decodeText(request.schema, reply.text), {
@@ -193,6 +210,7 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
         ),
         withinDeadline
       )
+    }
 
     // what a provider answers is kept as storage can keep it (no NUL, no half surrogate pair)
     return observed(storable({ provider, stream, generate, structured }), { defaultModel: model })
@@ -236,6 +254,19 @@ export const config: Config.Config<Options> = Config.all({
     Config.map(Option.getOrUndefined)
   ),
   model: Config.nonEmptyString("LLM_MODEL").pipe(Config.withDefault(defaults.model)),
+  allowedModels: Config.string("LLM_ALLOWED_MODELS").pipe(
+    Config.withDefault(""),
+    Config.map((names) =>
+      names
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== "")
+    ),
+    // unset: the default model alone (`make` takes `model`); `*`: any name
+    Config.map((names): ReadonlyArray<string> | "any" | undefined =>
+      names.length === 0 ? undefined : names.includes("*") ? "any" : names
+    )
+  ),
   timeoutMs: wholeNumber("LLM_TIMEOUT_MS", defaults.timeoutMs, maxTimeoutMs),
   maxTokens: maxTokensConfig
 })

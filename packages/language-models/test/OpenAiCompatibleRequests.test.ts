@@ -46,7 +46,10 @@ layer(FakeOpenAiServer.layer, { timeout: "60 seconds" })("OpenAiCompatible: the 
     () =>
       Effect.gen(function* () {
         const fake = yield* freshFake
-        const model = yield* adapterOver(fake, { maxTokens: 300 })
+        const model = yield* adapterOver(fake, {
+          maxTokens: 300,
+          allowedModels: ["fake-model", "other-model"]
+        })
         yield* collect(
           model.stream({
             messages: history,
@@ -72,6 +75,26 @@ layer(FakeOpenAiServer.layer, { timeout: "60 seconds" })("OpenAiCompatible: the 
           stream: true,
           stream_options: { include_usage: true }
         })
+      })
+  )
+
+  it.effect(
+    "a model the operator does not allow goes to the default model; `any` lets every name through",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* freshFake
+        const messages = history.slice(0, 2)
+        const strict = yield* adapterOver(fake)
+        yield* strict.generate({ messages, model: "expensive-model" })
+        expect((yield* lastRequest(fake)).body).toMatchObject({ model: "fake-model" })
+        yield* collect(strict.stream({ messages, model: "expensive-model" }))
+        expect((yield* lastRequest(fake)).body).toMatchObject({ model: "fake-model" })
+        const listed = yield* adapterOver(fake, { allowedModels: ["small-model"] })
+        yield* listed.generate({ messages, model: "small-model" })
+        expect((yield* lastRequest(fake)).body).toMatchObject({ model: "small-model" })
+        const open = yield* adapterOver(fake, { allowedModels: "any" })
+        yield* open.generate({ messages, model: "expensive-model" })
+        expect((yield* lastRequest(fake)).body).toMatchObject({ model: "expensive-model" })
       })
   )
 

@@ -41,3 +41,13 @@ export class InvalidTransferNumber extends Schema.TaggedError<InvalidTransferNum
     return "transfer_numbers must be valid phone numbers in international format, e.g. +48500000486"
   }
 }
+
+/** An agent named a model the server does not let agents choose (422). */
+export class ModelNotAllowed extends Schema.TaggedError<ModelNotAllowed>()("ModelNotAllowed", {
+  model: Schema.String,
+  allowed: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `The model ${JSON.stringify(this.model)} is not one this server lets agents choose; it allows: ${this.allowed.join(", ")}`
+  }
+}

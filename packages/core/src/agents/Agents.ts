@@ -13,7 +13,13 @@ import { DocumentStore } from "../knowledge-base/DocumentStore.js"
 import { DocumentNotFound } from "../knowledge-base/KnowledgeBaseErrors.js"
 import { parseRef } from "../knowledge-base/KnowledgeBase.js"
 import type { Agent, AgentDefinition, AgentStatus } from "./Agent.js"
-import { AgentNotFound, AgentToolArchived, type InvalidTransferNumber } from "./AgentErrors.js"
+import {
+  AgentNotFound,
+  AgentToolArchived,
+  type InvalidTransferNumber,
+  ModelNotAllowed
+} from "./AgentErrors.js"
+import * as ModelChoices from "../language-model/ModelChoices.js"
 import * as AgentFromScript from "./AgentFromScript.js"
 import type { AgentRef } from "./AgentIds.js"
 import { parseAgentRef, publicIdFrom } from "./AgentIds.js"
@@ -36,7 +42,12 @@ export type AgentUpdate = AgentPatch & {
 
 /** Why an update was refused. */
 export type AgentUpdateError =
-  AgentNotFound | ToolNotFound | AgentToolArchived | InvalidTransferNumber | DocumentNotFound
+  | AgentNotFound
+  | ToolNotFound
+  | AgentToolArchived
+  | InvalidTransferNumber
+  | DocumentNotFound
+  | ModelNotAllowed
 
 /** An agent with its current definition and how many runs it has. */
 export interface AgentView {
@@ -99,6 +110,7 @@ export const layer = Layer.effect(
     const transactions = yield* Transactions
     // Read once, when the layer is built: providing a PromptWriter to the layer is how it is configured.
     const writer = yield* Effect.serviceOption(PromptWriter)
+    const modelChoices = yield* ModelChoices.ModelChoices
 
     const resolve = (organizationId: OrganizationId, ref: AgentRef | string) =>
       Effect.gen(function* () {
@@ -144,6 +156,13 @@ export const layer = Layer.effect(
       update: (organizationId, ref, { definition: asked, ...patch }) =>
         Effect.gen(function* () {
           const agent = yield* resolve(organizationId, ref)
+          const chosen = patch.workflow_configurations?.model?.model
+          if (chosen !== undefined && !ModelChoices.isAllowed(modelChoices, chosen)) {
+            return yield* new ModelNotAllowed({
+              model: chosen,
+              allowed: modelChoices.allowed === "any" ? [] : modelChoices.allowed
+            })
+          }
           // Every document named must be one of the organization's: another organization's is not found,
           // exactly like a missing one. Stored by id, whichever way it was named.
           const { knowledge_base_documents, ...definitionFields } = asked ?? {}

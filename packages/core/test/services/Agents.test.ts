@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Schema, TestClock } from "effect"
+import { Effect, Either, Fiber, Layer, Schema, TestClock } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
 import { CallScriptRequest } from "../../src/agents/CallScript.js"
 import { PromptWriter, PromptWriterFailure } from "../../src/agents/PromptWriter.js"
 import { InMemory } from "../../src/index.js"
+import * as ModelChoices from "../../src/language-model/ModelChoices.js"
 import { IntegrationStore } from "../../src/integrations/IntegrationStore.js"
 import { RunStore } from "../../src/runs/RunStore.js"
 import * as Fixtures from "../../testing/Fixtures.js"
@@ -95,4 +96,42 @@ describe("Agents", () => {
       }).pipe(Effect.provide(engineWith(writer(outcome))))
     )
   }
+})
+
+describe("Agents: the model an agent chooses", () => {
+  it.effect("only a model the server allows (LLM_ALLOWED_MODELS); any with no list", () =>
+    Effect.gen(function* () {
+      const agents = yield* Agents
+      const org = yield* Fixtures.organization()
+      const created = yield* agents.createFromScript(org.id, script())
+      const choose = (model: string) =>
+        Effect.either(
+          agents.update(org.id, created.agent.public_id, {
+            workflow_configurations: { model: { model, temperature: 0.3 } }
+          })
+        )
+      const allowed = yield* choose("small-model")
+      expect(Either.isRight(allowed) && allowed.right.agent.workflow_configurations.model).toEqual({
+        model: "small-model",
+        temperature: 0.3
+      })
+      const refused = yield* choose("expensive-model")
+      expect(Either.isLeft(refused) && refused.left).toMatchObject({
+        _tag: "ModelNotAllowed",
+        model: "expensive-model",
+        allowed: ["small-model", "default-model"]
+      })
+      // nothing was changed by the refused choice
+      expect(
+        (yield* agents.get(org.id, created.agent.public_id)).agent.workflow_configurations.model
+      ).toEqual({
+        model: "small-model",
+        temperature: 0.3
+      })
+    }).pipe(
+      Effect.provide(
+        InMemory.layer.pipe(Layer.provide(ModelChoices.layer({ allowed: ["small-model", "default-model"] })))
+      )
+    )
+  )
 })

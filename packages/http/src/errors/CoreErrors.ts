@@ -129,6 +129,12 @@ export const answers = {
   TooManyContacts: (e: CampaignErrors.TooManyContacts) =>
     invalid(["body", "contacts"], "value_error.too_many_contacts", e.message),
   TextRequired: (e: ChatErrors.TextRequired) => invalid(["body", "text"], "value_error.missing", e.message),
+  ModelNotAllowed: (e: AgentErrors.ModelNotAllowed) =>
+    invalid(
+      ["body", "workflow_configurations", "model", "model"],
+      "value_error.model_not_allowed",
+      e.message
+    ),
   ModelRefused: (e: LanguageModelErrors.ModelRefused) =>
     invalid(["body"], "value_error.model_refused", e.message),
   ModelInputTooLong: (e: LanguageModelErrors.ModelInputTooLong) =>

@@ -7,6 +7,7 @@ import {
   CampaignDialer,
   EmbeddedModel,
   ImprovementGeneration,
+  ModelChoices,
   ModelPricing,
   ModelPromptWriter,
   RunAnalysis,
@@ -131,6 +132,16 @@ export const layer = Layer.unwrapEffect(
       Layer.provide(Quotas.layer(config.quotas)),
       // settings the background work reads too: merged into the engine's output
       Layer.provideMerge(ModelPricing.layer(config.modelPrice)),
+      // the models agents may choose: the operator's list, else the default model alone (any with the
+      // embedded model, which has only itself)
+      Layer.provideMerge(
+        ModelChoices.layer({
+          allowed: Option.match(modelOptions, {
+            onNone: () => "any" as const,
+            onSome: (options) => options.allowedModels ?? [options.model ?? OpenAiCompatible.defaults.model]
+          })
+        })
+      ),
       Layer.provideMerge(ChatSettings.layer({ idleSeconds: config.chatIdleSeconds })),
       Layer.provideMerge(
         AnalysisSettings.layer({
