@@ -10,6 +10,8 @@ export default defineProject({
   test: {
     name: "http",
     include: ["test/**/*.test.ts"],
+    // the console's pages and assets are served from its build: made first when out of date
+    globalSetup: ["test/support/BuildConsole.ts"],
     // tests over a real database or real server processes take seconds, not milliseconds
     testTimeout: 30_000,
     hookTimeout: 120_000

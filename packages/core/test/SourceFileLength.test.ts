@@ -20,10 +20,10 @@ const isGenerated = (text: string) => /^\/\/ GENERATED\b/.test(text)
 
 const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0)
 
-/** The repository's TypeScript files: git's tracked files, or a walk that skips what git ignores. */
+/** The repository's TypeScript files (TSX too): git's tracked files, or a walk that skips what git ignores. */
 const typeScriptFiles = (): ReadonlyArray<string> => {
   try {
-    return execFileSync("git", ["ls-files", "-z", "--", "*.ts"], { cwd: root, encoding: "utf8" })
+    return execFileSync("git", ["ls-files", "-z", "--", "*.ts", "*.tsx"], { cwd: root, encoding: "utf8" })
       .split("\0")
       .filter((path) => path !== "" && existsSync(join(root, path)))
   } catch {
@@ -34,7 +34,7 @@ const typeScriptFiles = (): ReadonlyArray<string> => {
           ? []
           : entry.isDirectory()
             ? walk(join(directory, entry.name))
-            : entry.name.endsWith(".ts")
+            : entry.name.endsWith(".ts") || entry.name.endsWith(".tsx")
               ? [relative(root, join(directory, entry.name))]
               : []
       )

@@ -6,12 +6,27 @@
 // start reads the bundle's compiled code instead of compiling 4.4 MB of JavaScript again. The bundle is
 // CommonJS because V8's code cache is for scripts (`vm.Script`), not ES modules.
 import { build } from "esbuild"
-import { copyFile, readFile, rm, writeFile } from "node:fs/promises"
+import { access, copyFile, readFile, rm, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Script } from "node:vm"
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const outfile = here("../dist/bundle/server.cjs")
+
+// The bundled server serves the console from @voice-agent-platform/console's build, read at run time (not
+// bundled): `npm run build` builds it before this step, and a server bundle without it would answer 503 at
+// /console, so its absence stops the build here.
+const consoleBuild = join(
+  dirname(createRequire(import.meta.url).resolve("@voice-agent-platform/console/package.json")),
+  "dist/console/manifest.json"
+)
+await access(consoleBuild).catch(() => {
+  throw new Error(
+    `the console is not built (${consoleBuild}): run node packages/console/scripts/build-console.js first`
+  )
+})
 
 await build({
   entryPoints: [here("../dist/src/server/main.js")],

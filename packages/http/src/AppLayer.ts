@@ -66,6 +66,7 @@ import { ApiKeysHandlers } from "./organizations/ApiKeysHandlers.js"
 import { OrganizationHandlers } from "./organizations/OrganizationHandlers.js"
 import { AgentsHandlers } from "./agents/AgentsHandlers.js"
 import { Api } from "@voice-agent-platform/contract/Api.js"
+import * as ConsoleRoutes from "./console/ConsoleRoutes.js"
 import * as DocsRoutes from "./docs/DocsRoutes.js"
 import * as MetricsRoute from "./observability/MetricsRoute.js"
 import * as RequestObservation from "./observability/RequestObservation.js"
@@ -117,12 +118,13 @@ const runtimeHandlers = RuntimeHandlers.pipe(
 export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | OutboundHttp.OutboundHttp> =
   Layer.mergeAll(
     DocsRoutes.layer,
+    ConsoleRoutes.layer,
     MetricsRoute.layer,
     // The response shaping wraps the deadline (its 503 gets X-Request-Id); the observation (span, metrics,
     // access log) wraps both, seeing the final status and request id. One API middleware for the three.
     RequestObservation.layer(
       Api,
-      [DocsRoutes.docsPath, DocsRoutes.openApiPath, MetricsRoute.metricsPath],
+      [DocsRoutes.docsPath, DocsRoutes.openApiPath, MetricsRoute.metricsPath, ...ConsoleRoutes.routeNames],
       Effect.map(RequestDeadline.middleware, (deadline) => {
         const shape = ErrorResponses.make(Api)
         return (app: HttpApp.Default) => shape(deadline(app))

@@ -3,6 +3,7 @@ import { AllowList, DownloadLinks, InMemory, OutboundPolicy, Quotas } from "@voi
 import type { Duration } from "effect"
 import { Either, Layer, Option, Redacted } from "effect"
 import * as AppLayer from "../AppLayer.js"
+import * as ConsoleRoutes from "../console/ConsoleRoutes.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
@@ -56,6 +57,11 @@ export interface EmbeddingOptions {
    * `Duration.infinity` turns the deadline off). See docs/limits.md.
    */
   readonly requestDeadline?: Duration.DurationInput
+  /**
+   * Whether the web console is served at `/console` (default true; see docs/console.md). It reaches the
+   * API at the same origin and prefix, so mount it with the API.
+   */
+  readonly console?: boolean
 }
 
 /** The outbound policy of the options; a malformed allow-list throws at once, naming the bad entry. */
@@ -81,6 +87,7 @@ export const defaultEngine = (options: EmbeddingOptions = {}): Layer.Layer<Servi
 export const appLayer = (options: EmbeddingOptions = {}) =>
   AppLayer.layer.pipe(
     Layer.provide(RequestDeadline.setting(options.requestDeadline ?? RequestDeadline.defaultDeadline)),
+    Layer.provide(ConsoleRoutes.layerEnabled(options.console ?? true)),
     Layer.provide(OperatorAuthentication.layerToken(Option.fromNullable(options.adminToken))),
     Layer.provide(RuntimeAuthentication.layerToken(Option.fromNullable(options.runtimeToken))),
     Layer.provide(

@@ -10,6 +10,7 @@ import {
   SimulationConfig
 } from "@voice-agent-platform/core"
 import { Context, Effect, Layer } from "effect"
+import * as ConsoleRoutes from "../console/ConsoleRoutes.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
 import * as RequestDeadline from "../middleware/RequestDeadline.js"
@@ -44,6 +45,7 @@ export const always = [
   RequestDeadline.RequestDeadline,
   MetricsRoute.MetricsToken,
   MetricsRoute.ScrapeGauges,
+  ConsoleRoutes.ConsoleEnabled,
   AccessLog.AccessLog
 ] as const
 

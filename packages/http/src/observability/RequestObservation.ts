@@ -119,7 +119,8 @@ export const observe =
  * - one access log line (`AccessLog`): request id, method, route, status, duration, organization.
  *
  * A request no operation matches is recorded under the route `unmatched` (or its path, for the
- * `extraRoutes` served beside the API: the docs, `/metrics`), never its raw path.
+ * `extraRoutes` served beside the API: the docs, `/metrics`; or the route ending in `*` whose prefix it
+ * starts with: `/console/*`), never its raw path.
  */
 export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R, RI = never>(
   api: HttpApi.HttpApi<Id, Groups, E, R>,
@@ -127,7 +128,14 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
   inner: Effect.Effect<(app: HttpApp.Default) => HttpApp.Default, never, RI> = Effect.succeed(identity)
 ) => {
   const match = EndpointRouter.make(api)
-  const extra = new Set(extraRoutes)
+  const extra = new Set(extraRoutes.filter((route) => !route.endsWith("*")))
+  // `/console/*`: every path under `/console/`, named by the longest such route that holds it
+  const prefixes = extraRoutes
+    .filter((route) => route.endsWith("*"))
+    .map((route) => ({ route, prefix: route.slice(0, -1) }))
+    .sort((a, b) => b.prefix.length - a.prefix.length)
+  const extraRouteOf = (path: string): string | undefined =>
+    extra.has(path) ? path : prefixes.find(({ prefix }) => path.startsWith(prefix))?.route
   // the platform writes parameters `:agent_id`; the route is shown as the OpenAPI document does, `{agent_id}`
   const templates = new Map<string, string>()
   const templateOf = (path: string): string => {
@@ -140,12 +148,11 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
   }
   /** Whether the API answers this request itself (an operation, or one of the `extraRoutes`). */
   const servedHere = (method: string, url: string): boolean =>
-    match(method, url) !== undefined || extra.has(url.replace(/[?#].*$/s, ""))
+    match(method, url) !== undefined || extraRouteOf(url.replace(/[?#].*$/s, "")) !== undefined
   const routeOf = (method: string, url: string): string => {
     const found = match(method, url)
     if (found !== undefined) return templateOf(found.endpoint.path)
-    const path = url.replace(/[?#].*$/s, "")
-    return extra.has(path) ? path : "unmatched"
+    return extraRouteOf(url.replace(/[?#].*$/s, "")) ?? "unmatched"
   }
 
   return Layer.merge(

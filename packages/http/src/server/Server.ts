@@ -36,6 +36,7 @@ import type { SqlClient, SqlError } from "@effect/sql"
 import { Console, Deferred, Effect, Layer, Option, Redacted } from "effect"
 import { join } from "node:path"
 import * as AppLayer from "../AppLayer.js"
+import { consolePath } from "../console/ConsolePage.js"
 import { docsPath } from "../docs/DocsRoutes.js"
 import * as PublicBaseUrl from "../files/PublicBaseUrl.js"
 import * as OperatorAuthentication from "../middleware/OperatorAuthentication.js"
@@ -60,7 +61,7 @@ const announce = Effect.gen(function* () {
       ? `http://${address.hostname === "0.0.0.0" ? "localhost" : address.hostname}:${address.port}`
       : `unix:${address.path}`
   yield* Console.log(
-    `Voice Agent Platform API listening on ${url} (interactive reference: ${url}${docsPath})`
+    `Voice Agent Platform API listening on ${url} (interactive reference: ${url}${docsPath}, console: ${url}${consolePath})`
   )
 })
 

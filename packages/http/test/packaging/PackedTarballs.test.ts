@@ -16,6 +16,7 @@ const packages = [
   "packages/pg",
   "packages/blob-stores",
   "packages/language-models",
+  "packages/console",
   "packages/http"
 ]
 
@@ -87,6 +88,7 @@ describe("the packed packages", () => {
     const packed = readdirSync(tarballs).sort()
     expect(packed).toEqual([
       "voice-agent-platform-blob-stores-0.1.0.tgz",
+      "voice-agent-platform-console-0.1.0.tgz",
       "voice-agent-platform-contract-0.1.0.tgz",
       "voice-agent-platform-core-0.1.0.tgz",
       "voice-agent-platform-http-0.1.0.tgz",
@@ -194,6 +196,12 @@ describe("the packed packages", () => {
         role: "assistant",
         text: expect.stringContaining("Hello from a packed tarball.")
       })
+      // the console ships in its tarball: the installed server serves its page and its script
+      const page = await fetch(`http://127.0.0.1:${port}/console`)
+      expect(page.status).toBe(200)
+      const script = /src="console\/(assets\/main-[\w-]+\.js)"/.exec(await page.text())?.[1]
+      expect(script).toBeDefined()
+      expect((await fetch(`http://127.0.0.1:${port}/console/${script}`)).status).toBe(200)
     } finally {
       signalGroup(server.child, "SIGTERM")
       const stopped = new Promise((resolve) => server.child.once("exit", resolve))

@@ -1,0 +1,35 @@
+import type { ComponentChildren } from "preact"
+import { useEffect, useRef } from "preact/hooks"
+import { takeFocusRequest } from "../routing/Location.js"
+
+/** The console's name, after each screen's title in the window's title. */
+export const productName = "Voice Agent Platform console"
+
+/**
+ * A screen's heading (its one `h1`) and the window's title. After a navigation the focus moves to it, so a
+ * screen reader announces the new screen and Tab continues from its top.
+ */
+export const PageHeading = ({
+  title,
+  children
+}: {
+  readonly title: string
+  /** Actions beside the heading (links, buttons). */
+  readonly children?: ComponentChildren
+}) => {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    document.title = `${title} · ${productName}`
+  }, [title])
+  useEffect(() => {
+    if (takeFocusRequest()) heading.current?.focus()
+  }, [])
+  return (
+    <div class="page-heading">
+      <h1 ref={heading} tabIndex={-1}>
+        {title}
+      </h1>
+      {children === undefined ? null : <div class="page-actions">{children}</div>}
+    </div>
+  )
+}
