@@ -53,7 +53,7 @@ export const usageStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
 
   describe("usage ledger kinds", () => {
     it.effect(
-      "keeps one call and one analysis line per run, every improvements line, and counts call lines as calls",
+      "keeps one call and one analysis line per run, every improvements and prompt line, and counts call lines as calls",
       () =>
         Effect.gen(function* () {
           const usage = yield* UsageStore
@@ -104,9 +104,13 @@ export const usageStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
           yield* usage.record(line("improvements", null, 0, 11, 43))
           yield* usage.recordMany([line("improvements", first!.workflow_run_id, 0, 2, 44)])
           yield* usage.record(line("improvements", first!.workflow_run_id, 0, 2, 45))
+          // a prompt written by the model (generate_with_ai) is of no run, every one kept
+          yield* usage.recordMany([line("prompt", null, 0, 5, 46), line("prompt", null, 0, 5, 46)])
           const listed = (yield* usage.list(org.id, {}, page(1))).items
           expect(listed.map((l) => [l.kind, l.run_id, l.cost, l.prompt_tokens, l.completion_tokens])).toEqual(
             [
+              ["prompt", null, 5, 1005, 15],
+              ["prompt", null, 5, 1005, 15],
               ["improvements", first!.workflow_run_id, 2, 1002, 12],
               ["improvements", first!.workflow_run_id, 2, 1002, 12],
               ["improvements", null, 11, 1011, 21],
@@ -118,7 +122,7 @@ export const usageStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
             ]
           )
           // two calls; every line's cost
-          const totals = { calls: 2, duration_seconds: 91, cost: 122 + 7 + 60 + 3 + 11 + 11 + 2 + 2 }
+          const totals = { calls: 2, duration_seconds: 91, cost: 122 + 7 + 60 + 3 + 11 + 11 + 2 + 2 + 5 + 5 }
           expect(yield* usage.totals(org.id, {})).toEqual(totals)
           expect(yield* usage.report(org.id, {}, "agent")).toEqual([
             { group: "agent", agent_id: agent.id, ...totals }

@@ -2702,14 +2702,14 @@ export interface components {
             limit: components["schemas"]["Int"];
         };
         UsageRun: {
-            /** @description The call charged; null only for an `improvements` line */
+            /** @description The call charged; null only for an `improvements` or a `prompt` line */
             workflow_run_id: components["schemas"]["Int"] | null;
             workflow_id: components["schemas"]["Int"];
             /**
-             * @description `call`: a finished call, its talk time and its conversation's language-model tokens (one per call); `analysis`: the language model's reading of a call after it ended (one per call); `improvements`: a generation of the agent's improvement suggestions
+             * @description `call`: a finished call, its talk time and its conversation's language-model tokens (one per call); `analysis`: the language model's reading of a call after it ended (one per call); `improvements`: a generation of the agent's improvement suggestions; `prompt`: the language model's writing of the agent's prompt from a call script (`generate_with_ai`)
              * @enum {string}
              */
-            kind: "call" | "analysis" | "improvements";
+            kind: "call" | "analysis" | "improvements" | "prompt";
             mode: string;
             /**
              * int

@@ -53,16 +53,17 @@ export const UsageSummaryResponse = Schema.Struct({
 
 /**
  * One line of the billing ledger: a finished call (`call`), the analysis of one (`analysis`), or a
- * generation of an agent's improvement suggestions (`improvements`, of no call).
+ * generation of an agent's improvement suggestions (`improvements`, of no call), or the writing of an
+ * agent's prompt from a call script (`prompt`, of no call).
  */
 export const UsageRunResponse = Schema.Struct({
   workflow_run_id: Schema.NullOr(Schema.Int).annotations({
-    description: "The call charged; null only for an `improvements` line"
+    description: "The call charged; null only for an `improvements` or a `prompt` line"
   }),
   workflow_id: Schema.Int,
   kind: UsageRecord.UsageKind.annotations({
     description:
-      "`call`: a finished call, its talk time and its conversation's language-model tokens (one per call); `analysis`: the language model's reading of a call after it ended (one per call); `improvements`: a generation of the agent's improvement suggestions"
+      "`call`: a finished call, its talk time and its conversation's language-model tokens (one per call); `analysis`: the language model's reading of a call after it ended (one per call); `improvements`: a generation of the agent's improvement suggestions; `prompt`: the language model's writing of the agent's prompt from a call script (`generate_with_ai`)"
   }),
   mode: Schema.String,
   duration_seconds: Schema.Int.annotations({ description: "Talk time; 0 on lines other than `call`" }),

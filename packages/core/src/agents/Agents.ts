@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Option } from "effect"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import { IntegrationConnectionNotFound } from "../integrations/IntegrationErrors.js"
 import { IntegrationStore } from "../integrations/IntegrationStore.js"
@@ -19,7 +19,10 @@ import {
   type InvalidTransferNumber,
   ModelNotAllowed
 } from "./AgentErrors.js"
+import type { TokenUsage } from "../language-model/LanguageModel.js"
 import * as ModelChoices from "../language-model/ModelChoices.js"
+import * as ModelPricing from "../language-model/ModelPricing.js"
+import { UsageStore } from "../usage/UsageStore.js"
 import * as AgentFromScript from "./AgentFromScript.js"
 import type { AgentRef } from "./AgentIds.js"
 import { parseAgentRef, publicIdFrom } from "./AgentIds.js"
@@ -111,6 +114,9 @@ export const layer = Layer.effect(
     // Read once, when the layer is built: providing a PromptWriter to the layer is how it is configured.
     const writer = yield* Effect.serviceOption(PromptWriter)
     const modelChoices = yield* ModelChoices.ModelChoices
+    const ledger = yield* UsageStore
+    // configuration is read when the layer is built
+    const price = yield* ModelPricing.ModelPricing
 
     const resolve = (organizationId: OrganizationId, ref: AgentRef | string) =>
       Effect.gen(function* () {
@@ -128,19 +134,36 @@ export const layer = Layer.effect(
         return { agent, definition: definition.value, total_runs }
       })
 
-    /** The composed definition, rewritten by the language model when one is configured and succeeds. */
-    const withLanguageModel = (request: CallScriptRequest, composed: AgentFromScript.ComposedAgent) => {
-      if (!request.generate_with_ai || Option.isNone(writer)) return Effect.succeed(composed)
+    /**
+     * The composed definition, rewritten by the language model when one is configured and succeeds, and
+     * the tokens the model was paid for (a refused reply's too; none known after a time-out or a crash).
+     */
+    const withLanguageModel = (
+      request: CallScriptRequest,
+      composed: AgentFromScript.ComposedAgent
+    ): Effect.Effect<{
+      readonly composed: AgentFromScript.ComposedAgent
+      readonly usage: TokenUsage | undefined
+    }> => {
+      if (!request.generate_with_ai || Option.isNone(writer))
+        return Effect.succeed({ composed, usage: undefined })
       return writer.value.writeSystemPrompt({ request, draft: composed.workflow_definition }).pipe(
         Effect.timeout(promptWriterTimeout),
-        Effect.map((system_prompt) => ({
-          ...composed,
-          workflow_definition: { ...composed.workflow_definition, system_prompt }
+        Effect.map(({ system_prompt, usage }) => ({
+          composed: { ...composed, workflow_definition: { ...composed.workflow_definition, system_prompt } },
+          usage
         })),
         // Whatever goes wrong (a failure, a time-out, a defect), the deterministic composition stands.
         Effect.catchAllCause((cause) =>
           Effect.logWarning("generate_with_ai failed; keeping the composed prompt", cause).pipe(
-            Effect.as(composed)
+            Effect.as({
+              composed,
+              usage: Option.getOrUndefined(
+                Option.flatMapNullable(Cause.failureOption(cause), (failure) =>
+                  failure._tag === "PromptWriterFailure" ? failure.usage : undefined
+                )
+              )
+            })
           )
         )
       )
@@ -247,21 +270,42 @@ export const layer = Layer.effect(
               })
             }
           }
-          const composed = yield* withLanguageModel(request, AgentFromScript.compose(request))
+          const { composed, usage } = yield* withLanguageModel(request, AgentFromScript.compose(request))
           const publicId = publicIdFrom(yield* Effect.provideService(base62String(20), SecureRandom, random))
           const now = new Date(yield* Clock.currentTimeMillis)
-          const created = yield* agents.insert(
-            {
-              public_id: publicId,
-              organization_id: organizationId,
-              name: composed.name,
-              status: "active",
-              template_context_variables: composed.template_context_variables,
-              call_disposition_codes: composed.call_disposition_codes,
-              workflow_configurations: composed.workflow_configurations,
-              workflow_definition: composed.workflow_definition
-            },
-            now
+          const created = yield* transactions.run(
+            Effect.gen(function* () {
+              const created = yield* agents.insert(
+                {
+                  public_id: publicId,
+                  organization_id: organizationId,
+                  name: composed.name,
+                  status: "active",
+                  template_context_variables: composed.template_context_variables,
+                  call_disposition_codes: composed.call_disposition_codes,
+                  workflow_configurations: composed.workflow_configurations,
+                  workflow_definition: composed.workflow_definition
+                },
+                now
+              )
+              // the model's tokens are the organization's, whether its prompt was kept or not
+              if (usage !== undefined) {
+                yield* ledger.record({
+                  organization_id: organizationId,
+                  kind: "prompt",
+                  run_id: null,
+                  agent_id: created.agent.id,
+                  mode: "prompt",
+                  duration_seconds: 0,
+                  cost: ModelPricing.cost(usage, price),
+                  prompt_tokens: usage.prompt_tokens,
+                  completion_tokens: usage.completion_tokens,
+                  currency: "PLN",
+                  recorded_at: now
+                })
+              }
+              return created
+            })
           )
           return { agent: created.agent, definition: created.definition, total_runs: 0 }
         })

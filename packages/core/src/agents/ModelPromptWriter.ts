@@ -9,7 +9,8 @@ import { PromptWriter, PromptWriterFailure } from "./PromptWriter.js"
  * composed prompt (its sections, facts and phrases) and asked to rewrite the prompt as one coherent set of
  * instructions that keeps every fact, phrase and data field. An empty answer, or one past the prompt bound,
  * fails (the composed prompt stands). The embedded rule-based model writes no prose, so a deployment on it
- * keeps the composed prompt: provide this writer only with a real model.
+ * keeps the composed prompt: provide this writer only with a real model. The tokens of every reply (kept or
+ * refused) are answered for the organization's ledger.
  */
 export const make = Effect.map(LanguageModel, (model) =>
   PromptWriter.of({
@@ -34,18 +35,19 @@ export const make = Effect.map(LanguageModel, (model) =>
         })
         .pipe(
           Effect.mapError((error) => new PromptWriterFailure({ reason: error.message })),
-          Effect.flatMap((reply) => {
-            const prompt = reply.text.trim()
+          Effect.flatMap(({ text, usage }) => {
+            const prompt = text.trim()
             if (prompt === "")
-              return Effect.fail(new PromptWriterFailure({ reason: "the model wrote nothing" }))
+              return Effect.fail(new PromptWriterFailure({ reason: "the model wrote nothing", usage }))
             if (prompt.length > limits.systemPromptChars) {
               return Effect.fail(
                 new PromptWriterFailure({
-                  reason: `the model wrote ${prompt.length} characters, more than a prompt may have (${limits.systemPromptChars}): ${CodePoints.cut(prompt, 80)}…`
+                  reason: `the model wrote ${prompt.length} characters, more than a prompt may have (${limits.systemPromptChars}): ${CodePoints.cut(prompt, 80)}…`,
+                  usage
                 })
               )
             }
-            return Effect.succeed(prompt)
+            return Effect.succeed({ system_prompt: prompt, usage })
           })
         )
   })

@@ -1,11 +1,24 @@
 import { Context, type Effect, Schema } from "effect"
+import type { TokenUsage } from "../language-model/LanguageModel.js"
 import type { WorkflowDefinition } from "./Agent.js"
 import type { CallScriptRequest } from "./CallScript.js"
 
-/** The language model could not write the prompt; the deterministic composition is used instead. */
+/**
+ * The language model could not write the prompt; the deterministic composition is used instead. `usage`:
+ * the tokens a reply that was refused (empty, too long) still cost, charged all the same.
+ */
 export class PromptWriterFailure extends Schema.TaggedError<PromptWriterFailure>()("PromptWriterFailure", {
-  reason: Schema.String
+  reason: Schema.String,
+  usage: Schema.optional(
+    Schema.Struct({ prompt_tokens: Schema.NonNegativeInt, completion_tokens: Schema.NonNegativeInt })
+  )
 }) {}
+
+/** A prompt the model wrote, and the tokens it took (charged to the organization as a `prompt` ledger line). */
+export interface WrittenPrompt {
+  readonly system_prompt: string
+  readonly usage: TokenUsage
+}
 
 /**
  * A language model that rewrites a composed system prompt (`generate_with_ai`). Optional: when no layer
@@ -17,6 +30,6 @@ export class PromptWriter extends Context.Tag("@voice-agent-platform/core/Prompt
     readonly writeSystemPrompt: (input: {
       readonly request: CallScriptRequest
       readonly draft: WorkflowDefinition
-    }) => Effect.Effect<string, PromptWriterFailure>
+    }) => Effect.Effect<WrittenPrompt, PromptWriterFailure>
   }
 >() {}

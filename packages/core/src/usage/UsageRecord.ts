@@ -10,9 +10,10 @@ export type UsageRecordId = typeof UsageRecordId.Type
 /**
  * What a ledger line charges: `call`, a run's end (its talk time at `CallRates` and its conversation's
  * language-model tokens; one per run); `analysis`, the model's reading of a run after it ended (one per
- * run); `improvements`, a generation of an agent's improvement suggestions (no run).
+ * run); `improvements`, a generation of an agent's improvement suggestions (no run); `prompt`, the model's
+ * writing of an agent's prompt from a call script (`generate_with_ai`; no run).
  */
-export const UsageKind = Schema.Literal("call", "analysis", "improvements")
+export const UsageKind = Schema.Literal("call", "analysis", "improvements", "prompt")
 export type UsageKind = typeof UsageKind.Type
 
 /**
@@ -23,7 +24,7 @@ export const UsageRecord = Schema.Struct({
   id: UsageRecordId,
   organization_id: OrganizationId,
   kind: UsageKind,
-  /** The run charged; null only for an `improvements` line. */
+  /** The run charged; null only for an `improvements` or `prompt` line. */
   run_id: Schema.NullOr(RunId),
   agent_id: AgentId,
   mode: Schema.String,

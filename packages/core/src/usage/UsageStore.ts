@@ -21,7 +21,7 @@ export interface UsageTotals {
 
 /**
  * The billing ledger. One `call` line and one `analysis` line per run at most: recording a run's line of a
- * kind twice keeps the first. `improvements` lines have no run and are all kept. Totals and reports count
+ * kind twice keeps the first. `improvements` and `prompt` lines have no run and are all kept. Totals and reports count
  * only `call` lines as calls and sum every line's cost.
  */
 export class UsageStore extends Context.Tag("@voice-agent-platform/core/UsageStore")<

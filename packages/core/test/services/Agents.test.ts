@@ -64,7 +64,13 @@ describe("Agents", () => {
   )
 
   const writer = (result: Effect.Effect<string, PromptWriterFailure>) =>
-    Layer.succeed(PromptWriter, { writeSystemPrompt: () => result })
+    Layer.succeed(PromptWriter, {
+      writeSystemPrompt: () =>
+        Effect.map(result, (system_prompt) => ({
+          system_prompt,
+          usage: { prompt_tokens: 1_000, completion_tokens: 200 }
+        }))
+    })
   // A PromptWriter is configured by providing it to the engine's layer.
   const engineWith = (writerLayer: Layer.Layer<PromptWriter>) =>
     InMemory.layer.pipe(Layer.provide(writerLayer))

@@ -13,6 +13,7 @@ import campaignTallies from "./0008_campaign_tallies.js"
 import fragmentMarks from "./0009_fragment_marks.js"
 import analysis from "./0010_analysis.js"
 import consoleAdditions from "./0011_console.js"
+import promptCharges from "./0012_prompt_charges.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -29,7 +30,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0008_campaign_tallies": campaignTallies,
   "0009_fragment_marks": fragmentMarks,
   "0010_analysis": analysis,
-  "0011_console": consoleAdditions
+  "0011_console": consoleAdditions,
+  "0012_prompt_charges": promptCharges
 }
 
 /** The table that records which versions ran. */

@@ -14,7 +14,7 @@ const Totals = Schema.Struct({ calls: Schema.Number, duration_seconds: Schema.Nu
 const DayRow = Schema.Struct({ group: Schema.Literal("day"), day: Schema.String, ...Totals.fields })
 const AgentRow = Schema.Struct({ group: Schema.Literal("agent"), agent_id: AgentId, ...Totals.fields })
 
-/** The unique index keeping one `call` and one `analysis` line per run (`improvements` lines are all kept). */
+/** The unique index keeping one `call` and one `analysis` line per run (`improvements` and `prompt` lines, of no run, are all kept). */
 const onePerRunAndKind = "ON CONFLICT (run_id, kind) WHERE kind <> 'improvements' DO NOTHING"
 
 /** Only `call` lines count as calls; every line adds its duration and cost. */

@@ -47,7 +47,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         { migration_id: 8, name: "campaign_tallies" },
         { migration_id: 9, name: "fragment_marks" },
         { migration_id: 10, name: "analysis" },
-        { migration_id: 11, name: "console" }
+        { migration_id: 11, name: "console" },
+        { migration_id: 12, name: "prompt_charges" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))
