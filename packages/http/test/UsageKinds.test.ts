@@ -60,7 +60,7 @@ describe.each([
       )
       const doc = OpenApi.fromApi(Api) as Body
       const usageRun = doc.components.schemas.UsageRun
-      expect(usageRun.properties.kind.enum).toEqual(["call", "analysis", "improvements"])
+      expect(usageRun.properties.kind.enum).toEqual(["call", "analysis", "improvements", "prompt"])
       expect(usageRun.required).toEqual(
         expect.arrayContaining(["kind", "prompt_tokens", "completion_tokens"])
       )
