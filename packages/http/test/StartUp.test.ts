@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
-import type { ChildProcess } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { request } from "node:http"
 import {
   build,
   dataDirectory,
   freePort,
   removeDataDirectories,
+  repositoryRoot,
   signalGroup,
   spawnServer
 } from "./support/ServerProcesses.js"
@@ -143,4 +144,58 @@ describe("start-up of the bundled server (npm start)", () => {
     },
     120_000
   )
+
+  it("comes up four times at once from one checkout, as four `npm start` run together", async () => {
+    const starts = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const port = await freePort()
+        const child = spawn(process.platform === "win32" ? "npm.cmd" : "npm", ["start"], {
+          cwd: repositoryRoot,
+          env: {
+            ...process.env,
+            DATA_DIR: dataDirectory(),
+            BOOTSTRAP_API_KEY: apiKey,
+            PORT: String(port),
+            HOST: "127.0.0.1"
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+          detached: true
+        })
+        const killOnExit = () => signalGroup(child, "SIGKILL")
+        process.once("exit", killOnExit)
+        child.once("exit", () => process.off("exit", killOnExit))
+        let output = ""
+        child.stdout!.on("data", (chunk) => (output += chunk))
+        child.stderr!.on("data", (chunk) => (output += chunk))
+        return { child, port, output: () => output }
+      })
+    )
+    try {
+      // npm start builds first when the sources changed (one of the four, the others waiting for it)
+      const deadline = performance.now() + 240_000
+      await Promise.all(
+        starts.map(async ({ child, output, port }) => {
+          for (;;) {
+            const result = await probe(port)
+            if (result._tag === "answered") return expect(result.status).toBe(200)
+            if (result._tag === "hung")
+              throw new Error(`a connection hung while npm start started:\n${output()}`)
+            if (performance.now() > deadline || child.exitCode !== null)
+              throw new Error(`npm start did not come up:\n${output()}`)
+            await new Promise((resolve) => setTimeout(resolve, 100))
+          }
+        })
+      )
+    } finally {
+      await Promise.all(
+        starts.map(async ({ child }) => {
+          const exited = new Promise((resolve) => child.once("exit", resolve))
+          signalGroup(child, "SIGTERM")
+          const kill = setTimeout(() => signalGroup(child, "SIGKILL"), 10_000)
+          if (child.exitCode === null && child.signalCode === null) await exited
+          clearTimeout(kill)
+        })
+      )
+    }
+  }, 300_000)
 })

@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url"
 const main = fileURLToPath(new URL("../../src/server/main.ts", import.meta.url))
 /** What `npm start` runs once `npm run build` has made it: the compiled server bundled into one file. */
 const bundled = fileURLToPath(new URL("../../dist/bundle/start.js", import.meta.url))
-const repositoryRoot = fileURLToPath(new URL("../../../../", import.meta.url))
+/** The checkout the tests run in (where `npm start` is run). */
+export const repositoryRoot = fileURLToPath(new URL("../../../../", import.meta.url))
 
 /** `npm run build`, as `npm start` runs it first (incremental: seconds when nothing changed); bounded at 5 minutes. */
 export const build = () =>
