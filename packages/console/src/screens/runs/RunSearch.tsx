@@ -5,8 +5,8 @@ import { dayOf } from "./RunFilters.js"
 const fields = [
   { name: "phone_number", label: "Phone number", type: "text", hint: "e.g. +48500100200" },
   { name: "disposition", label: "Disposition", type: "text", hint: "a disposition code" },
-  { name: "from", label: "From (day, UTC)", type: "date", hint: "" },
-  { name: "to", label: "To (day, UTC, included)", type: "date", hint: "" }
+  { name: "from", label: "First day", type: "date", hint: "" },
+  { name: "to", label: "Last day", type: "date", hint: "" }
 ] as const
 
 /**
@@ -53,6 +53,7 @@ export const RunSearch = ({ query }: { readonly query: URLSearchParams }) => (
         )}
       </div>
     ))}
+    <p class="hint run-search-hint">Days are calendar days in UTC, the first and the last included.</p>
     <div class="run-search-actions">
       <button type="submit">Apply</button>
       {fields.some((field) => query.has(field.name)) ? (
