@@ -16,6 +16,7 @@ import {
 } from "./support/ConsoleBrowser.js"
 
 const apiKey = `vap_${"R".repeat(40)}`
+const injected = "<img src=x onerror=alert(1)>"
 
 /** The address the page is at, relative to the server (`/console/runs?status=completed`). */
 const address = (page: Page) =>
@@ -176,5 +177,20 @@ describe.skipIf(chromium === undefined)("the console in a browser: runs", () => 
         { apiKey }
       )
       expect(gone.status).toBe(404)
+    }))
+
+  it(`shows a run's user data holding ${injected} as text, and runs nothing`, () =>
+    withPage(context.browser, "run-user-data", async (page) => {
+      const agent = await api.agent(injected, { greeting: `Hello ${injected}` })
+      const run = await placeCall(context.server.port, apiKey, agent.public_id, number, {
+        first_name: injected
+      })
+      await signIn(page, context.url, apiKey, `runs?agent_id=${agent.public_id}`)
+      await page.locator(`::-p-aria([name="${injected}"][role="link"])`).wait()
+      await press(page, `Run ${run.workflow_run_id}`, "link")
+      await waitForText(page, /first name: <img src=x onerror=alert\(1\)>/)
+      await waitForText(page, /Thank you for talking with <img src=x onerror=alert\(1\)>/)
+      // no element was made from the text, and nothing ran (withPage fails on any dialog or script error)
+      expect(await page.$$eval("img", (images) => images.length)).toBe(0)
     }))
 })

@@ -8,7 +8,7 @@ const left = 56
 const right = 8
 const panelHeight = 110
 const panelGap = 46
-const top = 24
+const top = 34
 
 /** One panel of the chart: a bar per day of one figure, its scale's top on the axis. */
 const Panel = ({
@@ -83,7 +83,7 @@ export const UsageChart = ({
   return (
     <figure class="usage-chart">
       <figcaption id={titleId}>{caption}</figcaption>
-      <div class="chart-scroll" tabIndex={0} role="region" aria-labelledby={titleId}>
+      <div class="chart-frame">
         <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} focusable="false">
           <Panel
             days={days}

@@ -20,7 +20,13 @@ export const callableNumber = (): string => {
  * talks for `SIM_CALL_SECONDS`, saves the transcript and the recording, and ends it) and answers the run
  * once it has ended.
  */
-export const placeCall = async (port: number, apiKey: string, agentId: string, phoneNumber: string) => {
+export const placeCall = async (
+  port: number,
+  apiKey: string,
+  agentId: string,
+  phoneNumber: string,
+  initialContext: Readonly<Record<string, unknown>> = { first_name: "Ola" }
+) => {
   const placed = await send(
     port,
     "POST",
@@ -28,7 +34,7 @@ export const placeCall = async (port: number, apiKey: string, agentId: string, p
     { apiKey },
     {
       phone_number: phoneNumber,
-      initial_context: { first_name: "Ola" }
+      initial_context: initialContext
     }
   )
   expect(placed.status, JSON.stringify(placed.json)).toBe(200)
