@@ -84,14 +84,14 @@ export const urlOf = (
 
 /** A typed client of the API over `fetch`: JSON in and out, the API's errors as `ApiError`s. */
 export const make = (options: ClientOptions) => {
-  const send = async (method: Method, path: string, init: RawRequest, accept: string) => {
+  const send = async (method: Method, url: string, init: RawRequest, accept: string) => {
     const headers: Record<string, string> = { accept, ...init.headers }
     const key = options.apiKey()
     if (key !== undefined) headers["x-api-key"] = key
     if (init.body !== undefined) headers["content-type"] = "application/json"
     let response: Response
     try {
-      response = await (options.fetch ?? fetch)(urlOf(options.root, path, init.path, init.query), {
+      response = await (options.fetch ?? fetch)(url, {
         method: method.toUpperCase(),
         headers,
         body: init.body === undefined ? null : JSON.stringify(init.body),
@@ -117,7 +117,13 @@ export const make = (options: ClientOptions) => {
     path: P,
     init: RequestOptions<Operation<P, M>>
   ): Promise<ResultOf<Operation<P, M>>> => {
-    const response = await send(method, path as string, init as unknown as RawRequest, "application/json")
+    const raw = init as unknown as RawRequest
+    const response = await send(
+      method,
+      urlOf(options.root, path, raw.path, raw.query),
+      raw,
+      "application/json"
+    )
     return (await bodyOf(response)) as ResultOf<Operation<P, M>>
   }
 
@@ -131,7 +137,13 @@ export const make = (options: ClientOptions) => {
     init: RequestOptions<Operation<P, "post">>,
     onEvent: (event: ServerEvent) => void
   ): Promise<void> => {
-    const response = await send("post", path as string, init as unknown as RawRequest, "text/event-stream")
+    const raw = init as unknown as RawRequest
+    const response = await send(
+      "post",
+      urlOf(options.root, path, raw.path, raw.query),
+      raw,
+      "text/event-stream"
+    )
     if (
       !(response.headers.get("content-type") ?? "").startsWith("text/event-stream") ||
       response.body === null
@@ -149,6 +161,18 @@ export const make = (options: ClientOptions) => {
     for (const event of reader.end()) onEvent(event)
   }
 
+  /**
+   * A file's bytes (a recording behind a signed link): `address` is on this origin (the page's CSP allows
+   * no other), asked with the key like any request; an error answer is an `ApiError` as for JSON.
+   */
+  const blob = async (
+    address: string,
+    init: { readonly accept?: string; readonly signal?: AbortSignal } = {}
+  ): Promise<Blob> => {
+    const response = await send("get", address, { signal: init.signal }, init.accept ?? "*/*")
+    return response.blob()
+  }
+
   return {
     get: <P extends PathOf<"get">>(path: P, init: RequestOptions<Operation<P, "get">>) =>
       request("get", path, init),
@@ -158,7 +182,8 @@ export const make = (options: ClientOptions) => {
       request("patch", path, init),
     delete: <P extends PathOf<"delete">>(path: P, init: RequestOptions<Operation<P, "delete">>) =>
       request("delete", path, init),
-    stream
+    stream,
+    blob
   }
 }
 

@@ -37,7 +37,10 @@ export const routes: ReadonlyArray<Route> = [
   {
     pattern: "agents/:agentId/chat",
     load: () => import("../screens/agents/ChatScreen.js").then((m) => m.ChatScreen)
-  }
+  },
+  { pattern: "runs", load: () => import("../screens/runs/RunsScreen.js").then((m) => m.RunsScreen) },
+  { pattern: "runs/:runId", load: () => import("../screens/runs/RunScreen.js").then((m) => m.RunScreen) },
+  { pattern: "usage", load: () => import("../screens/usage/UsageScreen.js").then((m) => m.UsageScreen) }
 ]
 
 /** The route a path shows, with its parameters; the first that matches wins (`agents/new` before `agents/:agentId`). */

@@ -1,13 +1,16 @@
 /**
  * What the console's pages may load: its own scripts, styles and images (and `data:` images), requests to
- * this origin only, no inline script or style, no `eval`, no plugin, no `<base>`, never in a frame.
+ * this origin only, no inline script or style, no `eval`, no plugin, no `<base>`, never in a frame. Media
+ * may also play from `blob:` addresses: a run's recording is fetched (with the key, from this origin) and
+ * played from memory, as an `<audio>` element can neither send the key nor seek in a download that answers
+ * no byte ranges. A `blob:` address is made by the page itself from bytes it already holds.
  */
 export const contentSecurityPolicy = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
-  "media-src 'self'",
+  "media-src 'self' blob:",
   "connect-src 'self'",
   "font-src 'self'",
   "base-uri 'none'",

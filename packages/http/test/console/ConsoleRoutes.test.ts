@@ -28,6 +28,10 @@ const expectSecurityHeaders = (headers: Readonly<Record<string, string | undefin
   expect(headers["content-security-policy"]).toBe(contentSecurityPolicy)
   expect(headers["content-security-policy"]).toContain("script-src 'self';")
   expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'")
+  // a recording plays from a blob: address the page made; nothing else is widened
+  expect(headers["content-security-policy"]).toContain("media-src 'self' blob:;")
+  expect(headers["content-security-policy"]).toContain("connect-src 'self';")
+  expect(headers["content-security-policy"]).toContain("img-src 'self' data:;")
   expect(headers["content-security-policy"]).not.toMatch(/unsafe-inline|unsafe-eval/)
   expect(headers["x-content-type-options"]).toBe("nosniff")
   expect(headers["referrer-policy"]).toBe("no-referrer")

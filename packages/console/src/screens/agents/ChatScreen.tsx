@@ -129,7 +129,8 @@ const Chat = ({ agent }: { readonly agent: Schema<"Agent"> }) => {
   return (
     <div class="chat">
       <p class="muted">
-        <RunLink runId={run.workflow_run_id} /> · {log.ended ? "ended" : "in progress"}
+        <RunLink runId={run.workflow_run_id} agentId={agent.public_id} /> ·{" "}
+        {log.ended ? "ended" : "in progress"}
       </p>
       <div class="chat-log" role="log" aria-label="Conversation">
         <ol>

@@ -128,7 +128,11 @@ export const ImprovementsScreen = ({ params, query }: ScreenProps) => {
                   {
                     header: "From",
                     cell: (improvement) =>
-                      improvement.source_run_id === null ? "—" : <RunLink runId={improvement.source_run_id} />
+                      improvement.source_run_id === null ? (
+                        "—"
+                      ) : (
+                        <RunLink runId={improvement.source_run_id} agentId={agentId} />
+                      )
                   },
                   { header: "Created", cell: (improvement) => formatDateTime(improvement.created_at) },
                   {

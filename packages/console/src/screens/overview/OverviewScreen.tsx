@@ -16,30 +16,8 @@ import {
 import { agentPath } from "../agents/AgentPaths.js"
 import { RunLink } from "../runs/RunLink.js"
 
-/** How many agents' runs the recent runs are read from, and how many are shown. */
-const agentsRead = 5
+/** How many of the newest runs are shown. */
 const runsShown = 10
-
-type RecentRun = Schema<"RunSummary"> & { readonly agent: Schema<"Agent"> }
-
-/** The newest runs of the first agents (newest first): the runs of every agent are one list only per agent. */
-const recentRuns = async (signal: AbortSignal): Promise<ReadonlyArray<RecentRun>> => {
-  const agents = await api.get("/api/v1/agents", { query: { limit: agentsRead, status: "active" }, signal })
-  const lists = await Promise.all(
-    agents.items.map(async (agent) => {
-      const runs = await api.get("/api/v1/agents/{agent_id}/conversations", {
-        path: { agent_id: agent.public_id },
-        query: { limit: runsShown },
-        signal
-      })
-      return runs.items.map((run) => ({ ...run, agent }))
-    })
-  )
-  return lists
-    .flat()
-    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.workflow_run_id - a.workflow_run_id)
-    .slice(0, runsShown)
-}
 
 /** The campaigns running now (the list has no status filter: its first 100, newest first, are read). */
 const runningCampaigns = async (signal: AbortSignal) => {
@@ -47,10 +25,14 @@ const runningCampaigns = async (signal: AbortSignal) => {
   return page.items.filter((campaign) => campaign.status === "running")
 }
 
-/** The overview: this period's usage, the recent runs and the running campaigns. */
+/**
+ * The overview: this period's usage, the outbound channels calls hold now, the newest runs of every agent
+ * and the running campaigns.
+ */
 export const OverviewScreen = () => {
   const usage = useLoad((signal) => api.get("/api/v1/usage", { signal }), [])
-  const runs = useLoad(recentRuns, [])
+  const runs = useLoad((signal) => api.get("/api/v1/runs", { query: { limit: runsShown }, signal }), [])
+  const organization = useLoad((signal) => api.get("/api/v1/organization", { signal }), [])
   const campaigns = useLoad(runningCampaigns, [])
   return (
     <>
@@ -81,24 +63,46 @@ export const OverviewScreen = () => {
           )}
         </Loaded>
       </section>
+      <section aria-labelledby="channels-heading">
+        <h2 id="channels-heading">Channels</h2>
+        <Loaded load={organization}>
+          {(data) => (
+            <dl class="figures">
+              <div>
+                <dt>Busy now</dt>
+                <dd>
+                  {formatCount(data.channels_busy)} of {formatCount(data.outbound_channels)}
+                </dd>
+              </div>
+              <div>
+                <dt>Balance</dt>
+                <dd>{formatMoney(data.balance_pln)}</dd>
+              </div>
+            </dl>
+          )}
+        </Loaded>
+      </section>
       <section aria-labelledby="runs-heading">
         <h2 id="runs-heading">Recent runs</h2>
         <Loaded load={runs}>
-          {(items) =>
+          {({ items }) =>
             items.length === 0 ? (
               <p class="empty">
                 No runs yet. <Link to="agents">Open an agent</Link> to talk to it or place a call.
               </p>
             ) : (
-              <DataTable<RecentRun>
-                caption={`The newest runs of the first ${agentsRead} agents`}
+              <DataTable<Schema<"RunListItem">>
+                caption="The newest runs of every agent"
                 rows={items}
                 rowKey={(run) => run.workflow_run_id}
                 columns={[
-                  { header: "Run", cell: (run) => <RunLink runId={run.workflow_run_id} /> },
+                  {
+                    header: "Run",
+                    cell: (run) => <RunLink runId={run.workflow_run_id} agentId={run.agent_id} />
+                  },
                   {
                     header: "Agent",
-                    cell: (run) => <Link to={agentPath(run.agent.public_id)}>{run.agent.name}</Link>
+                    cell: (run) => <Link to={agentPath(run.agent_id)}>{run.agent_name}</Link>
                   },
                   { header: "Mode", cell: (run) => run.mode },
                   { header: "Status", cell: (run) => formatStatus(run.status) },
