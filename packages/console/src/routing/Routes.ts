@@ -37,6 +37,10 @@ export const routes: ReadonlyArray<Route> = [
   {
     pattern: "agents/:agentId/chat",
     load: () => import("../screens/agents/ChatScreen.js").then((m) => m.ChatScreen)
+  },
+  {
+    pattern: "api-keys",
+    load: () => import("../screens/api-keys/ApiKeysScreen.js").then((m) => m.ApiKeysScreen)
   }
 ]
 

@@ -23,6 +23,9 @@ export const signedIn = computed(() => apiKey.value !== undefined)
 /** Why the console signed out by itself (the API refused the key), shown on the sign-in form. */
 export const signedOutReason = signal<string | undefined>(undefined)
 
+/** Whether the console is signed in with a key that starts with `prefix` (a key list's `prefix`). */
+export const isSignedInWithPrefix = (prefix: string): boolean => apiKey.value?.startsWith(prefix) === true
+
 /** Forgets the key (and says why, when the API refused it). */
 export const signOut = (reason?: string): void => {
   try {
