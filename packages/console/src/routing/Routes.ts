@@ -41,6 +41,15 @@ export const routes: ReadonlyArray<Route> = [
   {
     pattern: "api-keys",
     load: () => import("../screens/api-keys/ApiKeysScreen.js").then((m) => m.ApiKeysScreen)
+  },
+  { pattern: "tools", load: () => import("../screens/tools/ToolsScreen.js").then((m) => m.ToolsScreen) },
+  {
+    pattern: "tools/new",
+    load: () => import("../screens/tools/CreateToolScreen.js").then((m) => m.CreateToolScreen)
+  },
+  {
+    pattern: "tools/:toolUuid",
+    load: () => import("../screens/tools/ToolScreen.js").then((m) => m.ToolScreen)
   }
 ]
 
