@@ -50,6 +50,14 @@ export const routes: ReadonlyArray<Route> = [
   {
     pattern: "tools/:toolUuid",
     load: () => import("../screens/tools/ToolScreen.js").then((m) => m.ToolScreen)
+  },
+  {
+    pattern: "knowledge-base",
+    load: () => import("../screens/knowledge-base/KnowledgeBaseScreen.js").then((m) => m.KnowledgeBaseScreen)
+  },
+  {
+    pattern: "knowledge-base/:documentId",
+    load: () => import("../screens/knowledge-base/DocumentScreen.js").then((m) => m.DocumentScreen)
   }
 ]
 

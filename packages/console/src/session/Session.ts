@@ -1,5 +1,6 @@
 import { computed, signal } from "@preact/signals"
 import * as Client from "../api/Client.js"
+import * as Upload from "../api/Upload.js"
 import { apiRoot } from "../Mount.js"
 
 // The organization's API key is kept in this tab's sessionStorage only: no cookie (so no cross-site request
@@ -39,6 +40,15 @@ export const signOut = (reason?: string): void => {
 
 /** The API client every screen uses, with the signed-in key; a refused key signs out. */
 export const api = Client.make({
+  root: apiRoot,
+  apiKey: () => apiKey.value,
+  onUnauthorized: (message) => {
+    if (apiKey.value !== undefined) signOut(`Signed out: ${message}`)
+  }
+})
+
+/** Uploads a form to the API with the signed-in key, reporting its progress (a refused key signs out). */
+export const upload = Upload.make({
   root: apiRoot,
   apiKey: () => apiKey.value,
   onUnauthorized: (message) => {
