@@ -58,6 +58,14 @@ export const routes: ReadonlyArray<Route> = [
   {
     pattern: "knowledge-base/:documentId",
     load: () => import("../screens/knowledge-base/DocumentScreen.js").then((m) => m.DocumentScreen)
+  },
+  {
+    pattern: "webhooks",
+    load: () => import("../screens/webhooks/WebhooksScreen.js").then((m) => m.WebhooksScreen)
+  },
+  {
+    pattern: "webhooks/:webhookId",
+    load: () => import("../screens/webhooks/WebhookScreen.js").then((m) => m.WebhookScreen)
   }
 ]
 
