@@ -1,6 +1,6 @@
 import { computed, signal } from "@preact/signals"
 import * as Client from "../api/Client.js"
-import * as Upload from "../api/Upload.js"
+import type { UploadOptions } from "../api/Upload.js"
 import { apiRoot } from "../Mount.js"
 
 // The organization's API key is kept in this tab's sessionStorage only: no cookie (so no cross-site request
@@ -47,14 +47,17 @@ export const api = Client.make({
   }
 })
 
-/** Uploads a form to the API with the signed-in key, reporting its progress (a refused key signs out). */
-export const upload = Upload.make({
+/**
+ * How an upload (`Upload.make`, in the chunk of the screen that uploads) reaches the API: with the signed-in
+ * key, a refused key signing out as with `api`.
+ */
+export const uploadOptions: UploadOptions = {
   root: apiRoot,
   apiKey: () => apiKey.value,
   onUnauthorized: (message) => {
     if (apiKey.value !== undefined) signOut(`Signed out: ${message}`)
   }
-})
+}
 
 /**
  * Signs in with a key once the API accepts it (one small request any key may make); the API's reason

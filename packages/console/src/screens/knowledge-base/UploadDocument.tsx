@@ -1,8 +1,11 @@
 import { useRef, useState } from "preact/hooks"
 import { ErrorNotice } from "../../components/Feedback.js"
 import { useAction } from "../../data/useAction.js"
-import { upload } from "../../session/Session.js"
+import * as Upload from "../../api/Upload.js"
+import { uploadOptions } from "../../session/Session.js"
 import { formatBytes, percentOf } from "./DocumentFacts.js"
+
+const upload = Upload.make(uploadOptions)
 
 /** The API's bound on a document (10 MiB); a larger file is refused here before it is sent. */
 const maxBytes = 10 * 1024 * 1024
