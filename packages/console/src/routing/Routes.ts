@@ -40,7 +40,36 @@ export const routes: ReadonlyArray<Route> = [
   },
   { pattern: "runs", load: () => import("../screens/runs/RunsScreen.js").then((m) => m.RunsScreen) },
   { pattern: "runs/:runId", load: () => import("../screens/runs/RunScreen.js").then((m) => m.RunScreen) },
-  { pattern: "usage", load: () => import("../screens/usage/UsageScreen.js").then((m) => m.UsageScreen) }
+  { pattern: "usage", load: () => import("../screens/usage/UsageScreen.js").then((m) => m.UsageScreen) },
+  {
+    pattern: "api-keys",
+    load: () => import("../screens/api-keys/ApiKeysScreen.js").then((m) => m.ApiKeysScreen)
+  },
+  { pattern: "tools", load: () => import("../screens/tools/ToolsScreen.js").then((m) => m.ToolsScreen) },
+  {
+    pattern: "tools/new",
+    load: () => import("../screens/tools/CreateToolScreen.js").then((m) => m.CreateToolScreen)
+  },
+  {
+    pattern: "tools/:toolUuid",
+    load: () => import("../screens/tools/ToolScreen.js").then((m) => m.ToolScreen)
+  },
+  {
+    pattern: "knowledge-base",
+    load: () => import("../screens/knowledge-base/KnowledgeBaseScreen.js").then((m) => m.KnowledgeBaseScreen)
+  },
+  {
+    pattern: "knowledge-base/:documentId",
+    load: () => import("../screens/knowledge-base/DocumentScreen.js").then((m) => m.DocumentScreen)
+  },
+  {
+    pattern: "webhooks",
+    load: () => import("../screens/webhooks/WebhooksScreen.js").then((m) => m.WebhooksScreen)
+  },
+  {
+    pattern: "webhooks/:webhookId",
+    load: () => import("../screens/webhooks/WebhookScreen.js").then((m) => m.WebhookScreen)
+  }
 ]
 
 /** The route a path shows, with its parameters; the first that matches wins (`agents/new` before `agents/:agentId`). */

@@ -1,5 +1,6 @@
 import { computed, signal } from "@preact/signals"
 import * as Client from "../api/Client.js"
+import type { UploadOptions } from "../api/Upload.js"
 import { apiRoot } from "../Mount.js"
 
 // The organization's API key is kept in this tab's sessionStorage only: no cookie (so no cross-site request
@@ -23,6 +24,9 @@ export const signedIn = computed(() => apiKey.value !== undefined)
 /** Why the console signed out by itself (the API refused the key), shown on the sign-in form. */
 export const signedOutReason = signal<string | undefined>(undefined)
 
+/** Whether the console is signed in with a key that starts with `prefix` (a key list's `prefix`). */
+export const isSignedInWithPrefix = (prefix: string): boolean => apiKey.value?.startsWith(prefix) === true
+
 /** Forgets the key (and says why, when the API refused it). */
 export const signOut = (reason?: string): void => {
   try {
@@ -42,6 +46,18 @@ export const api = Client.make({
     if (apiKey.value !== undefined) signOut(`Signed out: ${message}`)
   }
 })
+
+/**
+ * How an upload (`Upload.make`, in the chunk of the screen that uploads) reaches the API: with the signed-in
+ * key, a refused key signing out as with `api`.
+ */
+export const uploadOptions: UploadOptions = {
+  root: apiRoot,
+  apiKey: () => apiKey.value,
+  onUnauthorized: (message) => {
+    if (apiKey.value !== undefined) signOut(`Signed out: ${message}`)
+  }
+}
 
 /**
  * Signs in with a key once the API accepts it (one small request any key may make); the API's reason
