@@ -8,9 +8,18 @@ import { hasScreen } from "../../routing/Routes.js"
 export const runPath = (runId: number, agentId: string): string =>
   `runs/${runId}?agent_id=${encodeURIComponent(agentId)}`
 
-/** A run by its id: a link to its page once the console has one, its id as text until then. */
-export const RunLink = ({ runId, agentId }: { readonly runId: number; readonly agentId: string }) =>
-  hasScreen(`runs/${runId}`) ? (
+/**
+ * A run by its id: a link to its page once the console has one, its id as text until then, and as text
+ * where its agent is not known (a webhook delivery names the run only).
+ */
+export const RunLink = ({
+  runId,
+  agentId
+}: {
+  readonly runId: number
+  readonly agentId?: string | undefined
+}) =>
+  agentId !== undefined && hasScreen(`runs/${runId}`) ? (
     <Link to={runPath(runId, agentId)}>Run {runId}</Link>
   ) : (
     <span>Run {runId}</span>
