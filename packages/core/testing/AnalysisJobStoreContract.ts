@@ -231,6 +231,26 @@ export const analysisJobStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
       })
     )
 
+    it.effect(
+      "let a holder release its job: claimable again at once, as it was; a stale claim releases nothing",
+      () =>
+        Effect.gen(function* () {
+          const jobs = yield* AnalysisJobStore
+          const t = era(1993)
+          const { run } = yield* storedRun
+          yield* jobs.enqueue([analysisOf(run)], t(0))
+          const [first] = yield* jobs.claim(t(1), t(61), "first", 10)
+          expect(yield* jobs.release({ ...claimOf(first!), lease: "someone else" })).toBe(false)
+          expect(yield* jobs.claim(t(2), t(62), "second", 10)).toEqual([])
+          expect(yield* jobs.release(claimOf(first!))).toBe(true)
+          expect(yield* jobs.release(claimOf(first!))).toBe(false)
+          const [second] = yield* jobs.claim(t(2), t(62), "second", 10)
+          expect(second).toMatchObject({ id: first!.id, lease: "second", attempts: 0, next_attempt_at: t(0) })
+          expect(yield* jobs.complete(claimOf(first!))).toBe(false)
+          expect(yield* jobs.complete(claimOf(second!))).toBe(true)
+        })
+    )
+
     it.effect("count waiting and held jobs; a run's job goes with the run", () =>
       Effect.gen(function* () {
         const jobs = yield* AnalysisJobStore

@@ -49,6 +49,12 @@ export class AnalysisJobStore extends Context.Tag("@voice-agent-platform/core/An
      */
     readonly retry: (claim: JobClaim, nextAttemptAt: Date, error: string) => Effect.Effect<boolean>
     /**
+     * Gives the job back as it was claimed (due as before, no attempt counted) if `claim` still holds it, so
+     * another server can claim it at once: a server that stops mid-job releases it rather than leave it
+     * until its lease runs out. Answers whether it did.
+     */
+    readonly release: (claim: JobClaim) => Effect.Effect<boolean>
+    /**
      * Counts one more analysed run of the agent and answers the agent's count (1 after its first): a
      * generation of suggestions is due every `IMPROVEMENTS_EVERY_RUNS` of them. Atomic per agent. An agent
      * not of the organization counts nothing (answers 0).

@@ -214,6 +214,8 @@ export const make = Effect.gen(function* () {
   /** One job; a defect (a bug, storage down) is logged and the job tried again after the first back-off. */
   const run = (job: ClaimedAnalysisJob): Effect.Effect<JobOutcome> =>
     (job.kind === "call_analysis" ? analyseRun(job) : improve(job)).pipe(
+      // the server shuts down mid-job: the job is given back at once, not left until its lease runs out
+      Effect.onInterrupt(() => jobs.release(claimOf(job)).pipe(Effect.catchAllCause(() => Effect.void))),
       Effect.withSpan(`RunAnalysis.${job.kind}`, {
         attributes: {
           organization_id: job.organization_id,
@@ -224,7 +226,7 @@ export const make = Effect.gen(function* () {
       }),
       Effect.catchAllCause((cause) =>
         Effect.gen(function* () {
-          // stopped (the server shuts down): the job's lease runs out and another server takes it over
+          // stopped from within (not the server shutting down, see above): another server takes it over
           if (Cause.isInterruptedOnly(cause)) return "lost" as const
           yield* Effect.logError(`${job.kind} stopped by an internal error`, cause).pipe(
             Effect.annotateLogs({ organization_id: job.organization_id, run_id: job.run_id })

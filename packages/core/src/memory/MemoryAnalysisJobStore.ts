@@ -108,6 +108,13 @@ export const layer: Layer.Layer<AnalysisJobStore, never, MemoryDatabase> = Layer
           })
           return true
         }),
+      release: (claim) =>
+        db.atomically(() => {
+          const row = held(claim)
+          if (row === undefined) return false
+          jobs.set(row.id, { ...row, lease: null, lease_until: null })
+          return true
+        }),
       countAnalysed: (organizationId, agentId) =>
         db.atomically(() => {
           // an agent not of the organization counts nothing

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, TestClock } from "effect"
+import { Effect, Fiber, Option, TestClock } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
 import { AnalysisJobStore } from "../../src/analysis/AnalysisJobStore.js"
 import * as AnalysisSettings from "../../src/analysis/AnalysisSettings.js"
@@ -15,7 +15,7 @@ import { RunStore } from "../../src/runs/RunStore.js"
 import { Runs } from "../../src/runs/Runs.js"
 import { UsageStore } from "../../src/usage/UsageStore.js"
 import { Webhooks } from "../../src/webhooks/Webhooks.js"
-import { ModelScript, fail, object, text } from "../conversation/ScriptedModel.js"
+import { ModelScript, fail, never, object, text } from "../conversation/ScriptedModel.js"
 import * as ChatTesting from "../chat/ChatTesting.js"
 
 const stored = (organizationId: OrganizationId, runId: RunId) =>
@@ -152,6 +152,29 @@ describe("RunAnalysis", () => {
       }
       expect(outcomes).toEqual(["retried", "retried", "retried", "retried", "failed"])
       expect((yield* stored(organization.id, run.workflow_run_id)).analysis_status).toBe("failed")
+    }).pipe(Effect.provide(ChatTesting.layer))
+  )
+
+  it.effect("gives a job back at once when its round is stopped (the server shuts down), as it was", () =>
+    Effect.gen(function* () {
+      const { organization, run } = yield* endedChat
+      const analysisRound = (yield* RunAnalysis).round
+      yield* (yield* ModelScript).push(never)
+      const stopped = yield* Effect.fork(analysisRound)
+      // the model was asked: the job is held, and no other round can claim it
+      yield* Effect.repeat(
+        Effect.zipRight(
+          Effect.yieldNow(),
+          Effect.flatMap(ModelScript, (s) => s.requests)
+        ),
+        { until: (sent) => sent.some((r) => r.kind === "structured") }
+      )
+      expect(yield* analysisRound).toEqual([])
+      yield* Fiber.interrupt(stopped)
+      // given back: claimed at once by the next round, its lease not waited for
+      yield* (yield* ModelScript).push(object(analysis))
+      expect(yield* analysisRound).toEqual(["done"])
+      expect((yield* stored(organization.id, run.workflow_run_id)).analysis_status).toBe("completed")
     }).pipe(Effect.provide(ChatTesting.layer))
   )
 

@@ -15,6 +15,8 @@ export type Scripted =
   | { readonly _tag: "Fail"; readonly error: LanguageModelError }
   /** Fails after streaming `text` (a reply cut in the middle). */
   | { readonly _tag: "FailAfter"; readonly text: string; readonly error: LanguageModelError }
+  /** Never answers (a model that hangs). */
+  | { readonly _tag: "Never" }
 
 export interface Sent {
   readonly kind: "stream" | "generate" | "structured"
@@ -63,6 +65,7 @@ export const calls = (
 
 export const object = (value: unknown): Scripted => ({ _tag: "Object", value })
 export const fail = (error: LanguageModelError): Scripted => ({ _tag: "Fail", error })
+export const never: Scripted = { _tag: "Never" }
 
 const next = (script: ModelScript) =>
   Ref.modify(script.script, (all): readonly [Option.Option<Scripted>, ReadonlyArray<Scripted>] =>
@@ -87,6 +90,8 @@ export const layer = Layer.effect(
             yield* record("stream", request)
             const answer = yield* reply
             switch (answer._tag) {
+              case "Never":
+                return Stream.never
               case "Fail":
                 return Stream.fail(answer.error)
               case "FailAfter":
@@ -115,6 +120,7 @@ export const layer = Layer.effect(
           yield* record("generate", request)
           const answer = yield* reply
           if (answer._tag === "Fail" || answer._tag === "FailAfter") return yield* Effect.fail(answer.error)
+          if (answer._tag === "Never") return yield* Effect.never
           if (answer._tag === "Object")
             return ModelReplies.finish({ ...ModelReplies.empty, text: JSON.stringify(answer.value) })
           return answer.reply
@@ -124,6 +130,7 @@ export const layer = Layer.effect(
           yield* record("structured", request as StructuredRequest<unknown, unknown>)
           const answer = yield* reply
           if (answer._tag === "Fail" || answer._tag === "FailAfter") return yield* Effect.fail(answer.error)
+          if (answer._tag === "Never") return yield* Effect.never
           if (answer._tag !== "Object")
             return yield* Effect.dieMessage("the script has no object for a structured request")
           return {

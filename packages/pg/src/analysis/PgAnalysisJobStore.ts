@@ -52,7 +52,7 @@ export const claimStatement = (
  * - `claim` is one statement: it locks the due jobs it takes with `FOR UPDATE SKIP LOCKED` and gives them
  *   its lease, so two claims at once (in any processes) never take one job; a job another claim has just
  *   taken no longer passes the lease condition when it is re-checked. It reads `analysis_jobs_due` in order.
- * - `complete` and `retry` write only where the job's lease is still the claim's.
+ * - `complete`, `retry` and `release` write only where the job's lease is still the claim's.
  * - `countAnalysed` is one upsert on the agent's row of `agent_analysis_counts` (not a column of
  *   `agents`, whose every update is announced to every server's lookup cache and waits for the agent's
  *   edits).
@@ -111,6 +111,13 @@ export const layer: Layer.Layer<AnalysisJobStore, never, SqlClient.SqlClient> = 
           sql`
           UPDATE analysis_jobs SET attempts = attempts + 1, next_attempt_at = ${nextAttemptAt},
             last_error = ${error}, lease = NULL, lease_until = NULL
+          WHERE id = ${claim.id} AND organization_id = ${claim.organization_id} AND lease = ${claim.lease}
+          RETURNING id`
+        ).pipe(Effect.map((rows) => rows.length > 0)),
+      release: (claim) =>
+        Rows.all(Found)(
+          sql`
+          UPDATE analysis_jobs SET lease = NULL, lease_until = NULL
           WHERE id = ${claim.id} AND organization_id = ${claim.organization_id} AND lease = ${claim.lease}
           RETURNING id`
         ).pipe(Effect.map((rows) => rows.length > 0)),
