@@ -75,11 +75,11 @@ const CampaignPage = ({
             <CampaignProgress name={campaign.name} counts={campaign.counts} />
             <SummaryFigures summary={report.summary} />
           </section>
-          <CampaignFacts campaign={campaign} />
           {acceptsContacts(campaign.status) ? (
             <ContactsImport campaignId={campaign.campaign_id} onImported={loaded.reload} />
           ) : null}
           <CampaignReportTable report={report} status={status} />
+          <CampaignFacts campaign={campaign} />
         </>
       )}
     </Loaded>
@@ -109,50 +109,73 @@ const SummaryFigures = ({ summary }: { readonly summary: Schema<"CampaignReportS
   </dl>
 )
 
-const CampaignFacts = ({ campaign }: { readonly campaign: Schema<"Campaign"> }) => (
-  <section aria-labelledby="settings-heading">
-    <h2 id="settings-heading">Settings</h2>
-    <dl class="facts">
-      <div>
-        <dt>Agent</dt>
-        <dd>
-          <Link to={agentPath(campaign.agent_id)}>{campaign.agent_id}</Link>
-        </dd>
-      </div>
-      <div>
-        <dt>Caller number</dt>
-        <dd>
-          {campaign.from_phone_number_id === null
-            ? "The organization's default"
-            : `Number ${campaign.from_phone_number_id}`}
-        </dd>
-      </div>
-      <div>
-        <dt>Most calls at once</dt>
-        <dd>{formatCount(campaign.max_concurrency)}</dd>
-      </div>
-      <div>
-        <dt>Retries</dt>
-        <dd>
-          {campaign.retry.max_attempts === 1
-            ? "One attempt per contact"
-            : `Up to ${campaign.retry.max_attempts} attempts, ${formatDuration(campaign.retry.retry_delay_seconds)} apart, after ${
-                campaign.retry.retry_on.map(formatStatus).join(", ") || "nothing"
-              }`}
-        </dd>
-      </div>
-      <div>
-        <dt>Created</dt>
-        <dd>{formatDateTime(campaign.created_at)}</dd>
-      </div>
-      <div>
-        <dt>Started</dt>
-        <dd>{formatDateTime(campaign.started_at)}</dd>
-      </div>
-      <div>
-        <dt>Ended</dt>
-        <dd>{formatDateTime(campaign.completed_at)}</dd>
-      </div>
-    </dl>
-  </section>
-)
+/** The campaign's agent and caller number by name (the campaign has their ids), read once. */
+const useNames = (campaign: Schema<"Campaign">) =>
+  useLoad(
+    async (signal) => {
+      const numberId = campaign.from_phone_number_id
+      const [agent, number] = await Promise.all([
+        api.get("/api/v1/agents/{agent_id}", { path: { agent_id: campaign.agent_id }, signal }),
+        numberId === null
+          ? undefined
+          : api.get("/api/v1/phone-numbers/{phone_number_id}", {
+              path: { phone_number_id: numberId },
+              signal
+            })
+      ])
+      return { agent: agent.name, number: number?.number }
+    },
+    [campaign.campaign_id]
+  )
+
+const CampaignFacts = ({ campaign }: { readonly campaign: Schema<"Campaign"> }) => {
+  const names = useNames(campaign)
+  const known = names.state === "ready" ? names.data : undefined
+  return (
+    <section aria-labelledby="settings-heading" class="panel">
+      <h2 id="settings-heading">Settings</h2>
+      <dl class="facts">
+        <div>
+          <dt>Agent</dt>
+          <dd>
+            <Link to={agentPath(campaign.agent_id)}>{known?.agent ?? campaign.agent_id}</Link>
+          </dd>
+        </div>
+        <div>
+          <dt>Caller number</dt>
+          <dd>
+            {campaign.from_phone_number_id === null
+              ? "The organization's default"
+              : (known?.number ?? `Number ${campaign.from_phone_number_id}`)}
+          </dd>
+        </div>
+        <div>
+          <dt>Most calls at once</dt>
+          <dd>{formatCount(campaign.max_concurrency)}</dd>
+        </div>
+        <div>
+          <dt>Retries</dt>
+          <dd>
+            {campaign.retry.max_attempts === 1
+              ? "One attempt per contact"
+              : `Up to ${campaign.retry.max_attempts} attempts, ${formatDuration(campaign.retry.retry_delay_seconds)} apart, after ${
+                  campaign.retry.retry_on.map(formatStatus).join(", ") || "nothing"
+                }`}
+          </dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(campaign.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{formatDateTime(campaign.started_at)}</dd>
+        </div>
+        <div>
+          <dt>Ended</dt>
+          <dd>{formatDateTime(campaign.completed_at)}</dd>
+        </div>
+      </dl>
+    </section>
+  )
+}

@@ -17,14 +17,20 @@ export const ReleaseNumber = ({
   readonly number: Schema<"PhoneNumber">
   readonly onReleased: (charge: Schema<"PhoneNumberCharge">) => void
 }) => {
-  const [quote, setQuote] = useState<Schema<"ReleaseQuote"> | undefined>(undefined)
+  const [quote, setQuote] = useState<(Schema<"ReleaseQuote"> & { readonly balance_pln: number }) | undefined>(
+    undefined
+  )
   const asking = useAction()
   const releasing = useAction()
   const path = { phone_number_id: number.id }
   const ask = () =>
     asking.run(async () => {
       releasing.clear()
-      setQuote(await api.get("/api/v1/phone-numbers/{phone_number_id}/release-quote", { path }))
+      const [fee, organization] = await Promise.all([
+        api.get("/api/v1/phone-numbers/{phone_number_id}/release-quote", { path }),
+        api.get("/api/v1/organization", {})
+      ])
+      setQuote({ ...fee, balance_pln: organization.balance_pln })
     })
   const release = () =>
     releasing.run(async () => {
@@ -71,7 +77,17 @@ export const ReleaseNumber = ({
                 <dt>Minimum period until</dt>
                 <dd>{formatDateTime(quote.commitment_until)}</dd>
               </div>
+              <div>
+                <dt>Balance</dt>
+                <dd>{formatMoney(quote.balance_pln)}</dd>
+              </div>
             </dl>
+            {quote.fee_pln > quote.balance_pln ? (
+              <p class="warning-notice">
+                The balance is short: top up at least {formatMoney(quote.fee_pln - quote.balance_pln)} before
+                releasing it.
+              </p>
+            ) : null}
           </>
         )}
         {releasing.error === undefined ? null : <ErrorNotice error={releasing.error} />}

@@ -114,7 +114,11 @@ export const TriggersScreen = ({ query }: ScreenProps) => {
                   )
                 }
               },
-              { header: "Context", cell: (trigger) => textOf(trigger.initial_context) },
+              {
+                header: "Context",
+                cell: (trigger) =>
+                  Object.keys(trigger.initial_context).length === 0 ? "—" : textOf(trigger.initial_context)
+              },
               { header: "Status", cell: (trigger) => (trigger.status === "archived" ? "deleted" : "active") },
               { header: "Created", cell: (trigger) => formatDateTime(trigger.created_at) },
               {
