@@ -185,9 +185,13 @@ describe.skipIf(chromium === undefined)(
         await waitForText(page, /\+48227654321 was released/)
         expect((await api.get(`/api/v1/phone-numbers/${number.id}`)).status).toBe("released")
 
-        // none left: the demand is registered instead
+        // no mobile number in the inventory: the order says so, and the demand is registered instead
+        const mobile = (await api.get("/api/v1/phone-numbers/polish/quote?number_type=mobile")).price_pln
+        await page.select("#order-type", "mobile")
         await press(page, "Get a price")
-        await waitForText(page, /no_inventory|no .*number/i)
+        await waitForText(page, /A mobile number/)
+        await press(page, `Order for ${mobile.toFixed(2)} PLN`)
+        await waitForText(page, /no_inventory/)
         await fill(page, "End user id", "42")
         await fill(page, "Note", "For the Warsaw office")
         await press(page, "Request a number")

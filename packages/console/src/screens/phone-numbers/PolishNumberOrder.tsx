@@ -105,7 +105,15 @@ export const PolishNumberOrder = ({
               The balance is short: top up at least {formatMoney(quote.quote.top_up_pln)} before ordering.
             </p>
           )}
-          {ordering.error === undefined ? null : <ErrorNotice error={ordering.error} />}
+          {ordering.error === undefined ? null : (
+            <ErrorNotice
+              error={
+                ordering.error.startsWith("no_inventory")
+                  ? `${ordering.error} Request one below: it is then ordered from an operator.`
+                  : ordering.error
+              }
+            />
+          )}
           <div class="actions">
             <button type="button" onClick={order} disabled={ordering.busy || !quote.quote.sufficient}>
               {ordering.busy ? "Ordering…" : `Order for ${formatMoney(quote.quote.price_pln)}`}
