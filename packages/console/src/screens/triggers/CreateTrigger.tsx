@@ -4,22 +4,7 @@ import { ErrorNotice } from "../../components/Feedback.js"
 import { useAction } from "../../data/useAction.js"
 import { Link } from "../../routing/Link.js"
 import { api } from "../../session/Session.js"
-
-/** A context typed as JSON: an object, or nothing when left empty; otherwise what is wrong with it. */
-export const contextFrom = (
-  text: string
-): { readonly context: Record<string, unknown> | undefined } | { readonly error: string } => {
-  if (text.trim() === "") return { context: undefined }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return { error: 'The context must be JSON, e.g. {"source": "crm"}.' }
-  }
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? { context: value as Record<string, unknown> }
-    : { error: 'The context must be a JSON object, e.g. {"source": "crm"}.' }
-}
+import { contextFrom } from "./TriggerContext.js"
 
 /** The form that creates a trigger: its name, its agent and the context its calls start from. */
 export const CreateTrigger = ({
