@@ -3,6 +3,7 @@ import { FilterSelect } from "../../components/FilterSelect.js"
 import { PagedTable } from "../../components/PagedTable.js"
 import { formatDateTime, formatDuration, formatStatus } from "../../text/Formats.js"
 import { RunLink } from "../runs/RunLink.js"
+import { RemoveContact } from "./RemoveContact.js"
 
 /** A contact's statuses, the report's filter. */
 export const contactStatuses = ["pending", "in_progress", "completed", "failed", "skipped"] as const
@@ -10,10 +11,13 @@ export const contactStatuses = ["pending", "in_progress", "completed", "failed",
 /** One page of the campaign's contacts with what happened to each, filtered by status (in the address). */
 export const CampaignReportTable = ({
   report,
-  status
+  status,
+  onRemoved
 }: {
   readonly report: Schema<"CampaignReport">
   readonly status: string | undefined
+  /** Given while contacts can be removed (the campaign is `created` or `paused`): pending ones get a button. */
+  readonly onRemoved?: (() => void) | undefined
 }) => (
   <section aria-labelledby="report-heading" class="panel">
     <h2 id="report-heading">Contacts</h2>
@@ -44,7 +48,25 @@ export const CampaignReportTable = ({
         { header: "Disposition", cell: (contact) => contact.disposition ?? "—" },
         { header: "Talk time", cell: (contact) => formatDuration(contact.duration_seconds) },
         { header: "Last error", cell: (contact) => contact.last_error ?? "—" },
-        { header: "Next attempt", cell: (contact) => formatDateTime(contact.next_attempt_at) }
+        { header: "Next attempt", cell: (contact) => formatDateTime(contact.next_attempt_at) },
+        ...(onRemoved === undefined
+          ? []
+          : [
+              {
+                header: "Actions",
+                cell: (contact: Schema<"CampaignReportItem">) =>
+                  contact.status === "pending" ? (
+                    <RemoveContact
+                      campaignId={report.campaign_id}
+                      contactId={contact.contact_id}
+                      phoneNumber={contact.phone_number}
+                      onRemoved={onRemoved}
+                    />
+                  ) : (
+                    "—"
+                  )
+              }
+            ])
       ]}
     />
   </section>

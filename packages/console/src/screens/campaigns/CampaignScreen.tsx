@@ -78,7 +78,11 @@ const CampaignPage = ({
           {acceptsContacts(campaign.status) ? (
             <ContactsImport campaignId={campaign.campaign_id} onImported={loaded.reload} />
           ) : null}
-          <CampaignReportTable report={report} status={status} />
+          <CampaignReportTable
+            report={report}
+            status={status}
+            onRemoved={acceptsContacts(campaign.status) ? loaded.reload : undefined}
+          />
           <CampaignFacts campaign={campaign} />
         </>
       )}

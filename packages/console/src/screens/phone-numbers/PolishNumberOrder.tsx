@@ -1,18 +1,13 @@
 import { useState } from "preact/hooks"
 import type { Schema } from "../../api/Client.js"
 import { ErrorNotice } from "../../components/Feedback.js"
+import { idempotencyKey } from "../../data/idempotencyKey.js"
 import { useAction } from "../../data/useAction.js"
 import { api } from "../../session/Session.js"
 import { formatMoney } from "../../text/Formats.js"
 
 type NumberType = Schema<"NumberType">
 type Quote = Schema<"PhoneNumberQuote">
-
-/** A key that makes an order safe to repeat (a second click or a retry takes no second number). */
-const idempotencyKey = (): string =>
-  typeof crypto.randomUUID === "function"
-    ? crypto.randomUUID()
-    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")
 
 /**
  * A Polish number: its price (activation fee plus the first month) compared with the balance, the top-up

@@ -16,6 +16,7 @@ import { formatDateTime, textOf } from "../../text/Formats.js"
 import { agentPath } from "../agents/AgentPaths.js"
 import { agentNames } from "../campaigns/AgentNames.js"
 import { CreateTrigger } from "./CreateTrigger.js"
+import { TriggerCall } from "./TriggerCall.js"
 
 const pageSize = 20
 const statuses = ["active", "archived"] as const
@@ -37,6 +38,8 @@ export const TriggersScreen = ({ query }: ScreenProps) => {
   const agents = useLoad(agentNames, [])
   const [archiving, setArchiving] = useState<Trigger | undefined>(undefined)
   const [said, setSaid] = useState("")
+  // counts the changes to the list, so the call form offers the active triggers as they are
+  const [version, setVersion] = useState(0)
   const archive = useAction()
 
   const confirmArchive = () =>
@@ -45,6 +48,7 @@ export const TriggersScreen = ({ query }: ScreenProps) => {
       await api.delete("/api/v1/triggers/{trigger_id}", { path: { trigger_id: archiving.trigger_id } })
       setSaid(`The trigger ${archiving.name} was deleted: calls through it are refused.`)
       setArchiving(undefined)
+      setVersion((n) => n + 1)
       triggers.reload()
     })
 
@@ -68,6 +72,7 @@ export const TriggersScreen = ({ query }: ScreenProps) => {
             agents={data.agents.filter((agent) => agent.status === "active")}
             onCreated={(trigger) => {
               setSaid(`The trigger ${trigger.name} was created.`)
+              setVersion((n) => n + 1)
               triggers.reload()
             }}
           />
@@ -143,6 +148,7 @@ export const TriggersScreen = ({ query }: ScreenProps) => {
           />
         )}
       </Loaded>
+      <TriggerCall version={version} />
       <ConfirmDialog
         open={archiving !== undefined}
         title={`Delete the trigger ${archiving?.name ?? ""}?`}
