@@ -292,4 +292,31 @@ describe.skipIf(chromium === undefined)("the console in a browser: campaigns", (
       }),
     90_000
   )
+
+  it(
+    "shows markup in campaign names, contact files and triggers as text",
+    () =>
+      withPage(context.browser, "campaign-markup", async (page) => {
+        const injected = "<img src=x onerror=alert(1)>"
+        await campaign(`Campaign ${injected}`, [])
+        await api.post("/api/v1/triggers", { name: `Trigger ${injected}`, agent_id: agentId })
+        const csv = join(files, "markup.csv")
+        writeFileSync(csv, `phone_number,name\n"${injected}",x\n`)
+        await signIn(page, context.url, apiKey, "campaigns")
+        await waitForText(page, /Campaign <img src=x onerror=alert\(1\)>/)
+        await page.locator(`::-p-aria([name="Campaign ${injected}"][role="link"])`).click()
+        expect(await waitForHeading(page, /Campaign <img/)).toBe(`Campaign ${injected}`)
+        await ((await page.$("#contacts-file")) as ElementHandle<any>).uploadFile(csv)
+        await waitForText(page, /Before importing/)
+        expect(
+          (await page.$$eval(".preflight tbody td", (cells) => cells.map((c) => c.textContent)))[1]
+        ).toBe(injected)
+        expect(await page.$$eval("img", (images) => images.length)).toBe(0)
+        await page.goto(`${context.url}/triggers`, { waitUntil: "load" })
+        await waitForText(page, /Trigger <img src=x onerror=alert\(1\)>/)
+        // no element was made from the text, and nothing ran (withPage fails on any dialog or script error)
+        expect(await page.$$eval("img", (images) => images.length)).toBe(0)
+      }),
+    90_000
+  )
 })
