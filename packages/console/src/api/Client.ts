@@ -36,8 +36,16 @@ export type RequestOptions<O> = ([PathParametersOf<O>] extends [never]
   : { readonly path: PathParametersOf<O> }) & {
   readonly query?: LooseQuery<QueryOf<O>>
   readonly body?: JsonBodyOf<O>
+  /** A body that is not JSON (a CSV file as `text/csv`), sent as it is with its media type. */
+  readonly content?: RawContent
   readonly headers?: Readonly<Record<string, string>>
   readonly signal?: AbortSignal
+}
+
+/** A body sent as it is: a file or a text, with its media type. */
+export interface RawContent {
+  readonly type: string
+  readonly data: Blob | string
 }
 
 /** A request as it is sent, its types checked at the call (`RequestOptions`). */
@@ -45,6 +53,7 @@ interface RawRequest {
   readonly path?: Readonly<Record<string, string | number>> | undefined
   readonly query?: Readonly<Record<string, unknown>> | undefined
   readonly body?: unknown
+  readonly content?: RawContent | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
   readonly signal?: AbortSignal | undefined
 }
@@ -89,12 +98,13 @@ export const make = (options: ClientOptions) => {
     const key = options.apiKey()
     if (key !== undefined) headers["x-api-key"] = key
     if (init.body !== undefined) headers["content-type"] = "application/json"
+    if (init.content !== undefined) headers["content-type"] = init.content.type
     let response: Response
     try {
       response = await (options.fetch ?? fetch)(url, {
         method: method.toUpperCase(),
         headers,
-        body: init.body === undefined ? null : JSON.stringify(init.body),
+        body: init.content?.data ?? (init.body === undefined ? null : JSON.stringify(init.body)),
         signal: init.signal ?? null,
         credentials: "omit",
         cache: "no-store"
@@ -183,7 +193,13 @@ export const make = (options: ClientOptions) => {
     delete: <P extends PathOf<"delete">>(path: P, init: RequestOptions<Operation<P, "delete">>) =>
       request("delete", path, init),
     stream,
-    blob
+    blob,
+    /** A GET answered in another media type (`text/csv`), as a file to save: the answer's body as a Blob. */
+    download: async <P extends PathOf<"get">>(
+      path: P,
+      init: RequestOptions<Operation<P, "get">>,
+      accept: string
+    ): Promise<Blob> => (await send("get", path as string, init as unknown as RawRequest, accept)).blob()
   }
 }
 

@@ -12,7 +12,8 @@ export const ConfirmDialog = ({
   confirmLabel,
   onConfirm,
   onCancel,
-  busy = false
+  busy = false,
+  cancelLabel = "Cancel"
 }: {
   readonly open: boolean
   readonly title: string
@@ -21,6 +22,8 @@ export const ConfirmDialog = ({
   readonly onConfirm: () => void
   readonly onCancel: () => void
   readonly busy?: boolean
+  /** The button that closes the dialog without acting (e.g. "Keep the campaign" beside "Cancel the campaign"). */
+  readonly cancelLabel?: string
 }) => {
   const dialog = useRef<HTMLDialogElement>(null)
   const titleId = useId()
@@ -44,7 +47,7 @@ export const ConfirmDialog = ({
       <div class="dialog-body">{children}</div>
       <div class="dialog-actions">
         <button type="button" class="secondary" onClick={onCancel} disabled={busy}>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" onClick={onConfirm} disabled={busy}>
           {confirmLabel}

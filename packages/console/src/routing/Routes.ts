@@ -69,6 +69,30 @@ export const routes: ReadonlyArray<Route> = [
   {
     pattern: "webhooks/:webhookId",
     load: () => import("../screens/webhooks/WebhookScreen.js").then((m) => m.WebhookScreen)
+  },
+  {
+    pattern: "campaigns",
+    load: () => import("../screens/campaigns/CampaignsScreen.js").then((m) => m.CampaignsScreen)
+  },
+  {
+    pattern: "campaigns/new",
+    load: () => import("../screens/campaigns/CreateCampaignScreen.js").then((m) => m.CreateCampaignScreen)
+  },
+  {
+    pattern: "campaigns/:campaignId",
+    load: () => import("../screens/campaigns/CampaignScreen.js").then((m) => m.CampaignScreen)
+  },
+  {
+    pattern: "do-not-call",
+    load: () => import("../screens/do-not-call/DoNotCallScreen.js").then((m) => m.DoNotCallScreen)
+  },
+  {
+    pattern: "triggers",
+    load: () => import("../screens/triggers/TriggersScreen.js").then((m) => m.TriggersScreen)
+  },
+  {
+    pattern: "phone-numbers",
+    load: () => import("../screens/phone-numbers/PhoneNumbersScreen.js").then((m) => m.PhoneNumbersScreen)
   }
 ]
 
