@@ -56,6 +56,8 @@ interface RawRequest {
   readonly content?: RawContent | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
   readonly signal?: AbortSignal | undefined
+  /** Sent without the key: a signed link carries its own authority (its signature). */
+  readonly withoutKey?: boolean | undefined
 }
 
 /** How the client reaches the API. */
@@ -95,7 +97,7 @@ export const urlOf = (
 export const make = (options: ClientOptions) => {
   const send = async (method: Method, url: string, init: RawRequest, accept: string) => {
     const headers: Record<string, string> = { accept, ...init.headers }
-    const key = options.apiKey()
+    const key = init.withoutKey === true ? undefined : options.apiKey()
     if (key !== undefined) headers["x-api-key"] = key
     if (init.body !== undefined) headers["content-type"] = "application/json"
     if (init.content !== undefined) headers["content-type"] = init.content.type
@@ -172,14 +174,20 @@ export const make = (options: ClientOptions) => {
   }
 
   /**
-   * A file's bytes (a recording behind a signed link): `address` is on this origin (the page's CSP allows
-   * no other), asked with the key like any request; an error answer is an `ApiError` as for JSON.
+   * A file's bytes behind a signed link (a recording): `address` is on this origin (the page's CSP allows
+   * no other) and is asked WITHOUT the key, which a signed link does not need (its signature is its
+   * authority), so no address a link names can be sent the key; an error answer is an `ApiError` as for JSON.
    */
   const blob = async (
     address: string,
     init: { readonly accept?: string; readonly signal?: AbortSignal } = {}
   ): Promise<Blob> => {
-    const response = await send("get", address, { signal: init.signal }, init.accept ?? "*/*")
+    const response = await send(
+      "get",
+      address,
+      { signal: init.signal, withoutKey: true },
+      init.accept ?? "*/*"
+    )
     return response.blob()
   }
 
@@ -199,7 +207,10 @@ export const make = (options: ClientOptions) => {
       path: P,
       init: RequestOptions<Operation<P, "get">>,
       accept: string
-    ): Promise<Blob> => (await send("get", path as string, init as unknown as RawRequest, accept)).blob()
+    ): Promise<Blob> => {
+      const raw = init as unknown as RawRequest
+      return (await send("get", urlOf(options.root, path, raw.path, raw.query), raw, accept)).blob()
+    }
   }
 }
 

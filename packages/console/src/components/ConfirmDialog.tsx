@@ -42,6 +42,11 @@ export const ConfirmDialog = ({
         event.preventDefault()
         if (!busy) onCancel()
       }}
+      // closed by the browser itself (a second Escape is not cancelable in Chromium): the state follows, so
+      // the dialog can be opened again
+      onClose={() => {
+        if (open) onCancel()
+      }}
     >
       <h2 id={titleId}>{title}</h2>
       <div class="dialog-body">{children}</div>

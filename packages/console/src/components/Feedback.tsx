@@ -15,7 +15,11 @@ export const LoadingNotice = ({ label = "Loading…" }: { readonly label?: strin
   </p>
 )
 
-/** A load's data given to `children` once it is there; the loading state or the error before that. */
+/**
+ * A load's data given to `children` once it is there; the loading state or the error before that. Data of
+ * inputs that just changed stays in place (nothing the person is on is taken away) under an announced
+ * "Updating…" until the new data is there.
+ */
 export const Loaded = <T,>({
   load,
   label,
@@ -27,5 +31,11 @@ export const Loaded = <T,>({
 }) => {
   if (load.state === "loading") return <LoadingNotice {...(label === undefined ? {} : { label })} />
   if (load.state === "failed") return <ErrorNotice error={load.error} />
-  return <>{children(load.data)}</>
+  // the notice's place is kept when absent (null), so the data's elements are never made again
+  return (
+    <>
+      {load.stale ? <LoadingNotice label="Updating…" /> : null}
+      {children(load.data)}
+    </>
+  )
 }

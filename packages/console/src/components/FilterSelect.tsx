@@ -18,15 +18,15 @@ export const FilterSelect = ({
 }) => {
   const id = `filter-${name}`
   const current = place.value.query.get(name) ?? ""
+  // a value the options do not hold (an agent past the first page of agents, an address typed by hand) is
+  // still the filter the list is read with: shown as it is, never as "All"
+  const unknown = current !== "" && !options.some((option) => option.value === current)
   return (
     <div class="filter">
       <label for={id}>{label}</label>
-      <select
-        id={id}
-        value={options.some((option) => option.value === current) ? current : ""}
-        onChange={(event) => setQuery({ [name]: event.currentTarget.value })}
-      >
+      <select id={id} value={current} onChange={(event) => setQuery({ [name]: event.currentTarget.value })}>
         <option value="">{allLabel}</option>
+        {unknown ? <option value={current}>{current}</option> : null}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

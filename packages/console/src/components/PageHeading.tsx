@@ -2,6 +2,9 @@ import type { ComponentChildren } from "preact"
 import { useEffect, useRef } from "preact/hooks"
 import { takeFocusRequest } from "../routing/Location.js"
 
+/** Whether a heading was shown before in this page (the first one, on opening the page, leaves the focus be). */
+let shownBefore = false
+
 /** The console's name, after each screen's title in the window's title. */
 export const productName = "Voice Agent Platform console"
 
@@ -22,7 +25,11 @@ export const PageHeading = ({
     document.title = `${title} · ${productName}`
   }, [title])
   useEffect(() => {
-    if (takeFocusRequest()) heading.current?.focus()
+    // after a navigation; or when the focus was lost with what held it (a provisional heading, shown while
+    // the screen's data loaded, replaced by this one)
+    const lost = shownBefore && (document.activeElement === null || document.activeElement === document.body)
+    shownBefore = true
+    if (takeFocusRequest() || lost) heading.current?.focus()
   }, [])
   return (
     <div class="page-heading">

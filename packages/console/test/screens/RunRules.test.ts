@@ -73,4 +73,30 @@ describe("a transcript's turns in the recording", () => {
     )
     expect(onThisOrigin("https://elsewhere.example/file.wav", "/")).toBeUndefined()
   })
+
+  it("refuses a link that is not http(s), is not a file of the API, or would leave its path", () => {
+    for (const hostile of [
+      "foo:x/api/v1/../../../admin",
+      "javascript:alert(1)//api/v1/files/download",
+      "/api/v1/files/download?key=k",
+      "https://api.example.com/api/v1/agents",
+      "https://api.example.com/api/v1/files/",
+      "https://api.example.com/api/v1/files/%2e%2e/agents",
+      "https://api.example.com/api/v1/files/a%2f..%2fb",
+      "https://api.example.com/api/v1/files/a%5c..",
+      "not a link"
+    ]) {
+      expect(onThisOrigin(hostile, "/voice/"), hostile).toBeUndefined()
+    }
+    // the URL parser resolves plain dots before the path is read: what is left must still be a file's
+    expect(onThisOrigin("https://api.example.com/api/v1/files/../agents", "/")).toBeUndefined()
+    for (const address of [
+      onThisOrigin("https://api.example.com/x/api/v1/files/download?key=a", "/voice/"),
+      onThisOrigin("http://127.0.0.1:8080/api/v1/files/download?key=a&signature=b", "/")
+    ]) {
+      expect(new URL(address!, "https://console.example").pathname).toMatch(
+        /^(\/voice)?\/api\/v1\/files\/download$/
+      )
+    }
+  })
 })

@@ -5,7 +5,8 @@ import {
   periodOf,
   scaleTop,
   shiftMonth,
-  usageCsv
+  usageCsv,
+  csvCell
 } from "../../src/screens/usage/UsageSeries.js"
 
 describe("the usage screen's rules", () => {
@@ -39,5 +40,16 @@ describe("the usage screen's rules", () => {
         "PLN"
       )
     ).toBe("day,calls,duration_seconds,cost,currency\r\n2026-11-27,2,95,0.50,PLN\r\ntotal,2,95,0.50,PLN\r\n")
+  })
+
+  it("writes a text cell no spreadsheet reads as a formula, quoted when it must be", () => {
+    expect(csvCell(12)).toBe("12")
+    expect(csvCell("2026-11-27")).toBe("2026-11-27")
+    for (const start of ["=", "+", "-", "@", "\t", "\r"]) {
+      expect(csvCell(`${start}1+1`).replace(/^"/, "")).toMatch(/^'/)
+    }
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"')
+    expect(csvCell("a,b")).toBe('"a,b"')
+    expect(csvCell("two\nlines")).toBe('"two\nlines"')
   })
 })

@@ -38,24 +38,28 @@ export const DocumentScreen = ({ params, query }: ScreenProps) => {
     [documentId, page]
   )
   return (
-    <Loaded load={document}>
-      {(data) => (
-        <>
-          <DocumentHeading document={data} />
-          <DocumentFacts document={data} />
-          <section aria-labelledby="chunks-heading">
-            <h2 id="chunks-heading">Chunks</h2>
-            <p class="hint">
-              The pieces the text was split into (about 1,000 characters each, neighbours sharing up to 100);
-              agents read the ones most relevant to the conversation.
-            </p>
-            <Loaded load={chunks} label="Loading the chunks…">
-              {(found) => <Chunks page={found} ready={data.processing_status === "completed"} />}
-            </Loaded>
-          </section>
-        </>
-      )}
-    </Loaded>
+    <>
+      {/* a heading (and the window's title) while the document is read or could not be */}
+      {document.state === "ready" ? null : <PageHeading title="Document" />}
+      <Loaded load={document}>
+        {(data) => (
+          <>
+            <DocumentHeading document={data} />
+            <DocumentFacts document={data} />
+            <section aria-labelledby="chunks-heading">
+              <h2 id="chunks-heading">Chunks</h2>
+              <p class="hint">
+                The pieces the text was split into (about 1,000 characters each, neighbours sharing up to
+                100); agents read the ones most relevant to the conversation.
+              </p>
+              <Loaded load={chunks} label="Loading the chunks…">
+                {(found) => <Chunks page={found} ready={data.processing_status === "completed"} />}
+              </Loaded>
+            </section>
+          </>
+        )}
+      </Loaded>
+    </>
   )
 }
 

@@ -1,8 +1,8 @@
-import { useState } from "preact/hooks"
+import { useEffect, useState } from "preact/hooks"
 import { Loaded } from "../../components/Feedback.js"
 import { useLoad } from "../../data/useLoad.js"
 import { Link } from "../../routing/Link.js"
-import { setQuery } from "../../routing/Location.js"
+import { place, setQuery } from "../../routing/Location.js"
 import { api } from "../../session/Session.js"
 import { documentPath } from "./DocumentFacts.js"
 
@@ -16,6 +16,8 @@ const resultsShown = 10
  */
 export const KnowledgeSearch = ({ words }: { readonly words: string }) => {
   const [typed, setTyped] = useState(words)
+  // the box follows the address (back and forward): it always shows the words the results are for
+  useEffect(() => setTyped(words), [words])
   const results = useLoad(
     (signal) =>
       words === ""
@@ -31,7 +33,8 @@ export const KnowledgeSearch = ({ words }: { readonly words: string }) => {
         class="search-form"
         onSubmit={(event) => {
           event.preventDefault()
-          setQuery({ q: typed.trim() })
+          // the documents' list on the same screen keeps its page: only the search changed
+          setQuery({ q: typed.trim(), page: place.value.query.get("page") ?? undefined })
         }}
       >
         <label for="knowledge-search">Words to look for</label>

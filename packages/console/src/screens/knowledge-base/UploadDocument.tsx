@@ -1,4 +1,4 @@
-import { useRef, useState } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 import { ErrorNotice } from "../../components/Feedback.js"
 import { useAction } from "../../data/useAction.js"
 import * as Upload from "../../api/Upload.js"
@@ -20,6 +20,9 @@ export const UploadDocument = ({ onUploaded }: { readonly onUploaded: () => void
   const [progress, setProgress] = useState<{ name: string; sent: number; total: number | undefined }>()
   const [done, setDone] = useState<string | undefined>(undefined)
   const send = useAction()
+  // an upload stops when the screen is left (up to 10 MB would otherwise go on being sent)
+  const leaving = useRef(new AbortController())
+  useEffect(() => () => leaving.current.abort(), [])
   const submit = (event: Event) => {
     event.preventDefault()
     setDone(undefined)
@@ -32,10 +35,13 @@ export const UploadDocument = ({ onUploaded }: { readonly onUploaded: () => void
       form.append("file", file, file.name)
       if (sourceUrl.trim() !== "") form.append("source_url", sourceUrl.trim())
       setProgress({ name: file.name, sent: 0, total: file.size })
-      await upload("/api/v1/knowledge-base/documents", form, ({ sent, total }) =>
-        setProgress({ name: file.name, sent, total })
+      // the bar shows what the browser reports sent, and nothing else (its last report is the whole file)
+      await upload(
+        "/api/v1/knowledge-base/documents",
+        form,
+        ({ sent, total }) => setProgress({ name: file.name, sent, total }),
+        leaving.current.signal
       )
-      setProgress({ name: file.name, sent: file.size, total: file.size })
       setDone(`${file.name} is uploaded; it is read in the background, and listed below.`)
       if (input.current !== null) input.current.value = ""
       setSourceUrl("")
@@ -70,7 +76,12 @@ export const UploadDocument = ({ onUploaded }: { readonly onUploaded: () => void
               {send.busy ? "Uploading" : "Uploaded"} {progress.name}
               {percent === undefined ? "" : `: ${percent}%`}
             </label>
-            <progress id="upload-progress" max={progress.total ?? 1} value={progress.sent} />
+            {/* no value while the size is unknown: the bar says "under way", not "done" */}
+            <progress
+              id="upload-progress"
+              max={progress.total ?? 1}
+              value={progress.total === undefined ? undefined : progress.sent}
+            />
           </div>
         )}
         <p class="status-line" role="status">

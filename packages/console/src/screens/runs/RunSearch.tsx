@@ -3,20 +3,21 @@ import { dayOf } from "./RunFilters.js"
 
 /** The text and date filters of the runs list: applied together, into the address. */
 const fields = [
-  { name: "phone_number", label: "Phone number", type: "text", hint: "e.g. +48500100200" },
-  { name: "disposition", label: "Disposition", type: "text", hint: "a disposition code" },
-  { name: "from", label: "First day", type: "date", hint: "" },
-  { name: "to", label: "Last day", type: "date", hint: "" }
+  { name: "phone_number", label: "Phone number", type: "text", hint: "e.g. +48500100200", max: 40 },
+  { name: "disposition", label: "Disposition", type: "text", hint: "a disposition code", max: 100 },
+  { name: "from", label: "First day", type: "date", hint: "", max: 10 },
+  { name: "to", label: "Last day", type: "date", hint: "", max: 10 }
 ] as const
 
 /**
  * A form for the filters that are typed rather than chosen: the phone number, the disposition, and the
  * first and last days. "Apply" writes them into the address (a history entry, the list back on its first
- * page); an emptied field removes its filter. The form is drawn anew when the address changes (back).
+ * page); an emptied field removes its filter. The form is drawn anew when one of its own filters changes
+ * in the address (back, forward), not when a list filter does, so text typed and not yet applied stays.
  */
 export const RunSearch = ({ query }: { readonly query: URLSearchParams }) => (
   <form
-    key={query.toString()}
+    key={fields.map((field) => query.get(field.name) ?? "").join("\u0000")}
     class="run-search"
     aria-label="Search the runs"
     onSubmit={(event) => {
@@ -48,7 +49,8 @@ export const RunSearch = ({ query }: { readonly query: URLSearchParams }) => (
             type="text"
             defaultValue={query.get(field.name) ?? ""}
             placeholder={field.hint}
-            maxLength={100}
+            // as long as the list reads from the address (RunFilters), so nothing typed is dropped unseen
+            maxLength={field.max}
           />
         )}
       </div>

@@ -17,19 +17,27 @@ export const formatOffset = (seconds: number): string => {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`
 }
 
+/** Where the API serves signed files (`GET /api/v1/files/download`): the only links the console follows. */
+const filesPath = "/api/v1/files/"
+
 /**
- * A signed download link of the API on the console's own origin: the same path from `/api/` on and the same
- * query (the signature), under the address the console reaches the API at (`apiRoot`). The API makes its
- * links on its public address, which may not be the one the console was opened at, and the console's pages
- * may fetch from their own origin only.
+ * A signed download link of the API on the console's own origin: the same path from `/api/v1/files/` on
+ * and the same query (the signature), under the address the console reaches the API at (`apiRoot`). The
+ * API makes its links on its public address, which may not be the one the console was opened at, and the
+ * console's pages may fetch from their own origin only. Anything else is refused (undefined): a link that
+ * is not http(s), has no such path, or whose path would leave it once resolved (`..`, encoded or not).
  */
 export const onThisOrigin = (link: string, apiRoot: string): string | undefined => {
   let url: URL
   try {
-    url = new URL(link, "http://link.invalid/")
+    url = new URL(link)
   } catch {
     return undefined
   }
-  const at = url.pathname.lastIndexOf("/api/v1/")
-  return at < 0 ? undefined : apiRoot.replace(/\/$/, "") + url.pathname.slice(at) + url.search
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined
+  const at = url.pathname.lastIndexOf(filesPath)
+  if (at < 0) return undefined
+  const rest = url.pathname.slice(at + filesPath.length)
+  if (rest === "" || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(rest) || /%2f|%5c|\\/i.test(rest)) return undefined
+  return apiRoot.replace(/\/$/, "") + filesPath + rest + url.search
 }

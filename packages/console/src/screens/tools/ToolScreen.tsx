@@ -23,7 +23,13 @@ export const ToolScreen = ({ params }: ScreenProps) => {
     (signal) => api.get("/api/v1/tools/{tool_uuid}", { path: { tool_uuid: toolUuid }, signal }),
     [toolUuid]
   )
-  return <Loaded load={tool}>{(data) => <ToolPage tool={data} onChanged={tool.reload} />}</Loaded>
+  return (
+    <>
+      {/* a heading (and the window's title) while the tool is read or could not be */}
+      {tool.state === "ready" ? null : <PageHeading title="Tool" />}
+      <Loaded load={tool}>{(data) => <ToolPage tool={data} onChanged={tool.reload} />}</Loaded>
+    </>
+  )
 }
 
 const ToolPage = ({ tool, onChanged }: { readonly tool: Tool; readonly onChanged: () => void }) => {

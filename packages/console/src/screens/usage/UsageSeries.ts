@@ -57,6 +57,17 @@ export const scaleTop = (max: number): number => {
   return 10 * power
 }
 
+/**
+ * One CSV cell (RFC 4180): a number as written; text quoted when it holds a comma, a quote or a line
+ * break (quotes doubled), and a text starting with `=`, `+`, `-`, `@`, a tab or a carriage return
+ * prefixed with `'`, so a spreadsheet opening the file never reads it as a formula.
+ */
+export const csvCell = (value: string | number): string => {
+  if (typeof value === "number") return String(value)
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
 /** The report by day as CSV: a header, a line per day with usage, and the period's totals. */
 export const usageCsv = (
   rows: ReadonlyArray<DayUsage>,
@@ -64,7 +75,13 @@ export const usageCsv = (
   currency: string
 ): string => {
   const line = (day: string, usage: Omit<DayUsage, "day">) =>
-    [day, usage.calls, usage.duration_seconds, usage.cost_pln.toFixed(2), currency].join(",")
+    [
+      csvCell(day),
+      csvCell(usage.calls),
+      csvCell(usage.duration_seconds),
+      usage.cost_pln.toFixed(2),
+      csvCell(currency)
+    ].join(",")
   return [
     "day,calls,duration_seconds,cost,currency",
     ...rows.map((row) => line(row.day, row)),

@@ -33,44 +33,55 @@ export const WebhookScreen = ({ params, query }: ScreenProps) => {
     [webhookId, page]
   )
   return (
-    <Loaded load={endpoint}>
-      {(data) => (
-        <>
-          <EndpointHeading endpoint={data} onChanged={endpoint.reload} />
-          <section aria-labelledby="deliveries-heading">
-            <div class="section-heading">
-              <h2 id="deliveries-heading">Delivery log</h2>
-              <button type="button" class="secondary small" onClick={deliveries.reload}>
-                Refresh the log
-              </button>
-            </div>
-            <Loaded load={deliveries} label="Loading the deliveries…">
-              {(log) => (
-                <PagedTable<WebhookDelivery>
-                  caption="Deliveries, newest first"
-                  page={log}
-                  rowKey={(delivery) => delivery.id}
-                  empty="Nothing sent yet: events are logged here as they are delivered."
-                  columns={[
-                    { header: "Event", cell: (delivery) => delivery.event_type },
-                    { header: "Outcome", cell: outcomeOf },
-                    { header: "Attempts", cell: (delivery) => formatCount(delivery.attempts) },
-                    { header: "Next attempt", cell: (delivery) => formatDateTime(delivery.next_attempt_at) },
-                    {
-                      header: "Run",
-                      cell: (delivery) =>
-                        delivery.workflow_run_id === null ? "—" : <RunLink runId={delivery.workflow_run_id} />
-                    },
-                    { header: "Created", cell: (delivery) => formatDateTime(delivery.created_at) },
-                    { header: "Message id", cell: (delivery) => <code>{delivery.id}</code> }
-                  ]}
-                />
-              )}
-            </Loaded>
-          </section>
-        </>
-      )}
-    </Loaded>
+    <>
+      {/* a heading (and the window's title) while the webhook endpoint is read or could not be */}
+      {endpoint.state === "ready" ? null : <PageHeading title="Webhook endpoint" />}
+      <Loaded load={endpoint}>
+        {(data) => (
+          <>
+            <EndpointHeading endpoint={data} onChanged={endpoint.reload} />
+            <section aria-labelledby="deliveries-heading">
+              <div class="section-heading">
+                <h2 id="deliveries-heading">Delivery log</h2>
+                <button type="button" class="secondary small" onClick={deliveries.reload}>
+                  Refresh the log
+                </button>
+              </div>
+              <Loaded load={deliveries} label="Loading the deliveries…">
+                {(log) => (
+                  <PagedTable<WebhookDelivery>
+                    caption="Deliveries, newest first"
+                    page={log}
+                    rowKey={(delivery) => delivery.id}
+                    empty="Nothing sent yet: events are logged here as they are delivered."
+                    columns={[
+                      { header: "Event", cell: (delivery) => delivery.event_type },
+                      { header: "Outcome", cell: outcomeOf },
+                      { header: "Attempts", cell: (delivery) => formatCount(delivery.attempts) },
+                      {
+                        header: "Next attempt",
+                        cell: (delivery) => formatDateTime(delivery.next_attempt_at)
+                      },
+                      {
+                        header: "Run",
+                        cell: (delivery) =>
+                          delivery.workflow_run_id === null ? (
+                            "—"
+                          ) : (
+                            <RunLink runId={delivery.workflow_run_id} />
+                          )
+                      },
+                      { header: "Created", cell: (delivery) => formatDateTime(delivery.created_at) },
+                      { header: "Message id", cell: (delivery) => <code>{delivery.id}</code> }
+                    ]}
+                  />
+                )}
+              </Loaded>
+            </section>
+          </>
+        )}
+      </Loaded>
+    </>
   )
 }
 

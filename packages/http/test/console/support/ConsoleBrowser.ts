@@ -80,19 +80,36 @@ export const open = async (apiKey: string, env: Record<string, string> = {}) => 
 export interface PageTrouble {
   readonly errors: Array<string>
   readonly dialogs: Array<string>
+  /** Content-security-policy refusals, of every document the page showed (reloads and `goto` included). */
+  readonly refused: Array<string>
+  /** Requests that carried the API key anywhere but the page's own origin, or the key in their address. */
+  readonly keyLeaks: Array<string>
 }
 
 /**
- * A fresh page in a context of its own (its own sessionStorage), at 1280×800, recording script errors and
- * dialogs (`alert`), and every content-security-policy refusal (read back by `cspViolations`).
+ * A fresh page in a context of its own (its own sessionStorage), at 1280×800, recording script errors,
+ * dialogs (`alert`), every content-security-policy refusal (reported to the test as it happens, so a later
+ * document does not forget it) and every request that would let the key out.
  */
 export const newPage = async (
   browser: Browser
 ): Promise<{ readonly page: Page; readonly trouble: PageTrouble }> => {
   const context = await browser.createBrowserContext()
   const page = await context.newPage()
-  const trouble: PageTrouble = { errors: [], dialogs: [] }
+  const trouble: PageTrouble = { errors: [], dialogs: [], refused: [], keyLeaks: [] }
   page.on("pageerror", (error) => trouble.errors.push(String(error)))
+  page.on("request", (request) => {
+    const key = request.headers()["x-api-key"]
+    const url = request.url()
+    if (/vap_[A-Za-z0-9]{40}/.test(url)) trouble.keyLeaks.push(`the key in an address: ${url}`)
+    if (key === undefined) return
+    const from = page.url()
+    if (!from.startsWith("http") || new URL(url).origin !== new URL(from).origin)
+      trouble.keyLeaks.push(`the key sent to ${url} from ${from}`)
+  })
+  await page.exposeFunction("__reportCspViolation", (violation: string) => {
+    trouble.refused.push(violation)
+  })
   page.on("dialog", (dialog) => {
     trouble.dialogs.push(`${dialog.type()}: ${dialog.message()}`)
     void dialog.dismiss()
@@ -100,9 +117,11 @@ export const newPage = async (
   await page.evaluateOnNewDocument(() => {
     const seen: Array<string> = []
     ;(globalThis as any).__cspViolations = seen
-    ;(globalThis as any).document.addEventListener("securitypolicyviolation", (event: any) =>
-      seen.push(`${event.violatedDirective} ${event.blockedURI}`)
-    )
+    ;(globalThis as any).document.addEventListener("securitypolicyviolation", (event: any) => {
+      const violation = `${event.violatedDirective} ${event.blockedURI}`
+      seen.push(violation)
+      void (globalThis as any).__reportCspViolation?.(violation)
+    })
   })
   await page.setViewport(viewports[0])
   return { page, trouble }
@@ -208,8 +227,9 @@ export const withPage = async (
     await test(page, trouble)
     if (trouble.errors.length > 0) throw new Error(`script errors: ${trouble.errors.join("; ")}`)
     if (trouble.dialogs.length > 0) throw new Error(`dialogs: ${trouble.dialogs.join("; ")}`)
-    const refused = await cspViolations(page)
-    if (refused.length > 0) throw new Error(`content refused by the CSP: ${refused.join("; ")}`)
+    const refused = [...trouble.refused, ...(await cspViolations(page))]
+    if (refused.length > 0) throw new Error(`content refused by the CSP: ${[...new Set(refused)].join("; ")}`)
+    if (trouble.keyLeaks.length > 0) throw new Error(`the API key let out: ${trouble.keyLeaks.join("; ")}`)
   } catch (error) {
     await keepFailure(page, name)
     throw error
