@@ -23,6 +23,13 @@ const keyRows = (page: Page) =>
     )
   )
 
+/** The element that has the focus: its tag and its label or id. */
+const focusedElement = (page: Page) =>
+  page.evaluate(() => {
+    const active = (globalThis as any).document.activeElement
+    return `${active?.tagName} ${active?.getAttribute("aria-label") ?? active?.id ?? ""}`.trim()
+  })
+
 describe.skipIf(chromium === undefined)("the console in a browser: API keys", () => {
   let context: Awaited<ReturnType<typeof open>>
   /** A request to the API with this key, from the test (not the browser): its status. */
@@ -54,6 +61,8 @@ describe.skipIf(chromium === undefined)("the console in a browser: API keys", ()
       await fill(page, "Key name", "CRM integration")
       await press(page, "Create a key")
       await waitForText(page, /you will not see it again/)
+      // the key shown once takes the focus (a screen reader reads it out at once)
+      await expect.poll(() => focusedElement(page)).toBe("DIV The new key")
       const created = await page.$eval(".secret-value code", (code) => code.textContent ?? "")
       expect(created).toMatch(/^vap_[A-Za-z0-9]{40}$/)
       expect(await page.$('::-p-aria([name="Copy the key"][role="button"])')).not.toBeNull()
@@ -76,6 +85,8 @@ describe.skipIf(chromium === undefined)("the console in a browser: API keys", ()
 
       await press(page, "I have stored it: hide the key")
       expect(await page.$(".secret-value")).toBeNull()
+      // the button pressed is gone: the focus is back on the name field, not on the page's start
+      await expect.poll(() => focusedElement(page)).toBe("INPUT key-name")
       await press(page, "Revoke CRM integration")
       await waitForText(page, /Revoke this key\?/)
       await waitForText(page, /stops working at once/)
@@ -88,6 +99,8 @@ describe.skipIf(chromium === undefined)("the console in a browser: API keys", ()
         )
       )
       expect((await keyRows(page))[0]![5]).toBe("—")
+      // the revoked key's button is gone: the focus is on the message that says it is revoked
+      await expect.poll(() => focusedElement(page)).toMatch(/^P/)
       expect(await statusWith(created)).toBe(401)
       expect(await statusWith(apiKey)).toBe(200)
 

@@ -5,6 +5,7 @@ import { ErrorNotice, Loaded } from "../../components/Feedback.js"
 import { PageHeading } from "../../components/PageHeading.js"
 import { PagedTable } from "../../components/PagedTable.js"
 import { useAction } from "../../data/useAction.js"
+import { useFocusWhen } from "../../data/useFocusWhen.js"
 import { useLoad } from "../../data/useLoad.js"
 import { pageOf } from "../../routing/QueryState.js"
 import type { ScreenProps } from "../../routing/Routes.js"
@@ -29,6 +30,9 @@ export const ApiKeysScreen = ({ query }: ScreenProps) => {
   const [revoking, setRevoking] = useState<ApiKey | undefined>(undefined)
   const [revoked, setRevoked] = useState<string | undefined>(undefined)
   const revoke = useAction()
+  // the revoked key's button is gone: once the dialog has closed (the page is inert while it is open),
+  // the focus goes to the message saying it is revoked
+  const revokedNotice = useFocusWhen<HTMLParagraphElement>(revoked !== undefined && revoking === undefined)
 
   const confirmRevoke = () => {
     const key = revoking
@@ -62,7 +66,7 @@ export const ApiKeysScreen = ({ query }: ScreenProps) => {
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">The organization's keys</h2>
         {revoke.error === undefined ? null : <ErrorNotice error={`Not revoked: ${revoke.error}`} />}
-        <p class="status-line" role="status">
+        <p class="status-line" role="status" tabIndex={-1} ref={revokedNotice}>
           {revoked ?? ""}
         </p>
         <Loaded load={keys}>

@@ -3,6 +3,7 @@ import type { Schema } from "../../api/Client.js"
 import { CopyButton } from "../../components/CopyButton.js"
 import { ErrorNotice } from "../../components/Feedback.js"
 import { useAction } from "../../data/useAction.js"
+import { useFocusWhen } from "../../data/useFocusWhen.js"
 import { api } from "../../session/Session.js"
 
 /** The API's bound on a key's name. */
@@ -16,6 +17,9 @@ export const CreateApiKey = ({ onCreated }: { readonly onCreated: () => void }) 
   const [name, setName] = useState("")
   const [created, setCreated] = useState<Schema<"CreatedApiKey"> | undefined>(undefined)
   const create = useAction()
+  // the new key takes the focus (read out at once); hidden, the focus goes back to the name field
+  const secret = useFocusWhen<HTMLDivElement>(created !== undefined)
+  const nameField = useFocusWhen<HTMLInputElement>(created === undefined)
   const submit = (event: Event) => {
     event.preventDefault()
     if (name.trim() === "")
@@ -31,7 +35,7 @@ export const CreateApiKey = ({ onCreated }: { readonly onCreated: () => void }) 
     <section aria-labelledby="create-key-heading">
       <h2 id="create-key-heading">Create a key</h2>
       {created === undefined ? null : (
-        <div class="secret-once" role="region" aria-label="The new key">
+        <div class="secret-once" role="region" aria-label="The new key" tabIndex={-1} ref={secret}>
           <p class="strong">The key {created.name} is made and usable now:</p>
           <p class="secret-value">
             <code>{created.api_key}</code>
@@ -50,6 +54,7 @@ export const CreateApiKey = ({ onCreated }: { readonly onCreated: () => void }) 
       <form onSubmit={submit} class="stacked">
         <label for="key-name">Key name</label>
         <input
+          ref={nameField}
           id="key-name"
           value={name}
           maxLength={maxNameChars}

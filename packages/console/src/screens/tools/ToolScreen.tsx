@@ -4,6 +4,7 @@ import { CopyButton } from "../../components/CopyButton.js"
 import { ErrorNotice, Loaded } from "../../components/Feedback.js"
 import { PageHeading } from "../../components/PageHeading.js"
 import { useAction } from "../../data/useAction.js"
+import { useFocusWhen } from "../../data/useFocusWhen.js"
 import { useLoad } from "../../data/useLoad.js"
 import type { ScreenProps } from "../../routing/Routes.js"
 import { api } from "../../session/Session.js"
@@ -38,6 +39,11 @@ const ToolPage = ({ tool, onChanged }: { readonly tool: Tool; readonly onChanged
   const archive = useAction()
   const draft = draftOf(tool)
   const active = tool.status === "active"
+  // where the focus goes when the control used goes away: the form's heading when it opens, the edit
+  // button when it closes, the status when the tool is archived (its buttons gone)
+  const formHeading = useFocusWhen<HTMLHeadingElement>(editing)
+  const editButton = useFocusWhen<HTMLButtonElement>(!editing)
+  const status = useFocusWhen<HTMLElement>(!active && !confirming)
   const confirmArchive = () =>
     archive.run(async () => {
       try {
@@ -51,7 +57,7 @@ const ToolPage = ({ tool, onChanged }: { readonly tool: Tool; readonly onChanged
     <>
       <PageHeading title={tool.name}>
         {active && draft !== undefined && !editing ? (
-          <button type="button" onClick={() => setEditing(true)}>
+          <button type="button" ref={editButton} onClick={() => setEditing(true)}>
             Edit the tool
           </button>
         ) : null}
@@ -65,7 +71,9 @@ const ToolPage = ({ tool, onChanged }: { readonly tool: Tool; readonly onChanged
       <dl class="facts">
         <div>
           <dt>Status</dt>
-          <dd>{active ? "active" : "archived: it stays readable, and no longer changes or runs"}</dd>
+          <dd tabIndex={-1} ref={status}>
+            {active ? "active" : "archived: it stays readable, and no longer changes or runs"}
+          </dd>
         </div>
         <div>
           <dt>Kind</dt>
@@ -96,7 +104,9 @@ const ToolPage = ({ tool, onChanged }: { readonly tool: Tool; readonly onChanged
       </dl>
       {editing && draft !== undefined ? (
         <section aria-labelledby="edit-tool-heading">
-          <h2 id="edit-tool-heading">Edit the tool</h2>
+          <h2 id="edit-tool-heading" tabIndex={-1} ref={formHeading}>
+            Edit the tool
+          </h2>
           <ToolForm
             initial={draft}
             typeFixed

@@ -3,6 +3,7 @@ import type { Schema } from "../../api/Client.js"
 import { CopyButton } from "../../components/CopyButton.js"
 import { ErrorNotice } from "../../components/Feedback.js"
 import { useAction } from "../../data/useAction.js"
+import { useFocusWhen } from "../../data/useFocusWhen.js"
 import { api } from "../../session/Session.js"
 import { chosenEvents, type WebhookEvent, webhookEvents } from "./WebhookEvents.js"
 
@@ -15,6 +16,9 @@ export const CreateWebhook = ({ onCreated }: { readonly onCreated: () => void })
   const [description, setDescription] = useState("")
   const [events, setEvents] = useState<ReadonlyArray<WebhookEvent>>(webhookEvents.map((event) => event.value))
   const [created, setCreated] = useState<Schema<"CreatedWebhookEndpoint"> | undefined>(undefined)
+  // the signing secret takes the focus (read out at once); hidden, the focus goes back to the address field
+  const secret = useFocusWhen<HTMLDivElement>(created !== undefined)
+  const urlField = useFocusWhen<HTMLInputElement>(created === undefined)
   const create = useAction()
   const submit = (event: Event) => {
     event.preventDefault()
@@ -42,7 +46,13 @@ export const CreateWebhook = ({ onCreated }: { readonly onCreated: () => void })
     <section aria-labelledby="create-webhook-heading">
       <h2 id="create-webhook-heading">Add an endpoint</h2>
       {created === undefined ? null : (
-        <div class="secret-once" role="region" aria-label="The new endpoint's signing secret">
+        <div
+          class="secret-once"
+          role="region"
+          aria-label="The new endpoint's signing secret"
+          tabIndex={-1}
+          ref={secret}
+        >
           <p class="strong">Events now go to {created.url}. Its signing secret:</p>
           <p class="secret-value">
             <code>{created.secret}</code>
@@ -60,6 +70,7 @@ export const CreateWebhook = ({ onCreated }: { readonly onCreated: () => void })
       <form onSubmit={submit} class="stacked">
         <label for="webhook-url">URL</label>
         <input
+          ref={urlField}
           id="webhook-url"
           type="url"
           value={url}
