@@ -1,0 +1,16 @@
+import { defaultClientConditions, defaultServerConditions } from "vite"
+import { defineProject } from "vitest/config"
+
+// The workspace's packages export their TypeScript sources under this condition (and their build otherwise).
+const source = "@voice-agent-platform/source"
+
+export default defineProject({
+  resolve: { conditions: [source, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
+  test: {
+    name: "voice",
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000
+  }
+})
