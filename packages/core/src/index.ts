@@ -102,6 +102,12 @@ export * as DoNotCallErrors from "./do-not-call/DoNotCallErrors.js"
 export * as DoNotCallList from "./do-not-call/DoNotCallList.js"
 export * as DoNotCallStore from "./do-not-call/DoNotCallStore.js"
 
+// Voice: the carrier (real calls)
+export * as Carrier from "./voice/Carrier.js"
+export * as CarrierErrors from "./voice/CarrierErrors.js"
+export * as CallStatusOrder from "./voice/CallStatusOrder.js"
+export * as StreamToken from "./voice/StreamToken.js"
+
 // Idempotency keys
 export * as IdempotencyKey from "./idempotency/IdempotencyKey.js"
 export * as IdempotencyRecord from "./idempotency/IdempotencyRecord.js"

@@ -1,0 +1,101 @@
+import { Effect, Schema } from "effect"
+
+/**
+ * The capability in a run's media socket path (`/telephony/twilio/stream/{workflow_run_id}/{token}`):
+ * carriers strip query strings, so the path carries it. A token names one run and an expiry instant
+ * (whole Unix seconds) and carries an HMAC-SHA256 of both under the deployment's secret, so any server
+ * sharing the secret can check it without a lookup, nobody can forge one, move it to another run or
+ * stretch its life, and it stops working when it expires.
+ *
+ * Form: `<expires>.<signature>`, the signature base64url without padding over `stream\n<run>\n<expires>`
+ * (digits only on both sides, so the message is unambiguous). Only path-safe characters.
+ */
+
+/** The shortest secret accepted: HMAC-SHA256 is weakened by a shorter one. */
+export const minimumSecretBytes = 32
+
+/** Why a token was refused; the socket is refused the same way for all of them, so the reason is for logs. */
+export class StreamTokenRefused extends Schema.TaggedError<StreamTokenRefused>()("StreamTokenRefused", {
+  reason: Schema.Literal("malformed", "bad_signature", "expired")
+}) {
+  override get message(): string {
+    return `The media stream token is refused (${this.reason})`
+  }
+}
+
+type HmacKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>
+
+// Importing the secret is asynchronous and the same for every token: once per secret.
+const importedKeys = new WeakMap<Uint8Array, Promise<HmacKey>>()
+
+const cryptoKey = (secret: Uint8Array): Promise<HmacKey> => {
+  let key = importedKeys.get(secret)
+  if (key === undefined) {
+    key = globalThis.crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign"
+    ])
+    importedKeys.set(secret, key)
+  }
+  return key
+}
+
+const base64Url = (bytes: Uint8Array): string => {
+  let binary = ""
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return globalThis.btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
+const checkedSecret = (secret: Uint8Array): Effect.Effect<Uint8Array> =>
+  secret.length < minimumSecretBytes
+    ? Effect.dieMessage(`the stream token secret has ${secret.length} bytes; it needs ${minimumSecretBytes}`)
+    : Effect.succeed(secret)
+
+const signatureOf = (runId: number, expires: number, secret: Uint8Array): Effect.Effect<string> =>
+  Effect.flatMap(checkedSecret(secret), (checked) =>
+    Effect.promise(async () => {
+      const message = new TextEncoder().encode(`stream\n${runId}\n${expires}`)
+      const mac = await globalThis.crypto.subtle.sign("HMAC", await cryptoKey(checked), message)
+      return base64Url(new Uint8Array(mac))
+    })
+  )
+
+/** Compares in time that depends only on the lengths (which are public), never on where they differ. */
+export const constantTimeEqual = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
+}
+
+/**
+ * A token for `runId`'s media socket until `expiresAt` (rounded down to the second, so it never outlives
+ * what was asked). `secret` must have at least `minimumSecretBytes` bytes (a shorter one is a defect of
+ * the configuration, refused at once).
+ */
+export const make = (runId: number, expiresAt: Date, secret: Uint8Array): Effect.Effect<string> => {
+  const expires = Math.floor(expiresAt.getTime() / 1000)
+  return Effect.map(signatureOf(runId, expires, secret), (signature) => `${expires}.${signature}`)
+}
+
+// Canonical forms only: "017" or "+17" would name the same instant with other characters.
+const tokenPattern = /^(0|[1-9][0-9]{0,14})\.([A-Za-z0-9_-]{43})$/
+
+/** Checks `token` for `runId` at `now`: the signature (compared in constant time), then the expiry. */
+export const verify = (
+  token: string,
+  runId: number,
+  now: Date,
+  secret: Uint8Array
+): Effect.Effect<void, StreamTokenRefused> =>
+  Effect.gen(function* () {
+    const parts = tokenPattern.exec(token)
+    if (parts === null || !Number.isSafeInteger(runId) || runId <= 0) {
+      return yield* new StreamTokenRefused({ reason: "malformed" })
+    }
+    const expires = Number(parts[1])
+    const expected = yield* signatureOf(runId, expires, secret)
+    if (!constantTimeEqual(expected, parts[2]!)) {
+      return yield* new StreamTokenRefused({ reason: "bad_signature" })
+    }
+    if (now.getTime() >= expires * 1000) return yield* new StreamTokenRefused({ reason: "expired" })
+  })
