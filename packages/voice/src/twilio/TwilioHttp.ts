@@ -1,0 +1,143 @@
+import {
+  type CarrierRequestError,
+  CarrierDeadline,
+  CarrierRefused,
+  CarrierUnavailable
+} from "@voice-agent-platform/core/voice/CarrierErrors.js"
+import { Duration, Effect } from "effect"
+
+/**
+ * One request to Twilio's REST API over Node's `fetch`, bounded: a deadline over the whole exchange (the
+ * request is aborted when it passes, or when the effect is interrupted), a cap on the bytes read, no
+ * redirects followed (they would carry the credentials elsewhere). Failures are the carrier port's
+ * errors; their reasons name the HTTP status, Twilio's numeric error `code` and a network failure's code
+ * (`ECONNREFUSED`), never a URL, a header, Twilio's message or anything of the credentials.
+ */
+
+export interface Request {
+  readonly method: "GET" | "POST"
+  readonly url: string
+  /** `Basic …`: sent as `Authorization`, and nowhere else. */
+  readonly authorization: string
+  /** A form body (`application/x-www-form-urlencoded`); none for a GET. */
+  readonly form?: URLSearchParams
+  readonly timeoutMs: number
+  readonly maxResponseBytes: number
+}
+
+/** A 2xx answer's status and body. */
+export interface Answer {
+  readonly status: number
+  readonly body: string
+}
+
+/** A network failure's code (`ECONNREFUSED`), never its message (which may name an address). */
+const failureCode = (error: unknown): string | null => {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code)) return code
+    current = (current as { cause?: unknown }).cause
+  }
+  return null
+}
+
+class TooLarge {
+  readonly _tag = "TooLarge"
+}
+
+/** Reads at most `max` bytes of a body as text; more fails with `TooLarge`. */
+const readCapped = async (response: Response, max: number): Promise<string> => {
+  const reader = response.body?.getReader()
+  if (reader === undefined) return ""
+  const decoder = new TextDecoder()
+  let text = ""
+  let received = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    received += value.byteLength
+    if (received > max) {
+      await reader.cancel().catch(() => undefined)
+      throw new TooLarge()
+    }
+    text += decoder.decode(value, { stream: true })
+  }
+}
+
+/** Twilio's numeric error code from an error body (`{"code": 21211, "message": …}`), or null. */
+export const twilioCode = (body: string): number | null => {
+  try {
+    const code = (JSON.parse(body) as { code?: unknown }).code
+    return typeof code === "number" && Number.isInteger(code) && code > 0 && code < 1e6 ? code : null
+  } catch {
+    return null
+  }
+}
+
+/** An answer that is not 2xx, as the port's error. */
+export const fromStatus = (status: number, body: string): CarrierRequestError => {
+  const code = twilioCode(body)
+  const detail = ` (${status}${code === null ? "" : `, Twilio error ${code}`})`
+  if (status === 401 || status === 403) {
+    return new CarrierRefused({
+      reason: `Twilio did not accept the credentials${detail}: check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN`,
+      status,
+      code
+    })
+  }
+  if (status === 404) {
+    return new CarrierRefused({ reason: `Twilio has no such call or account${detail}`, status, code })
+  }
+  if (status === 429) return new CarrierUnavailable({ reason: `Twilio is rate limiting requests${detail}` })
+  if (status >= 400 && status < 500) {
+    return new CarrierRefused({ reason: `Twilio refused the request${detail}`, status, code })
+  }
+  if (status >= 500) return new CarrierUnavailable({ reason: `Twilio failed${detail}` })
+  if (status >= 300 && status < 400) {
+    return new CarrierUnavailable({
+      reason: `Twilio's address redirected the request${detail}: check TWILIO_API_BASE_URL`
+    })
+  }
+  return new CarrierUnavailable({ reason: `Twilio answered an unexpected status${detail}` })
+}
+
+/** Sends the request and answers its 2xx body; anything else fails with the port's error. */
+export const send = (request: Request): Effect.Effect<Answer, CarrierRequestError> =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: {
+          authorization: request.authorization,
+          accept: "application/json",
+          ...(request.form === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" })
+        },
+        ...(request.form === undefined ? {} : { body: request.form.toString() }),
+        redirect: "manual",
+        signal
+      })
+      return { status: response.status, body: await readCapped(response, request.maxResponseBytes) }
+    },
+    catch: (error): CarrierRequestError => {
+      if (error instanceof TooLarge) {
+        return new CarrierUnavailable({
+          reason: `Twilio's answer was larger than ${request.maxResponseBytes} bytes`
+        })
+      }
+      const code = failureCode(error)
+      return new CarrierUnavailable({
+        reason: `Twilio could not be reached${code === null ? "" : ` (${code})`}`
+      })
+    }
+  }).pipe(
+    Effect.timeoutFail({
+      duration: Duration.millis(request.timeoutMs),
+      onTimeout: () => new CarrierDeadline({ timeout_ms: request.timeoutMs })
+    }),
+    Effect.flatMap((answer) =>
+      answer.status >= 200 && answer.status < 300
+        ? Effect.succeed(answer)
+        : Effect.fail(fromStatus(answer.status, answer.body))
+    )
+  )
