@@ -4,3 +4,12 @@
  * OpenAI-compatible and ElevenLabs text-to-speech. Tests run them against the fakes of
  * `@voice-agent-platform/voice/testing`, which speak the providers' real wire protocols on loopback.
  */
+
+export * as MediaStreamMessages from "./twilio/MediaStreamMessages.js"
+export * as MuLaw from "./twilio/MuLaw.js"
+export * as TwilioAnswer from "./twilio/TwilioAnswer.js"
+export * as TwilioCarrier from "./twilio/TwilioCarrier.js"
+export * as TwilioHttp from "./twilio/TwilioHttp.js"
+export * as TwilioRestClient from "./twilio/TwilioRestClient.js"
+export * as TwilioSignature from "./twilio/TwilioSignature.js"
+export * as TwilioStatusCallback from "./twilio/TwilioStatusCallback.js"

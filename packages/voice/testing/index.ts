@@ -1,1 +1,5 @@
 /** Fakes of the voice providers (Twilio, Deepgram, text-to-speech) speaking their wire protocols on loopback. */
+
+export * as AudioFixtures from "./twilio/AudioFixtures.js"
+export * as FakeMediaStream from "./twilio/FakeMediaStream.js"
+export * as FakeTwilio from "./twilio/FakeTwilio.js"
