@@ -176,36 +176,42 @@ export const connect = (url: string, options: Options): Effect.Effect<Stream, Er
       streamSid,
       start: Effect.zipRight(
         send({ event: "connected", protocol: "Call", version: "1.0.0" }),
-        send({
-          event: "start",
-          sequenceNumber: nextSequence(),
-          streamSid,
-          start: {
+        Effect.suspend(() =>
+          send({
+            event: "start",
+            sequenceNumber: nextSequence(),
             streamSid,
-            callSid: options.callSid,
-            accountSid,
-            tracks: ["inbound"],
-            mediaFormat: { encoding: "audio/x-mulaw", sampleRate: MuLaw.sampleRate, channels: 1 },
-            customParameters: options.customParameters ?? {}
-          }
-        })
+            start: {
+              streamSid,
+              callSid: options.callSid,
+              accountSid,
+              tracks: ["inbound"],
+              mediaFormat: { encoding: "audio/x-mulaw", sampleRate: MuLaw.sampleRate, channels: 1 },
+              customParameters: options.customParameters ?? {}
+            }
+          })
+        )
       ),
       sendAudio,
       sendPcm: (pcm) => sendAudio(MuLaw.fromPcm(pcm)),
       sendDtmf: (digit) =>
-        send({
-          event: "dtmf",
-          sequenceNumber: nextSequence(),
-          streamSid,
-          dtmf: { track: "inbound_track", digit }
-        }),
+        Effect.suspend(() =>
+          send({
+            event: "dtmf",
+            sequenceNumber: nextSequence(),
+            streamSid,
+            dtmf: { track: "inbound_track", digit }
+          })
+        ),
       stop: Effect.zipRight(
-        send({
-          event: "stop",
-          sequenceNumber: nextSequence(),
-          streamSid,
-          stop: { accountSid, callSid: options.callSid }
-        }),
+        Effect.suspend(() =>
+          send({
+            event: "stop",
+            sequenceNumber: nextSequence(),
+            streamSid,
+            stop: { accountSid, callSid: options.callSid }
+          })
+        ),
         Effect.sync(() => socket.close(1000))
       ),
       received: () => [...received],
