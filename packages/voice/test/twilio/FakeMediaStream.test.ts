@@ -14,7 +14,9 @@ const engine = (onMessage: (socket: WebSocket, message: MediaStreamMessages.Inbo
     const paths: Array<string> = []
     const server = yield* Effect.acquireRelease(
       Effect.async<WebSocketServer>((resume) => {
-        const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 }, () => resume(Effect.succeed(wss)))
+        const wss: WebSocketServer = new WebSocketServer({ host: "127.0.0.1", port: 0 }, () =>
+          resume(Effect.succeed(wss))
+        )
       }),
       (wss) =>
         Effect.async<void>((resume) => {
