@@ -4,3 +4,6 @@
  * OpenAI-compatible and ElevenLabs text-to-speech. Tests run them against the fakes of
  * `@voice-agent-platform/voice/testing`, which speak the providers' real wire protocols on loopback.
  */
+export * as DeepgramMessages from "./deepgram/DeepgramMessages.js"
+export * as DeepgramSpeechToText from "./deepgram/DeepgramSpeechToText.js"
+export * as DeepgramListenRequest from "./deepgram/ListenRequest.js"
