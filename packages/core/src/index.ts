@@ -243,3 +243,8 @@ export * as EmbeddedModel from "./language-model/embedded/EmbeddedModel.js"
 // Observability: a span per service operation, the operator's log lines and metrics
 export * as OperationalEvents from "./observability/OperationalEvents.js"
 export * as OperationSpans from "./observability/OperationSpans.js"
+
+// Voice: speech to text
+export * as SpeechToText from "./voice/SpeechToText.js"
+export * as SpeechToTextErrors from "./voice/SpeechToTextErrors.js"
+export * as EmbeddedSpeechToText from "./voice/EmbeddedSpeechToText.js"

@@ -9,3 +9,4 @@ export {
   type Provocation,
   provocations
 } from "./LanguageModelContract.js"
+export { phrases, speechToTextContract, type SpeechToTextContractOptions } from "./SpeechToTextContract.js"

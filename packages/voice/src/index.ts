@@ -5,6 +5,9 @@
  * `@voice-agent-platform/voice/testing`, which speak the providers' real wire protocols on loopback.
  */
 
+export * as DeepgramListenRequest from "./deepgram/ListenRequest.js"
+export * as DeepgramMessages from "./deepgram/DeepgramMessages.js"
+export * as DeepgramSpeechToText from "./deepgram/DeepgramSpeechToText.js"
 export * as MediaStreamMessages from "./twilio/MediaStreamMessages.js"
 export * as MuLaw from "./twilio/MuLaw.js"
 export * as TwilioAnswer from "./twilio/TwilioAnswer.js"

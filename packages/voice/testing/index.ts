@@ -1,5 +1,7 @@
 /** Fakes of the voice providers (Twilio, Deepgram, text-to-speech) speaking their wire protocols on loopback. */
 
 export * as AudioFixtures from "./twilio/AudioFixtures.js"
+export * as DeepgramScript from "./deepgram/DeepgramScript.js"
+export * as FakeDeepgram from "./deepgram/FakeDeepgram.js"
 export * as FakeMediaStream from "./twilio/FakeMediaStream.js"
 export * as FakeTwilio from "./twilio/FakeTwilio.js"
