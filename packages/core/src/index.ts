@@ -237,3 +237,9 @@ export * as EmbeddedModel from "./language-model/embedded/EmbeddedModel.js"
 // Observability: a span per service operation, the operator's log lines and metrics
 export * as OperationalEvents from "./observability/OperationalEvents.js"
 export * as OperationSpans from "./observability/OperationSpans.js"
+
+// Voice: text-to-speech
+export * as TextToSpeech from "./voice/TextToSpeech.js"
+export * as TextToSpeechErrors from "./voice/TextToSpeechErrors.js"
+export * as Pcm16Bytes from "./voice/Pcm16Bytes.js"
+export * as Resampling from "./voice/Resampling.js"
