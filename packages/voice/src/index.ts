@@ -4,3 +4,7 @@
  * OpenAI-compatible and ElevenLabs text-to-speech. Tests run them against the fakes of
  * `@voice-agent-platform/voice/testing`, which speak the providers' real wire protocols on loopback.
  */
+export * as OpenAiSpeech from "./openai-speech/OpenAiSpeech.js"
+export * as ElevenLabsSpeech from "./elevenlabs/ElevenLabsSpeech.js"
+export * as SpeechAnswers from "./speech-http/SpeechAnswers.js"
+export * as SpeechOptions from "./speech-http/SpeechOptions.js"
