@@ -50,13 +50,14 @@ export class SpeechDeadline extends Schema.TaggedError<SpeechDeadline>()("Speech
 
 /** The text is longer than the port accepts (`TextToSpeech.maxTextLength`) or than the provider does. */
 export class SpeechTextTooLong extends Schema.TaggedError<SpeechTextTooLong>()("SpeechTextTooLong", {
-  /** The text's length in characters (UTF-16 code units); null when the provider said it was too long. */
-  length: Schema.NullOr(Schema.NonNegativeInt),
+  /** The text's length in characters (UTF-16 code units). */
+  length: Schema.NonNegativeInt,
+  /** The bound it passed; null when the provider said the text was too long without saying its bound. */
   max: Schema.NullOr(Schema.NonNegativeInt)
 }) {
   override get message() {
-    return this.length === null || this.max === null
-      ? "speech_text_too_long: the provider said the text is too long"
+    return this.max === null
+      ? `speech_text_too_long: the provider said the text of ${this.length} characters is too long`
       : `speech_text_too_long: the text has ${this.length} characters, at most ${this.max} are spoken at once`
   }
 }

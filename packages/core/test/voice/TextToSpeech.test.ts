@@ -50,7 +50,7 @@ describe("TextToSpeech", () => {
     ).toBe(true)
     expect(TextToSpeechErrors.isTransient(new TextToSpeechErrors.SpeechRefused({ reason: "x" }))).toBe(false)
     expect(
-      TextToSpeechErrors.isTransient(new TextToSpeechErrors.SpeechTextTooLong({ length: null, max: null }))
+      TextToSpeechErrors.isTransient(new TextToSpeechErrors.SpeechTextTooLong({ length: 5000, max: null }))
     ).toBe(false)
   })
 })
