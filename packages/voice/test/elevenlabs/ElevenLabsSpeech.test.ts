@@ -85,6 +85,18 @@ layer(FakeSpeechServer.layer, { timeout: "60 seconds", excludeTestServices: true
         expect(`${error.message} ${JSON.stringify(error)}`).not.toContain(wrong)
         const [request] = yield* fake.requests
         expect(request!.authorized).toBe(false)
+        // the fake checks each protocol's own header: OpenAI's bearer token is no ElevenLabs key
+        const status = yield* Effect.promise(() =>
+          fetch(`${fake.elevenLabsBaseUrl}/v1/text-to-speech/${voice}/stream?output_format=pcm_16000`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              authorization: `Bearer ${FakeSpeechServer.openAiKey}`
+            },
+            body: JSON.stringify({ text: "Hi", model_id: "eleven_flash_v2_5" })
+          }).then((response) => response.status)
+        )
+        expect(status).toBe(401)
       })
     )
 

@@ -170,6 +170,23 @@ layer(FakeSpeechServer.layer, { timeout: "60 seconds", excludeTestServices: true
       })
     )
 
+    it.effect("a redirect is not followed and a text answer is not audio: SpeechUnavailable", () =>
+      Effect.gen(function* () {
+        const fake = yield* fresh
+        const speech = yield* adapterOver(fake)
+        yield* fake.script(
+          { kind: "status", status: 307, headers: { location: "http://elsewhere.invalid/v1/audio/speech" } },
+          { kind: "status", status: 200, body: { audio: "none" } }
+        )
+        const redirected = yield* failure(speech)
+        expect(redirected._tag).toBe("SpeechUnavailable")
+        expect(redirected.message).toContain("redirected")
+        expect(redirected.message).not.toContain("elsewhere")
+        expect(yield* failure(speech)).toMatchObject({ _tag: "SpeechUnavailable" })
+        expect(yield* fake.requests).toHaveLength(2)
+      })
+    )
+
     it.effect("nobody listening: SpeechUnavailable with the network code, no address", () =>
       Effect.gen(function* () {
         const port = yield* SpeechFakeWaits.unusedPort
