@@ -248,3 +248,9 @@ export * as OperationSpans from "./observability/OperationSpans.js"
 export * as SpeechToText from "./voice/SpeechToText.js"
 export * as SpeechToTextErrors from "./voice/SpeechToTextErrors.js"
 export * as EmbeddedSpeechToText from "./voice/EmbeddedSpeechToText.js"
+
+// Voice: text-to-speech
+export * as TextToSpeech from "./voice/TextToSpeech.js"
+export * as TextToSpeechErrors from "./voice/TextToSpeechErrors.js"
+export * as Pcm16Bytes from "./voice/Pcm16Bytes.js"
+export * as Resampling from "./voice/Resampling.js"

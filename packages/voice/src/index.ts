@@ -4,12 +4,15 @@
  * OpenAI-compatible and ElevenLabs text-to-speech. Tests run them against the fakes of
  * `@voice-agent-platform/voice/testing`, which speak the providers' real wire protocols on loopback.
  */
-
 export * as DeepgramListenRequest from "./deepgram/ListenRequest.js"
 export * as DeepgramMessages from "./deepgram/DeepgramMessages.js"
 export * as DeepgramSpeechToText from "./deepgram/DeepgramSpeechToText.js"
+export * as ElevenLabsSpeech from "./elevenlabs/ElevenLabsSpeech.js"
 export * as MediaStreamMessages from "./twilio/MediaStreamMessages.js"
 export * as MuLaw from "./twilio/MuLaw.js"
+export * as OpenAiSpeech from "./openai-speech/OpenAiSpeech.js"
+export * as SpeechAnswers from "./speech-http/SpeechAnswers.js"
+export * as SpeechOptions from "./speech-http/SpeechOptions.js"
 export * as TwilioAnswer from "./twilio/TwilioAnswer.js"
 export * as TwilioCarrier from "./twilio/TwilioCarrier.js"
 export * as TwilioHttp from "./twilio/TwilioHttp.js"

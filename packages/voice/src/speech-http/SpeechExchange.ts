@@ -1,0 +1,188 @@
+import type { SpeechChunk } from "@voice-agent-platform/core/voice/TextToSpeech.js"
+import {
+  SpeechDeadline,
+  SpeechUnavailable,
+  type TextToSpeechError
+} from "@voice-agent-platform/core/voice/TextToSpeechErrors.js"
+import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
+import { Chunk, Clock, Effect, Option, Stream } from "effect"
+import * as SpeechAnswers from "./SpeechAnswers.js"
+
+/**
+ * One streamed synthesis over HTTP with Node's `fetch`: a POST whose body is raw little-endian PCM16,
+ * passed on read by read as whole samples (an odd byte waits for the next read). The exchange is aborted
+ * when the stream's scope closes: at its end, on a failure, and when the consumer interrupts it (a
+ * barge-in). Two deadlines, each one timer aborting the exchange wherever it is (never a race around each
+ * read, never `AbortSignal.timeout`, which Node 20 can collect before it fires): no audio byte within
+ * `firstByteTimeoutMs`, the audio not ended within `timeoutMs`. Reply bytes are counted against a cap.
+ * Redirects are not followed: following would carry the key elsewhere.
+ */
+
+/** Where the request goes and how it is bounded. */
+export interface Exchange {
+  readonly url: string
+  /** The JSON content type and the provider's auth header. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  /** The rate of the PCM the provider answers. */
+  readonly sampleRate: number
+  readonly firstByteTimeoutMs: number
+  readonly timeoutMs: number
+  readonly maxResponseBytes: number
+  /** What an error answer's reasons name. */
+  readonly context: Omit<SpeechAnswers.Context, "now">
+}
+
+/** The most of an error answer read to find the provider's error. */
+const errorBodyBytes = 64 * 1024
+
+/** A network failure's code (`ECONNREFUSED`), never its message (which may name an address). */
+const failureCode = (error: unknown): string | null => {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code)) return code
+    current = (current as { cause?: unknown }).cause
+  }
+  return null
+}
+
+const withCode = (error: unknown) => {
+  const code = failureCode(error)
+  return code === null ? "" : ` (${code})`
+}
+
+/** The audio of one synthesis, chunk by chunk as it arrives. */
+export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpeechError> =>
+  Stream.unwrapScoped(
+    Effect.gen(function* () {
+      let expired: SpeechDeadline | null = null
+      let firstByte: ReturnType<typeof setTimeout> | undefined
+      const controller = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const controller = new AbortController()
+          const expire = (phase: "first_byte" | "overall", ms: number) => () => {
+            expired ??= new SpeechDeadline({ phase, timeout_ms: ms })
+            controller.abort()
+          }
+          firstByte = setTimeout(
+            expire("first_byte", exchange.firstByteTimeoutMs),
+            exchange.firstByteTimeoutMs
+          )
+          const overall = setTimeout(expire("overall", exchange.timeoutMs), exchange.timeoutMs)
+          return { controller, overall }
+        }),
+        ({ controller, overall }) =>
+          Effect.sync(() => {
+            clearTimeout(firstByte)
+            clearTimeout(overall)
+            controller.abort()
+          })
+      ).pipe(Effect.map(({ controller }) => controller))
+      const failedWith =
+        (otherwise: (error: unknown) => TextToSpeechError) =>
+        (error: unknown): TextToSpeechError =>
+          expired ?? otherwise(error)
+      const response = yield* Effect.tryPromise({
+        try: () =>
+          fetch(exchange.url, {
+            method: "POST",
+            headers: exchange.headers,
+            body: exchange.body,
+            redirect: "manual",
+            signal: controller.signal
+          }),
+        catch: failedWith(
+          (error) =>
+            new SpeechUnavailable({ reason: `the speech server could not be reached${withCode(error)}` })
+        )
+      })
+      const reader = response.body?.getReader()
+      const broken = failedWith(
+        (error) =>
+          new SpeechUnavailable({
+            reason: `the connection to the speech server broke during the audio${withCode(error)}`
+          })
+      )
+      if (response.status < 200 || response.status >= 300) {
+        const body = reader === undefined ? "" : yield* errorText(reader, broken)
+        return yield* Effect.fail(
+          SpeechAnswers.fromAnswer(
+            { status: response.status, headers: response.headers, body },
+            { ...exchange.context, now: yield* Clock.currentTimeMillis }
+          )
+        )
+      }
+      const contentType = response.headers.get("content-type") ?? ""
+      if (/\b(application\/json|text\/)/i.test(contentType)) {
+        return yield* Effect.fail(
+          new SpeechUnavailable({
+            reason: "the provider answered text, not audio: check that it serves raw PCM"
+          })
+        )
+      }
+      if (reader === undefined) return Stream.empty
+      return chunksOf(reader, exchange, broken, () => clearTimeout(firstByte))
+    })
+  )
+
+/** The body's reads as whole-sample chunks; `onFirstByte` runs at the first byte. */
+const chunksOf = (
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  exchange: Exchange,
+  broken: (error: unknown) => TextToSpeechError,
+  onFirstByte: () => void
+): Stream.Stream<SpeechChunk, TextToSpeechError> => {
+  let carry: Pcm16Bytes.Carry = null
+  let received = 0
+  const pull: Effect.Effect<Chunk.Chunk<SpeechChunk>, Option.Option<TextToSpeechError>> = Effect.flatMap(
+    Effect.mapError(Effect.tryPromise({ try: () => reader.read(), catch: broken }), Option.some),
+    ({ done, value }) => {
+      // a half sample at the very end is inaudible: it is dropped
+      if (done) return Effect.fail(Option.none())
+      if (received === 0 && value.byteLength > 0) onFirstByte()
+      received += value.byteLength
+      if (received > exchange.maxResponseBytes) {
+        return Effect.fail(
+          Option.some(
+            new SpeechUnavailable({ reason: `the audio was larger than ${exchange.maxResponseBytes} bytes` })
+          )
+        )
+      }
+      const decoded = Pcm16Bytes.decode(carry, value)
+      carry = decoded.carry
+      return Effect.succeed(
+        decoded.samples.length === 0
+          ? Chunk.empty()
+          : Chunk.of({ sample_rate: exchange.sampleRate, samples: decoded.samples })
+      )
+    }
+  )
+  return Stream.repeatEffectChunkOption(pull)
+}
+
+/** At most 64 KiB of an error answer, as text; what cannot be read is left out. */
+const errorText = (
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  broken: (error: unknown) => TextToSpeechError
+): Effect.Effect<string> =>
+  Effect.suspend(() => {
+    const decoder = new TextDecoder()
+    let text = ""
+    let received = 0
+    const rest: Effect.Effect<string, TextToSpeechError> = Effect.flatMap(
+      Effect.tryPromise({ try: () => reader.read(), catch: broken }),
+      ({ done, value }) => {
+        if (done) return Effect.succeed(text + decoder.decode())
+        received += value.byteLength
+        text += decoder.decode(
+          value.subarray(0, Math.max(0, value.byteLength - Math.max(0, received - errorBodyBytes))),
+          {
+            stream: true
+          }
+        )
+        return received >= errorBodyBytes ? Effect.succeed(text) : rest
+      }
+    )
+    return Effect.orElseSucceed(rest, () => text)
+  })
