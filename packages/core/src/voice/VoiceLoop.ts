@@ -38,8 +38,9 @@ export type VoiceLoopEnd =
   | { readonly reason: "hangup" }
   | {
       readonly reason: "error"
-      readonly source: "speech_to_text" | "text_to_speech" | "model" | "media"
-      /** The error's tag (`SpeechToTextDropped`, `ModelDeadline`, …): never a key or a provider's words. */
+      /** `voice_loop`: a defect in the loop itself (logged). */
+      readonly source: "speech_to_text" | "text_to_speech" | "model" | "media" | "voice_loop"
+      /** The error's tag (`SpeechToTextDropped`, `ModelDeadline`, `Defect`): never a key or a provider's words. */
       readonly error: string
     }
 
@@ -71,6 +72,8 @@ type LoopEvent =
       readonly result: Either.Either<{ readonly end: ReplyEnd | null }, VoiceReplyError>
     }
   | { readonly _tag: "Timer"; readonly kind: TimerKind; readonly generation: number }
+  /** A fiber of the loop died (a defect): the call ends. */
+  | { readonly _tag: "Died"; readonly source: "speech_to_text" | "media" | "reply" }
 
 type TimerKind = "silence" | "turn" | "playback"
 
@@ -106,6 +109,18 @@ export const run = (
       const speech = { voice: input.voice, language: input.language }
       const inbox = yield* Queue.unbounded<LoopEvent>()
       const offer = (event: LoopEvent) => Effect.asVoid(Queue.offer(inbox, event))
+      /** A fiber's defect logged and told to the loop (its failures are handled where it runs). */
+      const orDied =
+        (source: Extract<LoopEvent, { _tag: "Died" }>["source"]) =>
+        <E>(effect: Effect.Effect<void, E, Scope.Scope>) =>
+          effect.pipe(
+            Effect.catchAllDefect((defect) =>
+              Effect.zipRight(
+                Effect.logError("a voice loop fiber died", defect),
+                offer({ _tag: "Died", source })
+              )
+            )
+          )
 
       const opened = yield* Effect.either(
         stt.open({ language: input.language, encoding: "linear16", sample_rate: media.sample_rate })
@@ -122,6 +137,7 @@ export const run = (
           onFailure: (error) => offer({ _tag: "HearingEnded", error }),
           onSuccess: () => offer({ _tag: "HearingEnded", error: null })
         }),
+        orDied("speech_to_text"),
         Effect.forkScoped
       )
       // the caller's side: audio to the provider (at the session's rate), the rest into the inbox
@@ -147,6 +163,7 @@ export const run = (
           onFailure: (error) => offer({ _tag: "MediaEnded", error }),
           onSuccess: () => offer({ _tag: "MediaEnded", error: null })
         }),
+        orDied("media"),
         Effect.forkScoped
       )
 
@@ -214,6 +231,7 @@ export const run = (
               offer({ _tag: "ReplyEnded", reply: id, result: Either.map(result, (o) => ({ end: o.end })) })
             ),
             Effect.provideService(TextToSpeech, tts),
+            orDied("reply"),
             Effect.forkScoped
           )
           current = {
@@ -343,6 +361,9 @@ export const run = (
             case "Heard":
               yield* onHeard(event.event)
               break
+            case "Died":
+              yield* settle
+              return { reason: "error", source: "voice_loop", error: "Defect" } as const
             case "HearingEnded":
               yield* settle
               return {
