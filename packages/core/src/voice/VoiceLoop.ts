@@ -1,19 +1,23 @@
-import { Clock, Duration, Effect, Either, Fiber, Queue, type Scope, Stream } from "effect"
+import { Clock, Effect, Either, Fiber, Queue, type Scope, Stream } from "effect"
 import type { RunAgentVersion } from "../calls/RuntimeTools.js"
-import { ConversationEngine, type ReplyEnd } from "../conversation/ConversationEngine.js"
+import { ConversationEngine } from "../conversation/ConversationEngine.js"
 import type { SpokenItem } from "../conversation/ConversationHistory.js"
 import type { TokenUsage } from "../language-model/LanguageModel.js"
 import type { TranscriptFragment } from "../transcripts/Transcript.js"
-import type { InboundEvent, MediaSession, MediaSessionFailed } from "./MediaSession.js"
+import * as LoopTimers from "./LoopTimers.js"
+import type { MediaSession } from "./MediaSession.js"
 import * as Pcm16Bytes from "./Pcm16Bytes.js"
 import * as Resampling from "./Resampling.js"
 import { emptyTurn, hear, SpeechToText, type TranscriptEvent } from "./SpeechToText.js"
-import type { SpeechToTextError } from "./SpeechToTextErrors.js"
 import { TextToSpeech } from "./TextToSpeech.js"
 import * as TurnLatency from "./TurnLatency.js"
+import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
+export type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
+import * as VoiceLoopEnds from "./VoiceLoopEnd.js"
+import type { LoopEvent, Speaking, TimerKind } from "./VoiceLoopEvents.js"
 import { VoiceLoopSettings } from "./VoiceLoopSettings.js"
 import * as VoicePhrases from "./VoicePhrases.js"
-import { fixedText, type ReplySource, type SpeakerEvent, speak, type VoiceReplyError } from "./VoiceReply.js"
+import { fixedText, type ReplySource, type SpeakerEvent, speak } from "./VoiceReply.js"
 
 /**
  * The voice loop of one call (phone or browser), on Effect fibers in its own scope. The agent greets
@@ -27,22 +31,6 @@ import { fixedText, type ReplySource, type SpeakerEvent, speak, type VoiceReplyE
  * silence, or a provider failing; every fiber it started is interrupted and every scope closed when it
  * returns. It hangs up nothing itself: its caller does that with the reason. See docs/voice.md.
  */
-
-/** Why the loop ended. */
-export type VoiceLoopEnd =
-  | { readonly reason: "end_call" }
-  | { readonly reason: "transfer"; readonly destination_number: string }
-  /** The caller stayed silent through the reprompt. */
-  | { readonly reason: "silence" }
-  /** The caller's side stopped the stream. */
-  | { readonly reason: "hangup" }
-  | {
-      readonly reason: "error"
-      /** `voice_loop`: a defect in the loop itself (logged). */
-      readonly source: "speech_to_text" | "text_to_speech" | "model" | "media" | "voice_loop"
-      /** The error's tag (`SpeechToTextDropped`, `ModelDeadline`, `Defect`): never a key or a provider's words. */
-      readonly error: string
-    }
 
 export interface VoiceLoopInput {
   /** The run's agent version (its prompt, first message and tools). */
@@ -59,41 +47,6 @@ export interface VoiceLoopInput {
   /** Tokens each model request used. */
   readonly usage?: (usage: TokenUsage) => Effect.Effect<void>
 }
-
-type LoopEvent =
-  | { readonly _tag: "Heard"; readonly event: TranscriptEvent }
-  | { readonly _tag: "HearingEnded"; readonly error: SpeechToTextError | null }
-  | { readonly _tag: "Media"; readonly event: Exclude<InboundEvent, { _tag: "Audio" }> }
-  | { readonly _tag: "MediaEnded"; readonly error: MediaSessionFailed | null }
-  | { readonly _tag: "Speaker"; readonly reply: number; readonly event: SpeakerEvent }
-  | {
-      readonly _tag: "ReplyEnded"
-      readonly reply: number
-      readonly result: Either.Either<{ readonly end: ReplyEnd | null }, VoiceReplyError>
-    }
-  | { readonly _tag: "Timer"; readonly kind: TimerKind; readonly generation: number }
-  /** A fiber of the loop died (a defect): the call ends. */
-  | { readonly _tag: "Died"; readonly source: "speech_to_text" | "media" | "reply" }
-
-type TimerKind = "silence" | "turn" | "playback"
-
-/** A reply being spoken, or spoken and waiting for its marks. */
-interface Speaking {
-  readonly id: number
-  readonly kind: "greeting" | "answer" | "reprompt" | "goodbye"
-  readonly fiber: Fiber.RuntimeFiber<void>
-  readonly startedAt: number
-  readonly sentences: Array<{ readonly mark: string; readonly text: string }>
-  readonly played: Set<string>
-  samples: number
-  done: boolean
-  end: ReplyEnd | null
-  /** The caller turn it answers, until its latency was reported. */
-  moments: { -readonly [K in keyof TurnLatency.TurnMoments]: TurnLatency.TurnMoments[K] } | null
-}
-
-const errorSource = (error: VoiceReplyError): "text_to_speech" | "model" | "media" =>
-  error._tag === "MediaSessionFailed" ? "media" : error._tag.startsWith("Model") ? "model" : "text_to_speech"
 
 export const run = (
   input: VoiceLoopInput
@@ -167,26 +120,11 @@ export const run = (
         Effect.forkScoped
       )
 
-      const timers = new Map<TimerKind, { generation: number; fiber: Fiber.RuntimeFiber<void> }>()
-      let generation = 0
-      const startTimer = (kind: TimerKind, millis: number) =>
-        Effect.gen(function* () {
-          yield* stopTimer(kind)
-          const mine = ++generation
-          const fiber = yield* Effect.forkScoped(
-            Effect.zipRight(
-              Effect.sleep(Duration.millis(millis)),
-              offer({ _tag: "Timer", kind, generation: mine })
-            )
-          )
-          timers.set(kind, { generation: mine, fiber })
-        })
-      const stopTimer = (kind: TimerKind) =>
-        Effect.suspend(() => {
-          const timer = timers.get(kind)
-          timers.delete(kind)
-          return timer === undefined ? Effect.void : Fiber.interrupt(timer.fiber)
-        })
+      const timers = LoopTimers.make<TimerKind>((kind, generation) =>
+        offer({ _tag: "Timer", kind, generation })
+      )
+      const startTimer = timers.start
+      const stopTimer = timers.stop
 
       let turn = emptyTurn
       let interim: string | null = null
@@ -309,7 +247,7 @@ export const run = (
           interim = null
           lastWordsAt = null
           if (text !== null && text.trim() !== "") yield* userTurn(text.trim(), stoppedAt)
-          else if (current === null && ending === null && !timers.has("silence")) {
+          else if (current === null && ending === null && !timers.isRunning("silence")) {
             yield* startTimer("silence", settings.silenceSeconds * 1000)
           }
         })
@@ -401,7 +339,7 @@ export const run = (
               if (Either.isLeft(event.result)) {
                 const error = event.result.left
                 yield* settle
-                return { reason: "error", source: errorSource(error), error: error._tag } as const
+                return VoiceLoopEnds.ofReplyError(error)
               }
               speaking.done = true
               speaking.end = event.result.right.end
@@ -414,8 +352,7 @@ export const run = (
               break
             }
             case "Timer": {
-              if (timers.get(event.kind)?.generation !== event.generation) break
-              timers.delete(event.kind)
+              if (!timers.take(event.kind, event.generation)) break
               if (event.kind === "turn") {
                 yield* endTurn(turn.finals.length > 0 ? turn.finals.join(" ") : interim)
               } else if (event.kind === "playback") {
