@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, Ref, TestClock } from "effect"
+import { Deferred, Duration, Effect, Fiber, Queue, Ref, TestClock } from "effect"
 import type { ModelRequest } from "../../src/language-model/LanguageModel.js"
+import { ModelRefused } from "../../src/language-model/LanguageModelErrors.js"
 import type { TranscriptFragment } from "../../src/transcripts/Transcript.js"
 import { SpeechToTextDropped } from "../../src/voice/SpeechToTextErrors.js"
 import * as VoicePhrases from "../../src/voice/VoicePhrases.js"
-import { calls, ModelScript, text } from "../conversation/ScriptedModel.js"
+import { calls, fail, ModelScript, text } from "../conversation/ScriptedModel.js"
 import * as VoiceLoopTesting from "./VoiceLoopTesting.js"
 import { Probe, audioSamples, untilMark } from "./VoiceLoopTesting.js"
 
@@ -186,6 +187,40 @@ describe("VoiceLoop", () => {
         "user: that is all",
         "assistant: Thank you, goodbye!"
       ])
+    }).pipe(Effect.provide(VoiceLoopTesting.layer))
+  )
+
+  it.effect("words without the provider's end of turn end the turn after the fallback silence", () =>
+    Effect.gen(function* () {
+      const probe = yield* Probe
+      const call = yield* VoiceLoopTesting.start()
+      yield* untilMark(call.media, "1.2")
+      yield* Queue.offer(probe.heard, { _tag: "Interim", text: "book a" })
+      yield* Queue.offer(probe.heard, { _tag: "Interim", text: "book a table" })
+      // taken by the session (a negative size: the session waits for more)
+      yield* waitFor(Queue.size(probe.heard), (n) => n < 0)
+      yield* TestClock.adjust("1999 millis")
+      expect(yield* userMessages).toEqual([])
+      yield* TestClock.adjust("1 millis")
+      yield* untilMark(call.media, "2.1")
+      expect(yield* userMessages).toEqual([["book a table"]])
+      expect((yield* Ref.get(call.latencies))[0]).toMatchObject({ turn: 1, transcript_final_ms: 2000 })
+      yield* Fiber.interrupt(call.loop)
+    }).pipe(Effect.provide(VoiceLoopTesting.layer))
+  )
+
+  it.effect("a reply the model refuses ends the loop with the model's error", () =>
+    Effect.gen(function* () {
+      const call = yield* VoiceLoopTesting.start()
+      yield* untilMark(call.media, "1.2")
+      yield* (yield* ModelScript).push(fail(new ModelRefused({ reason: "status 401" })))
+      yield* call.media.say("hello")
+      expect(yield* Fiber.join(call.loop)).toEqual({
+        reason: "error",
+        source: "model",
+        error: "ModelRefused"
+      })
+      expect(yield* Ref.get((yield* Probe).openSessions)).toBe(0)
     }).pipe(Effect.provide(VoiceLoopTesting.layer))
   )
 

@@ -1,4 +1,4 @@
-import { Deferred, Duration, Effect, Exit, Fiber, Layer, Ref, Schema, Stream } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Layer, Queue, Ref, Schema, Stream } from "effect"
 import { Agents } from "../../src/agents/Agents.js"
 import { CallScriptRequest } from "../../src/agents/CallScript.js"
 import * as RuntimeTools from "../../src/calls/RuntimeTools.js"
@@ -13,7 +13,7 @@ import { Tools } from "../../src/tools/Tools.js"
 import type { TranscriptFragment } from "../../src/transcripts/Transcript.js"
 import * as EmbeddedSpeechToText from "../../src/voice/EmbeddedSpeechToText.js"
 import * as MemoryMediaSession from "../../src/voice/MemoryMediaSession.js"
-import { SpeechToText } from "../../src/voice/SpeechToText.js"
+import { SpeechToText, type TranscriptEvent } from "../../src/voice/SpeechToText.js"
 import type { SpeechToTextError } from "../../src/voice/SpeechToTextErrors.js"
 import { TextToSpeech } from "../../src/voice/TextToSpeech.js"
 import type { TurnLatency } from "../../src/voice/TurnLatency.js"
@@ -44,6 +44,8 @@ export class Probe extends Effect.Service<Probe>()("test/VoiceProbe", {
       pace: yield* Ref.make<Duration.Duration>(Duration.zero),
       /** Completing it fails every open speech-to-text session's events. */
       drop: yield* Deferred.make<SpeechToTextError>(),
+      /** Events every open speech-to-text session hears besides its text frames' (a provider's own). */
+      heard: yield* Queue.unbounded<TranscriptEvent>(),
       /** Speech-to-text sessions open now (their scope not closed). */
       openSessions: yield* Ref.make(0)
     }
@@ -97,9 +99,13 @@ const droppableSpeechToText = Layer.effect(
           const session = yield* EmbeddedSpeechToText.make.open(options)
           return {
             ...session,
-            events: Stream.merge(
-              session.events,
-              Stream.fromEffect(Deferred.await(probe.drop)).pipe(Stream.flatMap((e) => Stream.fail(e)))
+            events: Stream.mergeAll(
+              [
+                session.events,
+                Stream.fromQueue(probe.heard),
+                Stream.fromEffect(Deferred.await(probe.drop)).pipe(Stream.flatMap((e) => Stream.fail(e)))
+              ],
+              { concurrency: "unbounded" }
             )
           }
         })
