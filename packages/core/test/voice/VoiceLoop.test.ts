@@ -199,6 +199,7 @@ describe("VoiceLoop", () => {
       yield* Queue.offer(probe.heard, { _tag: "Interim", text: "book a table" })
       // taken by the session (a negative size: the session waits for more)
       yield* waitFor(Queue.size(probe.heard), (n) => n < 0)
+      yield* VoiceLoopTesting.settle
       yield* TestClock.adjust("1999 millis")
       expect(yield* userMessages).toEqual([])
       yield* TestClock.adjust("1 millis")
