@@ -22,7 +22,7 @@ export type SpeakerEvent =
   | { readonly _tag: "FirstToken"; readonly at: number }
   | { readonly _tag: "FirstAudio"; readonly at: number }
   | { readonly _tag: "FirstFrame"; readonly at: number }
-  /** A sentence's audio and its mark were sent; `samples` at the transport's rate. */
+  /** A sentence's audio was sent and its mark is being sent; `samples` at the transport's rate. */
   | { readonly _tag: "SentenceSent"; readonly mark: string; readonly text: string; readonly samples: number }
   /** Tokens a model request of the reply used. */
   | { readonly _tag: "Usage"; readonly usage: TokenUsage }
@@ -119,8 +119,9 @@ export const speak = (input: SpeakInput): Effect.Effect<ReplyOutcome, VoiceReply
         if (resampler !== null) yield* send((resampler as Resampling.Resampler).flush())
         sentenceCount += 1
         const mark = `${input.id}.${sentenceCount}`
-        yield* media.sendMark(mark)
+        // told before the mark goes out: its echo may come back at once
         yield* report({ _tag: "SentenceSent", mark, text, samples })
+        yield* media.sendMark(mark)
       })
 
     const speakAll: Effect.Effect<void, TextToSpeechError | MediaSessionFailed> = Effect.flatMap(
