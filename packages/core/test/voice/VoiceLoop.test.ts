@@ -119,6 +119,25 @@ describe("VoiceLoop", () => {
     }).pipe(Effect.provide(VoiceLoopTesting.layer))
   )
 
+  it.effect(
+    "a transport that echoes no marks: a reply counts as played after its audio's time and the grace",
+    () =>
+      Effect.gen(function* () {
+        const call = yield* VoiceLoopTesting.start({ greeting: "Hello there.", echoMarks: false })
+        const greeting = yield* untilMark(call.media, "1.1")
+        yield* VoiceLoopTesting.settle
+        // two words: 640 samples at 16 kHz, 320 at 8 kHz = 40 ms, then the 2 s grace
+        expect(audioSamples(greeting)).toBe(320)
+        yield* TestClock.adjust("2039 millis")
+        expect(yield* Ref.get(call.fragments)).toEqual([])
+        yield* TestClock.adjust("1 millis")
+        expect(yield* waitFor(said(call.fragments), (all) => all.length === 1)).toEqual([
+          "assistant: Hello there."
+        ])
+        yield* Fiber.interrupt(call.loop)
+      }).pipe(Effect.provide(VoiceLoopTesting.layer))
+  )
+
   it.effect("a key pressed is a user turn [DTMF 1]", () =>
     Effect.gen(function* () {
       const call = yield* VoiceLoopTesting.start()
