@@ -119,6 +119,30 @@ describe("VoiceLoop", () => {
     }).pipe(Effect.provide(VoiceLoopTesting.layer))
   )
 
+  it.effect("barge-in: marks the clear gives back do not count as played", () =>
+    Effect.gen(function* () {
+      const call = yield* VoiceLoopTesting.start({ greeting: "Hello there.", echoMarks: false })
+      yield* untilMark(call.media, "1.1")
+      yield* call.media.echo("1.1")
+      yield* (yield* ModelScript).push(text("One two. Three four."))
+      yield* call.media.say("a table")
+      yield* untilMark(call.media, "2.2")
+      yield* call.media.echo("2.1")
+      yield* call.media.say("stop please")
+      const rest = yield* untilMark(call.media, "3.1")
+      expect(rest[0]).toEqual({ _tag: "Clear" })
+      yield* call.media.echo("3.1")
+      expect(yield* waitFor(said(call.fragments), (all) => all.length === 5)).toEqual([
+        "assistant: Hello there.",
+        "user: a table",
+        "assistant: One two.",
+        "user: stop please",
+        "assistant: OK."
+      ])
+      yield* Fiber.interrupt(call.loop)
+    }).pipe(Effect.provide(VoiceLoopTesting.layer))
+  )
+
   it.effect(
     "a transport that echoes no marks: a reply counts as played after its audio's time and the grace",
     () =>
