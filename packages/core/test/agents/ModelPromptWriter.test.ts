@@ -83,7 +83,8 @@ describe("ModelPromptWriter", () => {
           completion_tokens: l.completion_tokens,
           cost: l.cost
         }))
-        .sort((a, b) => a.agent_id - b.agent_id)
+        // ids are drawn at random: in the order the replies were scripted (most tokens first)
+        .sort((a, b) => b.prompt_tokens - a.prompt_tokens)
       // 2,000 × 4 PLN/Mtok + 500 × 16 PLN/Mtok = 0.016 PLN: 2 grosze (rounded up); 1,000 × 4 + 16 = 0.004016: 1
       expect(charged).toEqual([
         {
