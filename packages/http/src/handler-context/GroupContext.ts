@@ -7,7 +7,8 @@ import {
   ModelPricing,
   OAuthProvidersConfig,
   Quotas,
-  SimulationConfig
+  SimulationConfig,
+  VoiceLoopSettings
 } from "@voice-agent-platform/core"
 import { Context, Effect, Layer } from "effect"
 import * as ConsoleRoutes from "../console/ConsoleRoutes.js"
@@ -36,6 +37,7 @@ export const always = [
   ModelChoices.ModelChoices,
   ChatSettings.ChatSettings,
   AnalysisSettings.AnalysisSettings,
+  VoiceLoopSettings.VoiceLoopSettings,
   SimulationConfig.SimulationConfig,
   Quotas.Quotas,
   OAuthProvidersConfig.OAuthProvidersConfig,
