@@ -1,8 +1,18 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+
+/**
+ * Test files run at once. Vitest's default is one less than the processors (one file at a time on a
+ * two-core machine), but most files wait on servers, databases and a browser rather than compute, so
+ * the suite runs a file more than there are processors. `VITEST_MAX_WORKERS` overrides it.
+ */
+const workers = Number(process.env["VITEST_MAX_WORKERS"] ?? availableParallelism() + 1)
 
 export default defineConfig({
   test: {
     // Every package and example with tests is one vitest project (each has its own vitest.config.ts).
-    projects: ["packages/*", "examples/*"]
+    projects: ["packages/*", "examples/*"],
+    maxWorkers: workers,
+    minWorkers: 1
   }
 })
