@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url"
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
 const page = readFileSync(join(root, "docs/configuration.md"), "utf8")
 
-/** Source files of the workspace: packages (sources, test support, tests), examples and benches. */
+/** Source files of the workspace: packages (sources, test support, tests), examples, benches and the root's configuration (`vitest.config.ts`). */
 const sourceFiles = (): ReadonlyArray<string> => {
   const files: Array<string> = []
   const walk = (directory: string) => {
@@ -19,6 +19,9 @@ const sourceFiles = (): ReadonlyArray<string> => {
   }
   for (const folder of ["packages", "examples", "bench"]) {
     if (existsSync(join(root, folder))) walk(join(root, folder))
+  }
+  for (const name of readdirSync(root)) {
+    if (/\.(ts|mts|js|mjs)$/.test(name) && statSync(join(root, name)).isFile()) files.push(join(root, name))
   }
   return files
 }
