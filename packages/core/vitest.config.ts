@@ -9,6 +9,8 @@ export default defineProject({
   ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
   test: {
     name: "core",
-    include: ["test/**/*.test.ts"]
+    include: ["test/**/*.test.ts"],
+    // property tests take seconds when the suite runs several files at once: the bound catches a hang
+    testTimeout: 30_000
   }
 })

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SecureRandom } from "../randomness/SecureRandom.js"
+import * as HmacSignatures from "../signing/HmacSignatures.js"
 
 /**
  * Signed, expiring download links. A link names a blob key and an expiry instant (whole Unix seconds)
@@ -71,44 +72,10 @@ export class DownloadLinkRefused extends Schema.TaggedError<DownloadLinkRefused>
   }
 }
 
-type HmacKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>
-
-// Importing the secret is asynchronous and the same for every link: do it once per secret.
-const importedKeys = new WeakMap<Uint8Array, Promise<HmacKey>>()
-
-const cryptoKey = (secret: Uint8Array): Promise<HmacKey> => {
-  let key = importedKeys.get(secret)
-  if (key === undefined) {
-    key = globalThis.crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign"
-    ])
-    importedKeys.set(secret, key)
-  }
-  return key
-}
-
-const base64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return globalThis.btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-
 const signatureOf = (key: string, expires: number): Effect.Effect<string, never, LinkSigningKey> =>
   Effect.flatMap(LinkSigningKey, ({ secret }) =>
-    Effect.promise(async () => {
-      const message = new TextEncoder().encode(`v1\n${expires}\n${key}`)
-      const mac = await globalThis.crypto.subtle.sign("HMAC", await cryptoKey(secret), message)
-      return base64Url(new Uint8Array(mac))
-    })
+    Effect.promise(() => HmacSignatures.sign(secret, `v1\n${expires}\n${key}`))
   )
-
-/** Compares in time that depends only on the lengths (which are public), never on where they differ. */
-const constantTimeEqual = (a: string, b: string): boolean => {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return difference === 0
-}
 
 /** The link's expiry as whole Unix seconds: an instant is rounded down, so a link never outlives what was asked. */
 export const expiresOf = (expiresAt: Date): number => Math.floor(expiresAt.getTime() / 1000)
@@ -160,7 +127,7 @@ export const verify = (
       return yield* new DownloadLinkRefused({ reason: "malformed" })
     }
     const expected = yield* signatureOf(key, Number(expires))
-    if (!constantTimeEqual(expected, signature)) {
+    if (!HmacSignatures.constantTimeEqual(expected, signature)) {
       return yield* new DownloadLinkRefused({ reason: "bad_signature" })
     }
     if (now.getTime() >= Number(expires) * 1000) {

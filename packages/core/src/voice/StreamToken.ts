@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import * as HmacSignatures from "../signing/HmacSignatures.js"
 
 /**
  * The capability in a run's media socket path (`/telephony/twilio/stream/{workflow_run_id}/{token}`):
@@ -23,28 +24,6 @@ export class StreamTokenRefused extends Schema.TaggedError<StreamTokenRefused>()
   }
 }
 
-type HmacKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>
-
-// Importing the secret is asynchronous and the same for every token: once per secret.
-const importedKeys = new WeakMap<Uint8Array, Promise<HmacKey>>()
-
-const cryptoKey = (secret: Uint8Array): Promise<HmacKey> => {
-  let key = importedKeys.get(secret)
-  if (key === undefined) {
-    key = globalThis.crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign"
-    ])
-    importedKeys.set(secret, key)
-  }
-  return key
-}
-
-const base64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return globalThis.btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-
 const checkedSecret = (secret: Uint8Array): Effect.Effect<Uint8Array> =>
   secret.length < minimumSecretBytes
     ? Effect.dieMessage(`the stream token secret has ${secret.length} bytes; it needs ${minimumSecretBytes}`)
@@ -52,20 +31,8 @@ const checkedSecret = (secret: Uint8Array): Effect.Effect<Uint8Array> =>
 
 const signatureOf = (runId: number, expires: number, secret: Uint8Array): Effect.Effect<string> =>
   Effect.flatMap(checkedSecret(secret), (checked) =>
-    Effect.promise(async () => {
-      const message = new TextEncoder().encode(`stream\n${runId}\n${expires}`)
-      const mac = await globalThis.crypto.subtle.sign("HMAC", await cryptoKey(checked), message)
-      return base64Url(new Uint8Array(mac))
-    })
+    Effect.promise(() => HmacSignatures.sign(checked, `stream\n${runId}\n${expires}`))
   )
-
-/** Compares in time that depends only on the lengths (which are public), never on where they differ. */
-export const constantTimeEqual = (a: string, b: string): boolean => {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return difference === 0
-}
 
 /**
  * A token for `runId`'s media socket until `expiresAt` (rounded down to the second, so it never outlives
@@ -94,7 +61,7 @@ export const verify = (
     }
     const expires = Number(parts[1])
     const expected = yield* signatureOf(runId, expires, secret)
-    if (!constantTimeEqual(expected, parts[2]!)) {
+    if (!HmacSignatures.constantTimeEqual(expected, parts[2]!)) {
       return yield* new StreamTokenRefused({ reason: "bad_signature" })
     }
     if (now.getTime() >= expires * 1000) return yield* new StreamTokenRefused({ reason: "expired" })
