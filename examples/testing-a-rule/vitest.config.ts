@@ -9,6 +9,8 @@ export default defineProject({
   ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
   test: {
     name: "example-testing-a-rule",
-    include: ["test/**/*.test.ts"]
+    include: ["test/**/*.test.ts"],
+    // the suite runs several files at once: the bound catches a hang, not a slow machine
+    testTimeout: 30_000
   }
 })

@@ -11,6 +11,7 @@ export default defineProject({
     name: "core",
     include: ["test/**/*.test.ts"],
     // property tests take seconds when the suite runs several files at once: the bound catches a hang
-    testTimeout: 30_000
+    testTimeout: 30_000,
+    hookTimeout: 60_000
   }
 })
