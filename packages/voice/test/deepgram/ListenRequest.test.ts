@@ -40,10 +40,10 @@ describe("Deepgram's listen request", () => {
     expect(isListenUrl("wss://api.deepgram.com/v1/listen")).toBe(true)
     expect(isListenUrl("ws://127.0.0.1:8081/v1/listen")).toBe(true)
     for (const bad of [
-      "https://api.deepgram.com/v1/listen",
-      "wss://user:pass@api.deepgram.com/v1/listen",
-      "wss://api.deepgram.com/v1/listen?token=x",
-      "wss://api.deepgram.com/v1/listen#x",
+      "https://stt.example/v1/listen",
+      "wss://user:pass@stt.example/v1/listen",
+      "wss://stt.example/v1/listen?token=x",
+      "wss://stt.example/v1/listen#x",
       "not a url"
     ]) {
       expect(isListenUrl(bad), bad).toBe(false)
@@ -74,7 +74,7 @@ describe("Deepgram's options", () => {
       const key = Redacted.make("dg-key")
       const problems = yield* Effect.all(
         [
-          { apiKey: key, url: "https://api.deepgram.com/v1/listen" },
+          { apiKey: key, url: "https://stt.example/v1/listen" },
           { apiKey: Redacted.make(" ") },
           { apiKey: key, keepAliveMs: 10_000 },
           { apiKey: key, utteranceEndMs: 999 },

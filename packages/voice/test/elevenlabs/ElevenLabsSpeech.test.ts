@@ -180,7 +180,7 @@ layer(FakeSpeechServer.layer, { timeout: "60 seconds", excludeTestServices: true
       Effect.gen(function* () {
         for (const options of [
           { apiKey: Redacted.make("") },
-          { apiKey: Redacted.make(key), baseUrl: "https://api.elevenlabs.io?x=1" },
+          { apiKey: Redacted.make(key), baseUrl: "https://speech.example?x=1" },
           { apiKey: Redacted.make(key), sampleRate: 12_345 as ElevenLabsSpeech.SampleRate }
         ]) {
           expect((yield* Effect.flip(ElevenLabsSpeech.make(options)))._tag).toBe("InvalidOptions")

@@ -239,8 +239,8 @@ describe("TwilioRestClient against the fake Twilio", () => {
         [
           { accountSid: "AC123", authToken },
           { accountSid, authToken: Redacted.make("") },
-          { accountSid, authToken, baseUrl: "https://user:s3cr3t-token@api.twilio.com" },
-          { accountSid, authToken, baseUrl: "ftp://api.twilio.com" },
+          { accountSid, authToken, baseUrl: "https://user:s3cr3t-token@carrier.example" },
+          { accountSid, authToken, baseUrl: "ftp://carrier.example" },
           { accountSid, authToken, timeoutMs: 0 },
           { accountSid, authToken, maxResponseBytes: 10 }
         ],
