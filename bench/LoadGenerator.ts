@@ -22,6 +22,8 @@ export const load = async (options: {
   readonly path: string
   /** When given, worker `i` of the `concurrency` asks `paths[i % paths.length]` instead of `path`. */
   readonly paths?: ReadonlyArray<string>
+  /** When given, every request asks what it answers (its path and headers), instead of `path`/`paths`. */
+  readonly next?: () => { readonly path: string; readonly headers: Record<string, string> }
   readonly headers?: Record<string, string>
   readonly concurrency: number
   readonly seconds: number
@@ -34,20 +36,17 @@ export const load = async (options: {
   let errors = 0
   const started = performance.now()
   const deadline = started + options.seconds * 1000
-  const once = (path: string) =>
+  const once = (path: string, headers = options.headers) =>
     new Promise<void>((resolve) => {
       const t0 = performance.now()
-      const req = request(
-        { host: "127.0.0.1", port: options.port, path, headers: options.headers, agent },
-        (res) => {
-          res.resume()
-          res.on("end", () => {
-            if (res.statusCode === expected) latencies.push(performance.now() - t0)
-            else errors++
-            resolve()
-          })
-        }
-      )
+      const req = request({ host: "127.0.0.1", port: options.port, path, headers, agent }, (res) => {
+        res.resume()
+        res.on("end", () => {
+          if (res.statusCode === expected) latencies.push(performance.now() - t0)
+          else errors++
+          resolve()
+        })
+      })
       req.on("error", () => {
         errors++
         resolve()
@@ -57,7 +56,14 @@ export const load = async (options: {
   const worker = async (index: number) => {
     const paths = options.paths
     const path = paths === undefined || paths.length === 0 ? options.path : paths[index % paths.length]!
-    while (performance.now() < deadline && latencies.length + errors < 5_000_000) await once(path)
+    const next = options.next
+    while (performance.now() < deadline && latencies.length + errors < 5_000_000) {
+      if (next === undefined) await once(path)
+      else {
+        const chosen = next()
+        await once(chosen.path, chosen.headers)
+      }
+    }
   }
   await Promise.all(Array.from({ length: options.concurrency }, (_, index) => worker(index)))
   const seconds = (performance.now() - started) / 1000

@@ -90,18 +90,33 @@ export const tsx = (file: URL) => [
  * Launches `node <args>` in its own process group (on core 0 when `pinned`), once it answers `probe`
  * (asked with `probeHeaders`); `startSeconds`: from launch to that first answer, whatever its status.
  */
-export const launch = async (
+export const launch = (
   args: ReadonlyArray<string>,
   env: Record<string, string>,
   probe: string,
   pinned: boolean,
   probeHeaders: Record<string, string> = {}
+) =>
+  pinned
+    ? launchCommand("taskset", ["-c", "0", process.execPath, ...args], undefined, env, probe, probeHeaders)
+    : launchCommand(process.execPath, args, undefined, env, probe, probeHeaders)
+
+/**
+ * Launches `command` (in `cwd`) in its own process group with `PORT` and `HOST` set, once it answers
+ * `probe`; `startSeconds`: from launch to that first answer, whatever its status.
+ */
+export const launchCommand = async (
+  command: string,
+  args: ReadonlyArray<string>,
+  cwd: string | undefined,
+  env: Record<string, string>,
+  probe: string,
+  probeHeaders: Record<string, string> = {}
 ) => {
   const port = await freePort()
-  const command = pinned ? "taskset" : process.execPath
-  const argv = pinned ? ["-c", "0", process.execPath, ...args] : [...args]
   const launched = performance.now()
-  const child = spawn(command, argv, {
+  const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true

@@ -7,9 +7,10 @@
 // group pinned to core 0 (`taskset`, when there is one), the load from this process pinned to core 1.
 // Prints req/s, the server process's CPU time per answer (from /proc; not PostgreSQL's), p50, p99, start to
 // first answer, and the ratios. Each server (but bare node:http) is measured
-// twice: every connection asking the same page (what the issue's goal is about: identical reads may share
-// one statement), then every connection asking a different page (`limit` 40, 41, … 71: no two alike, so
-// nothing can be shared; 40 to 60 runs a page). Run: `npm run bench:http`
+// three times: every connection asking the same page (identical reads may share one statement), every
+// connection asking a different page (`limit` 40, 41, … 71: no two alike, so nothing can be shared; 40 to
+// 60 runs a page), and users' traffic (bench/MixedTraffic.ts: 4 more organizations × 5 agents × 60 runs,
+// every request a random key, agent, page 1–2 and limit 10/20/50; issue #28). Run: `npm run bench:http`
 // (BENCH_SECONDS per server, default 6; BENCH_CONCURRENCY, default 32, at most 61: `limit` stops at 100,
 // so more connections could not each ask a different page; TEST_DATABASE_URL: the
 // PostgreSQL server, default 127.0.0.1:5432, where a database of its own is made and dropped;
@@ -23,6 +24,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { load, type LoadResult } from "./LoadGenerator.js"
+import * as MixedTraffic from "./MixedTraffic.js"
 import * as ServerProcess from "./ServerProcess.js"
 import { pinLoad, stop, stopAll } from "./ServerProcess.js"
 
@@ -36,6 +38,7 @@ if (!(concurrency >= 1 && concurrency <= 61)) {
 const databases = (process.env.BENCH_DATABASES ?? "postgres,embedded").split(",")
 const apiKey = `vap_${"B".repeat(40)}`
 const encryptionKey = "the-benchmark-encryption-key-0123456789"
+const adminToken = "the-benchmark-operator-token-0123456789"
 const headers = { "x-api-key": apiKey }
 
 const pinnable = pinLoad()
@@ -79,13 +82,24 @@ const seed = async (port: number) => {
 /** A load run and the server process's CPU time per answer (µs; not the database server's). */
 type Measured = LoadResult & { readonly cpu: number | undefined }
 
-/** Warms the server up for a second, then measures it (`paths`: one a connection). */
+/**
+ * Warms the server up for a second, then measures it (`paths`: one a connection; `mixed`: users'
+ * traffic, every request choosing its organization, agent, page and size, the same sequence each time).
+ */
 const measure = async (
   server: { readonly port: number; readonly child: { readonly pid?: number | undefined } },
   path: string,
-  paths?: ReadonlyArray<string>
+  paths?: ReadonlyArray<string>,
+  mixed?: ReadonlyArray<MixedTraffic.Tenant>
 ): Promise<Measured> => {
-  const options = { port: server.port, path, headers, concurrency, ...(paths === undefined ? {} : { paths }) }
+  const options = {
+    port: server.port,
+    path,
+    headers,
+    concurrency,
+    ...(paths === undefined ? {} : { paths }),
+    ...(mixed === undefined ? {} : { next: MixedTraffic.requests(mixed) })
+  }
   await load({ ...options, seconds: 1 })
   const pid = server.child.pid
   const before = pid === undefined ? undefined : ServerProcess.cpuMicros(pid)
@@ -102,11 +116,43 @@ const measure = async (
 const distinctPaths = (path: string) =>
   Array.from({ length: concurrency }, (_, i) => path.replace("limit=50", `limit=${40 + i}`))
 
-/** Measures the server on the one page, then on a different page a connection. */
-const measureBoth = async (server: Parameters<typeof measure>[0], path: string) => ({
+/** Measures the server on the one page, on a different page a connection, then on users' traffic. */
+const measureAll = async (
+  server: Parameters<typeof measure>[0],
+  path: string,
+  tenants: ReadonlyArray<MixedTraffic.Tenant>
+) => ({
   result: await measure(server, path),
-  distinct: await measure(server, path, distinctPaths(path))
+  distinct: await measure(server, path, distinctPaths(path)),
+  mixed: await measure(server, path, undefined, tenants)
 })
+
+/** Every page of users' traffic must be the same on `port` as on the engine's `expected`. */
+const sameMixedPages = async (
+  port: number,
+  expected: ReadonlyMap<string, string>,
+  tenants: ReadonlyArray<MixedTraffic.Tenant>,
+  who: string
+) => {
+  for (const { path, headers } of MixedTraffic.everyRequest(tenants)) {
+    const page = await ServerProcess.call(port, "GET", path, headers)
+    if (page.status !== 200 || !isDeepStrictEqual(JSON.parse(page.text), JSON.parse(expected.get(path)!)))
+      throw new Error(
+        `${who} answered a different page for ${path} (${page.status}): ${page.text.slice(0, 300)}`
+      )
+  }
+}
+
+/** The engine's answer to every request of users' traffic, by path. */
+const mixedPages = async (port: number, tenants: ReadonlyArray<MixedTraffic.Tenant>) => {
+  const pages = new Map<string, string>()
+  for (const { path, headers } of MixedTraffic.everyRequest(tenants)) {
+    const page = await ServerProcess.call(port, "GET", path, headers)
+    if (page.status !== 200) throw new Error(`${path} answered ${page.status}: ${page.text.slice(0, 300)}`)
+    pages.set(path, page.text)
+  }
+  return pages
+}
 
 /** The server's page must be the engine's page, else the comparison means nothing. */
 const samePage = async (port: number, path: string, expected: string, who: string) => {
@@ -120,6 +166,8 @@ interface Row {
   readonly result: Measured
   /** Every connection asking a different page (absent for bare node:http). */
   readonly distinct?: Measured
+  /** Users' traffic: organizations, agents, pages and sizes chosen at random (absent for bare node:http). */
+  readonly mixed?: Measured
   readonly start: string
 }
 
@@ -139,16 +187,19 @@ try {
         DATA_DIR: join(dataDirectory, "pg-files"),
         DATABASE_URL: databaseUrl,
         ENCRYPTION_KEY: encryptionKey,
-        BOOTSTRAP_API_KEY: apiKey
+        BOOTSTRAP_API_KEY: apiKey,
+        ADMIN_TOKEN: adminToken
       },
       "/health"
     )
     const pgPath = await seed(pgEngine.port)
+    const pgTenants = await MixedTraffic.seed(pgEngine.port, adminToken)
+    const pgMixedPages = await mixedPages(pgEngine.port, pgTenants)
     const pgPage = await call(pgEngine.port, "GET", pgPath)
     if (pgPage.status !== 200) throw new Error(`the list answered ${pgPage.status}: ${pgPage.text}`)
     const pgDistinctPath = distinctPaths(pgPath)[concurrency - 1]!
     const pgDistinctPage = await call(pgEngine.port, "GET", pgDistinctPath)
-    const pgEngineResult = await measureBoth(pgEngine, pgPath)
+    const pgEngineResult = await measureAll(pgEngine, pgPath, pgTenants)
     await stop(pgEngine.child)
     const pgEngineAgain = await launch(
       engine,
@@ -159,9 +210,10 @@ try {
     const handPg = await launch(tsx("./handwritten-pg-server.ts"), { DATABASE_URL: databaseUrl }, pgPath)
     await samePage(handPg.port, pgPath, pgPage.text, "the hand-written pg server")
     await samePage(handPg.port, pgDistinctPath, pgDistinctPage.text, "the hand-written pg server")
+    await sameMixedPages(handPg.port, pgMixedPages, pgTenants, "the hand-written pg server")
     rows.push({
       name: "hand-written node:http + pg",
-      ...(await measureBoth(handPg, pgPath)),
+      ...(await measureAll(handPg, pgPath, pgTenants)),
       start: fmt(handPg.startSeconds)
     })
     await stop(handPg.child)
@@ -177,14 +229,20 @@ try {
   // The embedded database: the engine on a new data directory, again on the existing one, then the
   // hand-written PGlite server on that directory (and once on an empty one: initdb).
   if (databases.includes("embedded")) {
-    const embeddedEnv = { DATA_DIR: join(dataDirectory, "embedded"), BOOTSTRAP_API_KEY: apiKey }
+    const embeddedEnv = {
+      DATA_DIR: join(dataDirectory, "embedded"),
+      BOOTSTRAP_API_KEY: apiKey,
+      ADMIN_TOKEN: adminToken
+    }
     const embedded = await launch(engine, embeddedEnv, "/health")
     path = await seed(embedded.port)
+    const tenants = await MixedTraffic.seed(embedded.port, adminToken)
+    const embeddedMixedPages = await mixedPages(embedded.port, tenants)
     page = await call(embedded.port, "GET", path)
     if (page.status !== 200) throw new Error(`the list answered ${page.status}: ${page.text}`)
     const distinctPath = distinctPaths(path)[concurrency - 1]!
     const distinctPage = await call(embedded.port, "GET", distinctPath)
-    const embeddedResult = await measureBoth(embedded, path)
+    const embeddedResult = await measureAll(embedded, path, tenants)
     await stop(embedded.child)
     const embeddedAgain = await launch(engine, { DATA_DIR: embeddedEnv.DATA_DIR }, path)
     await stop(embeddedAgain.child)
@@ -201,9 +259,10 @@ try {
     )
     await samePage(handLite.port, path, page!.text, "the hand-written PGlite server")
     await samePage(handLite.port, distinctPath, distinctPage.text, "the hand-written PGlite server")
+    await sameMixedPages(handLite.port, embeddedMixedPages, tenants, "the hand-written PGlite server")
     rows.push({
       name: "hand-written node:http + PGlite",
-      ...(await measureBoth(handLite, path)),
+      ...(await measureAll(handLite, path, tenants)),
       start: `${fmt(handLite.startSeconds)} (${fmt(handLiteNew.startSeconds)} new directory)`
     })
     await stop(handLite.child)
@@ -234,6 +293,10 @@ try {
     `${concurrency} connections, each asking a different page (limit 40 to ${40 + Math.min(concurrency, 61) - 1}):`
   )
   for (const { name, distinct } of rows) if (distinct !== undefined) line(name, distinct, "")
+  console.log(
+    `${concurrency} connections, users' traffic (${MixedTraffic.shape.organizations} organizations × ${MixedTraffic.shape.agents} agents × ${MixedTraffic.shape.runs} runs; each request a random key, agent, page ${MixedTraffic.pages.join("/")} and limit ${MixedTraffic.limits.join("/")}):`
+  )
+  for (const { name, mixed } of rows) if (mixed !== undefined) line(name, mixed, "")
   const ratioOf = (x: Measured | undefined, y: Measured | undefined, name: string) => {
     if (x !== undefined && y !== undefined)
       console.log(
@@ -246,6 +309,8 @@ try {
     ratioOf(row(a)?.result, row(b)?.result, name)
     if (row(a)?.distinct !== undefined && row(b)?.distinct !== undefined)
       ratioOf(row(a)?.distinct, row(b)?.distinct, `${name} (different pages)`)
+    if (row(a)?.mixed !== undefined && row(b)?.mixed !== undefined)
+      ratioOf(row(a)?.mixed, row(b)?.mixed, `${name} (users' traffic)`)
   }
   ratio("engine on PostgreSQL / hand-written pg", "engine on PostgreSQL", "hand-written node:http + pg")
   ratio(
