@@ -25,7 +25,11 @@ import {
  * alone. Nothing is kept once a batch ends: no cache, nothing to invalidate. The same reasoning as the
  * lookups fence (`@voice-agent-platform/pg` `LookupFences`).
  *
- * A batch's read runs in a fiber of its own, detached from every caller: a caller that goes away (its
+ * A batch that nobody joined by the end of its turn (the usual case on users' traffic, where identical
+ * requests at once are rare) is read by its opener, in its own fiber, as without coalescing: the
+ * coalescing costs it a turn of the event loop and a map entry, nothing more (no fiber forked, no answer
+ * handed over). A batch that others joined is read in a fiber of its own, detached from every caller: a
+ * caller that goes away (its
  * client disconnected, its deadline passed) stops waiting, and the read goes on for the others; when the
  * last of them goes away the read is interrupted (nobody is left to answer), and the key's next batch
  * starts as after any other end. The read runs with the services of the caller that opened the batch,
@@ -144,9 +148,9 @@ export const make = <A, E>(
   ): Effect.Effect<void> =>
     Effect.map(
       Effect.forkDaemon(
-        // A fiber forked by the opener has its values already; one forked at the last batch's end takes
-        // them over.
-        (byOpener ? turn : Effect.zipRight(turn, Effect.setFiberRefs(batch.opener))).pipe(
+        // A fiber forked by the opener has its values already and its turn is over (the opener waited
+        // for it); one forked at the last batch's end waits for its turn and takes the values over.
+        (byOpener ? Effect.void : Effect.zipRight(turn, Effect.setFiberRefs(batch.opener))).pipe(
           Effect.zipRight(
             Effect.suspend(() => {
               batch.started = true
@@ -185,23 +189,90 @@ export const make = <A, E>(
     return start(key, entry, next, false)
   }
 
-  /** The batch a caller joins, opening one when needed (`run` starts it), or none when it is full. */
+  /**
+   * The batch a caller joins, opening one when needed (`opened`: the caller is its opener), or none when
+   * it is full.
+   */
   const join = (
     key: string,
     read: Effect.Effect<A, E>,
     caller: FiberRefs.FiberRefs
-  ): { readonly batch: Batch<A, E>; readonly run: Effect.Effect<void> | undefined } | undefined => {
+  ): { readonly batch: Batch<A, E>; readonly opened: Entry<A, E> | undefined } | undefined => {
     const entry = entries.get(key)
     if (entry === undefined) {
       const batch = batchOf(read, caller)
       const opened: Entry<A, E> = { current: batch, next: undefined }
       entries.set(key, opened)
-      return { batch, run: start(key, opened, batch, true) }
+      return { batch, opened }
     }
     if (!entry.current.started)
-      return entry.current.joined < maxBatch ? { batch: entry.current, run: undefined } : undefined
+      return entry.current.joined < maxBatch ? { batch: entry.current, opened: undefined } : undefined
     if (entry.next === undefined) entry.next = batchOf(read, caller)
-    return entry.next.joined < maxBatch ? { batch: entry.next, run: undefined } : undefined
+    return entry.next.joined < maxBatch ? { batch: entry.next, opened: undefined } : undefined
+  }
+
+  /**
+   * The opener of a batch waits for its turn in its own fiber. Nobody joined meanwhile (the usual case
+   * on users' traffic, where identical requests at once are rare): it reads alone in its own fiber, as
+   * without coalescing, at the cost of a turn and a map entry (no fiber forked, no answer to hand
+   * over); whoever asks while it reads joins the key's next batch. Others joined: the batch's read is
+   * forked for them all (`start`) and the opener waits for its answer like the others. An opener that
+   * goes away during its turn starts the batch for those who joined, or drops it.
+   */
+  const open = (
+    key: string,
+    entry: Entry<A, E>,
+    batch: Batch<A, E>,
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+  ): Effect.Effect<A, E> =>
+    restore(turn).pipe(
+      Effect.onInterrupt(() =>
+        Effect.suspend(() => {
+          batch.waiting--
+          return batch.waiting > 0 ? start(key, entry, batch, false) : finish(key, entry)
+        })
+      ),
+      Effect.zipRight(
+        Effect.suspend(() => {
+          batch.started = true
+          // Only the opener still waits (nobody joined, or those who did went away).
+          if (batch.waiting === 1)
+            return restore(batch.read).pipe(
+              Effect.ensuring(
+                Effect.suspend(() => {
+                  batch.waiting--
+                  return finish(key, entry)
+                })
+              )
+            )
+          return Effect.zipRight(start(key, entry, batch, true), answerOf(batch, restore))
+        })
+      )
+    )
+
+  /** A caller's wait for its batch's answer; the read is interrupted when its last caller goes away. */
+  const answerOf = (
+    batch: Batch<A, E>,
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+  ): Effect.Effect<A, E> => {
+    const answer = restore(Deferred.await(batch.answer)).pipe(
+      Effect.ensuring(
+        Effect.suspend(() => {
+          batch.waiting--
+          const lowered = gauge === undefined ? Effect.void : Metric.modify(gauge, -1)
+          // The last caller went away from a read under way: nobody is left to answer.
+          if (batch.waiting > 0 || !batch.started || batch.fiber === undefined) return lowered
+          const fiber = batch.fiber
+          return Effect.zipRight(
+            lowered,
+            Effect.flatMap(Deferred.isDone(batch.answer), (answered) =>
+              answered ? Effect.void : Fiber.interruptFork(fiber)
+            )
+          )
+        })
+      )
+    )
+    return gauge === undefined ? answer : Effect.zipRight(Metric.modify(gauge, 1), answer)
   }
 
   const read = (key: string, read: Effect.Effect<A, E>): Effect.Effect<A, E> =>
@@ -210,28 +281,10 @@ export const make = <A, E>(
         const joined = join(key, read, fiber.getFiberRefs())
         // The batch this caller would join is full: it reads alone, as it would without coalescing.
         if (joined === undefined) return restore(read)
-        const { batch, run } = joined
+        const { batch, opened } = joined
         batch.joined++
         batch.waiting++
-        const answer = restore(Deferred.await(batch.answer)).pipe(
-          Effect.ensuring(
-            Effect.suspend(() => {
-              batch.waiting--
-              const lowered = gauge === undefined ? Effect.void : Metric.modify(gauge, -1)
-              // The last caller went away from a read under way: nobody is left to answer.
-              if (batch.waiting > 0 || !batch.started || batch.fiber === undefined) return lowered
-              const fiber = batch.fiber
-              return Effect.zipRight(
-                lowered,
-                Effect.flatMap(Deferred.isDone(batch.answer), (answered) =>
-                  answered ? Effect.void : Fiber.interruptFork(fiber)
-                )
-              )
-            })
-          )
-        )
-        const counted = gauge === undefined ? answer : Effect.zipRight(Metric.modify(gauge, 1), answer)
-        return run === undefined ? counted : Effect.zipRight(run, counted)
+        return opened === undefined ? answerOf(batch, restore) : open(key, opened, batch, restore)
       })
     )
 

@@ -65,6 +65,19 @@ describe("CoalescedReads", () => {
     })
   )
 
+  it.effect(
+    "a caller nobody joins reads in its own fiber, as without coalescing, and its next caller reads again",
+    () =>
+      Effect.gen(function* () {
+        const reads = CoalescedReads.make<FiberId.FiberId, never>()
+        const caller = yield* Effect.fiberId
+        expect(yield* reads.read("k", Effect.fiberId)).toEqual(caller)
+        expect(reads.keys()).toBe(0)
+        expect(yield* reads.read("k", Effect.fiberId)).toEqual(caller)
+        expect(reads.keys()).toBe(0)
+      })
+  )
+
   it.effect("never shares between keys", () =>
     Effect.gen(function* () {
       const h = harness()
