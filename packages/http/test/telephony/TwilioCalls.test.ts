@@ -290,41 +290,72 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
     })
   )
 
-  it.scopedLive("busy, no answer, the carrier down: the run ends so and its channel is free", () =>
-    Effect.gen(function* () {
-      const { twilio, origin } = yield* started
-      const agent = yield* agentWithEndCall(origin)
-      const to = callableNumber()
-      for (const [status, final] of [
-        ["busy", "busy"],
-        ["no-answer", "no_answer"],
-        ["failed", "failed"]
-      ] as const) {
+  it.scopedLive(
+    "busy, no answer, failed, a dropped media socket, the carrier down: each run ends, its channel free",
+    () =>
+      Effect.gen(function* () {
+        const { twilio, origin } = yield* started
+        const agent = yield* agentWithEndCall(origin)
+        const to = callableNumber()
+        for (const [status, final] of [
+          ["busy", "busy"],
+          ["no-answer", "no_answer"],
+          ["failed", "failed"]
+        ] as const) {
+          const placed = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
+          expect(placed.status).toBe(200)
+          const runId = placed.body.workflow_run_id as number
+          const call = twilio.calls().at(-1)!
+          expect(
+            (yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "ringing", 1)))
+              .status
+          ).toBe(204)
+          expect(
+            (yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, status, 2))).status
+          ).toBe(204)
+          const run = yield* runUntil(origin, agent, runId, (r) => r.status === final)
+          expect(run.duration_seconds).toBe(0)
+        }
+
+        // the media socket drops mid-call: the call is hung up through Twilio, which then reports its end
         const placed = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
-        expect(placed.status).toBe(200)
         const runId = placed.body.workflow_run_id as number
         const call = twilio.calls().at(-1)!
-        expect(
-          (yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "ringing", 1))).status
-        ).toBe(204)
-        expect(
-          (yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, status, 2))).status
-        ).toBe(204)
-        const run = yield* runUntil(origin, agent, runId, (r) => r.status === final)
-        expect(run.duration_seconds).toBe(0)
-      }
+        const answered = yield* twilio.postSigned(answerUrl(origin, runId), [["CallSid", call.sid]])
+        const streamUrl = /<Stream url="([^"]+)"/.exec(answered.body)![1]!
+        yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "in-progress", 2))
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+            yield* stream.start
+            yield* stream.waitFor((received) => received.some((m) => m.event === "media"), 20_000)
+          })
+        )
+        yield* until(
+          () => twilio.requests().some((r) => r.path.endsWith(`/Calls/${call.sid}.json`)),
+          "the hang-up after the drop"
+        )
+        const dropped = yield* runUntil(origin, agent, runId, (r) =>
+          r.logs.some((l: Body) => l.message.startsWith("The call ended on an error (media"))
+        )
+        expect(dropped.status).toBe("in_progress")
+        yield* twilio.postSigned(
+          statusUrl(origin, runId),
+          twilio.statusParams(call, "completed", 3, [["CallDuration", "2"]])
+        )
+        yield* runUntil(origin, agent, runId, (r) => r.status === "completed")
 
-      twilio.fail({ kind: "down" })
-      const refused = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
-      expect(refused.status).toBe(503)
-      expect(refused.body.detail).toContain("carrier_unavailable")
-      expect(JSON.stringify(refused.body)).not.toContain(twilio.authToken)
-      twilio.fail({ kind: "none" })
-      const runs = yield* api(origin, "GET", `/agents/${agent}/conversations`)
-      expect(runs.body.items[0].status).toBe("failed")
-      // the channels are all free: a call goes out again at once
-      const again = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
-      expect(again.status).toBe(200)
-    })
+        twilio.fail({ kind: "down" })
+        const refused = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
+        expect(refused.status).toBe(503)
+        expect(refused.body.detail).toContain("carrier_unavailable")
+        expect(JSON.stringify(refused.body)).not.toContain(twilio.authToken)
+        twilio.fail({ kind: "none" })
+        const runs = yield* api(origin, "GET", `/agents/${agent}/conversations`)
+        expect(runs.body.items[0].status).toBe("failed")
+        // the channels are all free: a call goes out again at once
+        const again = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
+        expect(again.status).toBe(200)
+      })
   )
 })
