@@ -13,12 +13,13 @@ import type { TurnLatency } from "./TurnLatency.js"
 import * as VoiceLoop from "./VoiceLoop.js"
 import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
 import { VoiceLoopSettings } from "./VoiceLoopSettings.js"
+import * as VoiceMetrics from "./VoiceMetrics.js"
 
 /**
  * A real call's conversation, once the carrier's media socket for its run is open (on whichever server
  * it landed): the run's agent version is read from storage, and the `VoiceLoop` runs over the socket's
  * `MediaSession` in the agent's language and voice. While it runs, the transcript is written as fragments
- * and each turn's latencies as a log line; the model's tokens are counted on the run. When the loop ends,
+ * and each turn's latencies as a log line and in `/metrics` (`VoiceMetrics`); the model's tokens are counted on the run. When the loop ends,
  * the recording (both sides mixed, `CallRecording`) is stored, then the call is hung up through the
  * carrier — or transferred, when the agent transferred it to a number its version allows; a caller who
  * hung up is left alone. The run itself ends with the carrier's status callback (`CarrierCallbacks`),
@@ -111,7 +112,11 @@ export const make = Effect.gen(function* () {
         language: version.definition.workflow_definition.language,
         voice: version.agent.workflow_configurations.voice ?? undefined,
         transcript: (fragment) => report({ type: "fragment", ...fragment }),
-        latency: (latency) => report({ type: "log", level: "info", message: latencyLine(latency) }),
+        latency: (latency) =>
+          Effect.zipRight(
+            VoiceMetrics.recordTurn(latency),
+            report({ type: "log", level: "info", message: latencyLine(latency) })
+          ),
         usage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
       }).pipe(
         Effect.provide(loopContext),

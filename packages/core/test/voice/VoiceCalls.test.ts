@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option } from "effect"
+import { Effect, Fiber, Layer, Metric, Option } from "effect"
 import * as CallEvents from "../../src/calls/CallEvents.js"
 import { CallFragmentStore } from "../../src/calls/CallFragmentStore.js"
 import { RunStore } from "../../src/runs/RunStore.js"
 import { Carrier } from "../../src/voice/Carrier.js"
 import * as MemoryMediaSession from "../../src/voice/MemoryMediaSession.js"
 import * as VoiceCalls from "../../src/voice/VoiceCalls.js"
+import * as VoiceMetrics from "../../src/voice/VoiceMetrics.js"
 import { calls, ModelScript } from "../conversation/ScriptedModel.js"
 import * as VoiceLoopTesting from "./VoiceLoopTesting.js"
 import { settle, untilMark } from "./VoiceLoopTesting.js"
@@ -62,6 +63,9 @@ describe("VoiceCalls", () => {
       expect(messages).toContain("The agent ended the call")
       expect(messages.some((m) => m.startsWith("Turn 1 latency: transcript final"))).toBe(true)
       expect(run.files.recording).not.toBeNull()
+      // the turn's latencies in /metrics too
+      const firstFrame = yield* Metric.value(Metric.tagged(VoiceMetrics.turnLatency, "step", "first_frame"))
+      expect(firstFrame.count).toBeGreaterThanOrEqual(1)
       const fragments = yield* (yield* CallFragmentStore).list(run.organization_id, run.workflow_run_id)
       expect(fragments.map((f) => `${f.role}: ${f.text}`)).toEqual([
         "assistant: Hello, this is Ada. How can I help?",

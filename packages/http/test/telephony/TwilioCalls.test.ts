@@ -268,6 +268,11 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         ])
       )
 
+      // the turn's latencies in /metrics
+      const metrics = yield* Effect.promise(() => fetch(`${origin}/metrics`).then((r) => r.text()))
+      expect(metrics).toContain("# TYPE vap_voice_turn_latency_seconds histogram")
+      expect(metrics).toMatch(/vap_voice_turn_latency_seconds_count\{[^}]*step="first_frame"[^}]*\} [1-9]/)
+
       // the transcript: the greeting, the caller's turn, the reply
       const transcript = yield* api(origin, "GET", `/agents/${agent}/conversations/${runId}/transcript`)
       expect(transcript.status).toBe(200)
