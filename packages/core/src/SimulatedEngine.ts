@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import type { Telephony } from "./calls/Telephony.js"
 import * as SimulatedTelephony from "./calls/SimulatedTelephony.js"
 import type { BlobStore } from "./files/BlobStore.js"
 import * as EmbeddedModel from "./language-model/embedded/EmbeddedModel.js"
@@ -38,6 +39,23 @@ export const layerWithTools = <E1, R1, E2, R2, E3 = never, R3 = never>(
 ) =>
   Services.layer.pipe(
     Layer.provideMerge(SimulatedTelephony.layerWithTools),
+    Layer.provideMerge(
+      Layer.mergeAll(stores, files, model, SecureRandom.layerWebCrypto, PriceListConfig.layerDefault)
+    )
+  )
+
+/**
+ * The whole engine over the telephony the host gives (`CarrierTelephony` for real calls) instead of the
+ * simulator, with the same storage, files, randomness and price list as `layer`.
+ */
+export const layerWithTelephony = <E0, R0, E1, R1, E2, R2, E3 = never, R3 = never>(
+  telephony: Layer.Layer<Telephony, E0, R0>,
+  stores: Layer.Layer<Stores, E1, R1>,
+  files: Layer.Layer<BlobStore, E2, R2>,
+  model: Layer.Layer<LanguageModel, E3, R3> = EmbeddedModel.layer as Layer.Layer<LanguageModel, E3, R3>
+) =>
+  Services.layer.pipe(
+    Layer.provideMerge(telephony),
     Layer.provideMerge(
       Layer.mergeAll(stores, files, model, SecureRandom.layerWebCrypto, PriceListConfig.layerDefault)
     )

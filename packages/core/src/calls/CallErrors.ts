@@ -30,3 +30,14 @@ export class ChannelsBusy extends Schema.TaggedError<ChannelsBusy>()("ChannelsBu
     return `All ${this.outbound_channels} outbound channels of the organization are busy; retry after ${this.retry_after_seconds} seconds`
   }
 }
+
+/**
+ * The call has no number to call from (422, before any run is created): a real carrier needs a caller id,
+ * and the request chose none, the organization has no active number and the deployment no default
+ * (`TWILIO_DEFAULT_FROM`).
+ */
+export class NoCallerId extends Schema.TaggedError<NoCallerId>()("NoCallerId", {}) {
+  override get message() {
+    return "no_caller_id: there is no number to call from: choose one of the organization's numbers with from_phone_number_id, give the organization an active number, or set TWILIO_DEFAULT_FROM"
+  }
+}

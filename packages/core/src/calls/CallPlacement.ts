@@ -12,13 +12,14 @@ import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import * as E164 from "../phone-numbers/E164.js"
 import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
+import * as Pagination from "../pagination/Page.js"
 import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import { uuidV4, SecureRandom } from "../randomness/SecureRandom.js"
 import type { Run } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
-import { ChannelsBusy, DoNotCallListed, OutsideCallingHours } from "./CallErrors.js"
+import { ChannelsBusy, DoNotCallListed, NoCallerId, OutsideCallingHours } from "./CallErrors.js"
 import * as CallGates from "./CallGates.js"
 import { ChannelStore } from "./ChannelStore.js"
 import { Telephony, TelephonyUnavailable } from "./Telephony.js"
@@ -47,6 +48,7 @@ export type PlaceCallError =
   | ChannelsBusy
   | TelephonyUnavailable
   | OrganizationNotFound
+  | NoCallerId
 
 /**
  * Places outbound calls. The gates run in the contract's order (`CallGates`), a permanent refusal before
@@ -90,12 +92,35 @@ export const layer = Layer.effect(
         return number.value.number
       })
 
+    /** The organization's first active number (the one it has held longest), if any. */
+    const firstActiveNumber = (organizationId: OrganizationId) =>
+      Effect.gen(function* () {
+        let first: string | null = null
+        for (let page = 1; ; page++) {
+          const listed = yield* numbers.listOwned(organizationId, { page, limit: Pagination.maxLimit })
+          // newest first: the last active one seen is the first held
+          for (const number of listed.items) if (number.status === "active") first = number.number
+          if (page >= listed.total_pages) return first
+        }
+      })
+
+    /** The caller id of a runtime that needs one: the chosen number, the organization's, the default. */
+    const requiredCallerId = (organizationId: OrganizationId, chosen: string | null) =>
+      Effect.gen(function* () {
+        const rule = telephony.callerId
+        if (rule === undefined || chosen !== null) return chosen
+        const own = yield* firstActiveNumber(organizationId)
+        if (own !== null) return own
+        if (rule.fallback !== null) return rule.fallback
+        return yield* new NoCallerId()
+      })
+
     const place = (request: PlaceCallRequest) =>
       Effect.gen(function* () {
         const now = new Date(yield* Clock.currentTimeMillis)
         const phoneNumber = yield* E164.normalize(request.phone_number)
         const agent = yield* resolveAgent(request.organizationId, request.agent)
-        const fromNumber = yield* callerId(request.organizationId, request.from_phone_number_id)
+        const chosenNumber = yield* callerId(request.organizationId, request.from_phone_number_id)
 
         const listed = Option.isSome(yield* doNotCall.find(request.organizationId, phoneNumber))
         const gate = CallGates.beforeChannel(phoneNumber, listed, now)
@@ -110,6 +135,9 @@ export const layer = Layer.effect(
             time_zones: gate.zones
           })
         }
+
+        // after the gates, before a run exists: a call with nothing to call from is refused whole
+        const fromNumber = yield* requiredCallerId(request.organizationId, chosenNumber)
 
         const organization = yield* organizations.find(request.organizationId)
         if (Option.isNone(organization)) {

@@ -90,6 +90,28 @@ export const generate = (seconds: number): Uint8Array => {
   return bytes
 }
 
+/** A PCM WAV (mono, 16-bit) of `samples` at `rate` (8 kHz by default): a real call's recording. */
+export const fromSamples = (samples: Int16Array, rate: number = sampleRate): Uint8Array => {
+  const dataBytes = samples.length * 2
+  const bytes = new Uint8Array(headerBytes + dataBytes)
+  const view = new DataView(bytes.buffer)
+  writeAscii(view, 0, "RIFF")
+  view.setUint32(4, 36 + dataBytes, true)
+  writeAscii(view, 8, "WAVE")
+  writeAscii(view, 12, "fmt ")
+  view.setUint32(16, 16, true)
+  view.setUint16(20, 1, true)
+  view.setUint16(22, channels, true)
+  view.setUint32(24, rate, true)
+  view.setUint32(28, (rate * channels * bitsPerSample) / 8, true)
+  view.setUint16(32, (channels * bitsPerSample) / 8, true)
+  view.setUint16(34, bitsPerSample, true)
+  writeAscii(view, 36, "data")
+  view.setUint32(40, dataBytes, true)
+  for (let i = 0; i < samples.length; i++) view.setInt16(headerBytes + i * 2, samples[i]!, true)
+  return bytes
+}
+
 /**
  * Reads a WAV file's header: RIFF/WAVE, a PCM "fmt " chunk whose rates agree with each other, and a
  * "data" chunk that fits in the file and holds whole sample frames. Other chunks (LIST, fact) are skipped.

@@ -106,6 +106,8 @@ export const answers = {
 
   NumberTypeMismatch: (e: PhoneNumberErrors.NumberTypeMismatch) =>
     invalid(["body", "phone_number_id"], "value_error.number_type", e.message),
+  NoCallerId: (e: CallErrors.NoCallerId) =>
+    invalid(["body", "from_phone_number_id"], "value_error.no_caller_id", e.message),
   InvalidPhoneNumber: (e: E164.InvalidPhoneNumber) =>
     invalid(["body", "phone_number"], "value_error.phone_number", e.message),
   InvalidTransferNumber: (e: AgentErrors.InvalidTransferNumber) =>

@@ -186,6 +186,15 @@ export interface Options {
   readonly narrowRequestContext?: boolean
 }
 
+/**
+ * The Node server itself, for what the HTTP app does not handle: the carrier's media sockets are
+ * WebSocket upgrades (`MediaSockets`), taken on its `upgrade` event.
+ */
+export class NodeServer extends Context.Tag("@voice-agent-platform/http/NodeServer")<
+  NodeServer,
+  Http.Server
+>() {}
+
 /** When the server takes connections: once the app is served (the bundled server), or once built (tests). */
 type ListenWhen = "served" | "built"
 
@@ -249,7 +258,7 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, optio
     })
     // The address is known once the server listens; before, it is the one asked for.
     Object.defineProperty(httpServer, "address", { get: () => addressOf(server, listen), enumerable: true })
-    return httpServer
+    return Context.make(HttpServer.HttpServer, httpServer).pipe(Context.add(NodeServer, server))
   })
 
 /**
@@ -259,10 +268,7 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, optio
  * the server layer was built in, unless `options.narrowRequestContext` (only the platform's services).
  */
 export const layer = (listen: Net.ListenOptions, limits: Limits = defaultLimits, options: Options = {}) =>
-  Layer.mergeAll(
-    Layer.scoped(HttpServer.HttpServer, make(listen, limits, "served", options)),
-    NodeHttpServer.layerContext
-  )
+  Layer.mergeAll(Layer.scopedContext(make(listen, limits, "served", options)), NodeHttpServer.layerContext)
 
 /**
  * For tests: the same server on a random loopback port, listening at once, with an `HttpClient` that
@@ -274,7 +280,7 @@ export const layerTest = (limits: Limits = defaultLimits, options: Options = {})
     Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
     Layer.provideMerge(
       Layer.mergeAll(
-        Layer.scoped(HttpServer.HttpServer, make({ port: 0, host: "127.0.0.1" }, limits, "built", options)),
+        Layer.scopedContext(make({ port: 0, host: "127.0.0.1" }, limits, "built", options)),
         NodeHttpServer.layerContext
       )
     )

@@ -44,6 +44,7 @@ import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as MetricsRoute from "../observability/MetricsRoute.js"
 import * as NodeOutboundHttp from "../outbound/NodeOutboundHttp.js"
 import * as RuntimeAuthentication from "../middleware/RuntimeAuthentication.js"
+import * as VoiceLayers from "../telephony/VoiceLayers.js"
 import * as Bootstrap from "./Bootstrap.js"
 import * as HardenedNodeServer from "./HardenedNodeServer.js"
 import * as ServerConfig from "./ServerConfig.js"
@@ -123,8 +124,16 @@ export const layer = Layer.unwrapEffect(
     // generate_with_ai rewrites prompts with a real model only: the embedded one writes no prose
     const promptWriter =
       config.llmProvider === "openai" ? ModelPromptWriter.layer.pipe(Layer.provide(model)) : Layer.empty
-    // Simulated calls use the agents' HTTP API tools, through the same guarded client as everything else.
-    const engine = SimulatedEngine.layerWithTools(PgStorage.layer, files, model).pipe(
+    // Calls are simulated (TELEPHONY=simulated, the default; they use the agents' HTTP API tools through
+    // the same guarded client as everything else) or placed through Twilio (TELEPHONY=twilio).
+    const twilio =
+      config.voice.telephony.kind === "twilio" ? Option.some(config.voice.telephony) : Option.none()
+    const engineLayer = Option.match(twilio, {
+      onNone: () => SimulatedEngine.layerWithTools(PgStorage.layer, files, model),
+      onSome: (settings) =>
+        SimulatedEngine.layerWithTelephony(VoiceLayers.telephony(settings), PgStorage.layer, files, model)
+    })
+    const engine = engineLayer.pipe(
       Layer.provide(promptWriter),
       Layer.provide(NodeOutboundHttp.layer),
       Layer.provide(OutboundPolicy.layer(config.outboundAllowHosts)),
@@ -175,8 +184,21 @@ export const layer = Layer.unwrapEffect(
     const outboundPolicy = OutboundPolicy.layer(config.outboundAllowHosts)
     // Without PUBLIC_BASE_URL, links take a request's origin only for the PUBLIC_HOSTS, else the listening address.
     const trustedHosts = Layer.orDie(PublicBaseUrl.layerTrustedHosts(config.publicHosts))
+    // With Twilio: the carrier's webhooks (signed, outside the API key) and its media sockets (upgrades of
+    // the Node server), the calls' conversations running where their socket lands.
+    const { carrierRoutes, mediaSockets } = VoiceLayers.serverLayers(
+      config.voice,
+      NodeOutboundHttp.layer.pipe(Layer.provide(OutboundPolicy.layer(config.outboundAllowHosts)))
+    )
+    if (Option.isSome(twilio) && config.voice.speechToText.kind === "embedded") {
+      yield* Console.warn(
+        "TELEPHONY=twilio with STT_PROVIDER=embedded: the embedded speech to text recognises no real speech, " +
+          "so callers will not be understood. Set STT_PROVIDER=deepgram for real calls."
+      )
+    }
     const http = HttpApiBuilder.serve().pipe(
       Layer.provide(AppLayer.layer),
+      Layer.provide(carrierRoutes),
       // This server answers nothing but the API: the platform's span (full URL, query string) is off for all,
       // requests no route matches included.
       Layer.provide(
@@ -231,9 +253,10 @@ export const layer = Layer.unwrapEffect(
       filesWarning,
       linksWarning,
       leaseWarning,
-      Layer.effectDiscard(Effect.zipRight(announce, Deferred.succeed(listening, undefined))).pipe(
-        Layer.provideMerge(http)
-      ),
+      Layer.merge(
+        Layer.effectDiscard(Effect.zipRight(announce, Deferred.succeed(listening, undefined))),
+        mediaSockets
+      ).pipe(Layer.provideMerge(http)),
       onceListening(
         Layer.mergeAll(
           // Every minute while the server runs: overdue calls are reclaimed, expired files and idempotency

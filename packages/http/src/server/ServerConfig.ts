@@ -12,6 +12,7 @@ import { PgConnection } from "@voice-agent-platform/pg"
 import { Config, ConfigError, Duration, Effect, Either, Option, Redacted } from "effect"
 import * as RequestDeadline from "../middleware/RequestDeadline.js"
 import * as HardenedNodeServer from "./HardenedNodeServer.js"
+import * as VoiceConfig from "./VoiceConfig.js"
 
 /** The bundled server's settings, read from the environment. */
 export interface ServerConfig {
@@ -78,6 +79,11 @@ export interface ServerConfig {
   readonly improvementsEveryRuns: number
   /** `ANALYSIS_LEASE_SECONDS`: how long a server holds an analysis job before another may take it over (default 120). */
   readonly analysisLeaseSeconds: number
+  /**
+   * `TELEPHONY` (`simulated` | `twilio` and the Twilio variables), `STT_PROVIDER`, `TTS_PROVIDER` and
+   * `VOICE_SILENCE_SECONDS`: where calls go and what real calls hear and speak with (`VoiceConfig`).
+   */
+  readonly voice: VoiceConfig.VoiceSettings
 }
 
 /** An S3-compatible bucket for files; `S3_BUCKET` turns it on, the key pair is then required. */
@@ -187,7 +193,7 @@ const wholeNumber = (
 export const minAdminTokenLength = 16
 
 /** Reads and validates the configuration; a bad value stops the server with a message that names it. */
-export const config: Config.Config<ServerConfig> = Config.all({
+export const config: Config.Config<Omit<ServerConfig, "voice">> = Config.all({
   port: Config.integer("PORT").pipe(
     Config.withDefault(8080),
     Config.validate({ message: "PORT must be between 0 and 65535", validation: (p) => p >= 0 && p <= 65535 })
@@ -301,4 +307,6 @@ export const config: Config.Config<ServerConfig> = Config.all({
 )
 
 /** The configuration as an effect. */
-export const load = Effect.suspend(() => config)
+export const load: Effect.Effect<ServerConfig, ConfigError.ConfigError> = Effect.suspend(() =>
+  Effect.zipWith(config, VoiceConfig.load, (settings, voice) => ({ ...settings, voice }))
+)

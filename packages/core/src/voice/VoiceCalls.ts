@@ -1,0 +1,174 @@
+import { Cause, Context, Effect, Layer, Stream } from "effect"
+import { CallEvents, type CallEvent } from "../calls/CallEvents.js"
+import { RuntimeTools } from "../calls/RuntimeTools.js"
+import { ConversationEngine } from "../conversation/ConversationEngine.js"
+import type { RunId } from "../runs/RunId.js"
+import { RunStore } from "../runs/RunStore.js"
+import { Carrier } from "./Carrier.js"
+import * as CallRecording from "./CallRecording.js"
+import type { MediaSession } from "./MediaSession.js"
+import { SpeechToText } from "./SpeechToText.js"
+import { TextToSpeech } from "./TextToSpeech.js"
+import type { TurnLatency } from "./TurnLatency.js"
+import * as VoiceLoop from "./VoiceLoop.js"
+import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
+import { VoiceLoopSettings } from "./VoiceLoopSettings.js"
+import * as VoiceMetrics from "./VoiceMetrics.js"
+
+/**
+ * A real call's conversation, once the carrier's media socket for its run is open (on whichever server
+ * it landed): the run's agent version is read from storage, and the `VoiceLoop` runs over the socket's
+ * `MediaSession` in the agent's language and voice. While it runs, the transcript is written as fragments
+ * and each turn's latencies as a log line and in `/metrics` (`VoiceMetrics`); the model's tokens are counted on the run. When the loop ends,
+ * the recording (both sides mixed, `CallRecording`) is stored, then the call is hung up through the
+ * carrier — or transferred, when the agent transferred it to a number its version allows; a caller who
+ * hung up is left alone. The run itself ends with the carrier's status callback (`CarrierCallbacks`),
+ * which brings the billed duration. A server stopping interrupts the loop: the call is hung up the same way.
+ */
+
+export class VoiceCalls extends Context.Tag("@voice-agent-platform/core/VoiceCalls")<
+  VoiceCalls,
+  {
+    /** Runs the call of `runId` (the carrier's `callId`) over `media` until it ends. */
+    readonly serve: (runId: RunId, callId: string, media: MediaSession) => Effect.Effect<void>
+  }
+>() {}
+
+/** A turn's latencies as the run's log line. */
+export const latencyLine = (latency: TurnLatency): string => {
+  const ms = (value: number | null) => (value === null ? "none" : `${value} ms`)
+  return (
+    `Turn ${latency.turn} latency: transcript final ${ms(latency.transcript_final_ms)}, ` +
+    `first token ${ms(latency.first_token_ms)}, first audio ${ms(latency.first_audio_ms)}, ` +
+    `first frame ${ms(latency.first_frame_ms)}`
+  )
+}
+
+/** How a loop's end reads in the run's logs. */
+export const endLine = (end: VoiceLoopEnd): string => {
+  switch (end.reason) {
+    case "end_call":
+      return "The agent ended the call"
+    case "transfer":
+      return `The agent transferred the call to ${end.destination_number}`
+    case "silence":
+      return "The call ended after the caller stayed silent"
+    case "hangup":
+      return "The caller hung up"
+    case "error":
+      return `The call ended on an error (${end.source}: ${end.error})`
+  }
+}
+
+/** `media` with both sides recorded into `recording`. */
+export const recorded = (media: MediaSession, recording: CallRecording.CallRecording): MediaSession => ({
+  sample_rate: media.sample_rate,
+  events: media.events.pipe(
+    Stream.tap((event) =>
+      Effect.sync(() => {
+        if (event._tag === "Audio" && event.sample_rate === media.sample_rate) recording.caller(event.samples)
+      })
+    )
+  ),
+  sendAudio: (samples) =>
+    Effect.tap(media.sendAudio(samples), () => Effect.sync(() => recording.agent(samples))),
+  sendMark: media.sendMark,
+  clear: Effect.tap(media.clear, () => Effect.sync(() => recording.clear()))
+})
+
+export const make = Effect.gen(function* () {
+  const events = yield* CallEvents
+  const runtimeTools = yield* RuntimeTools
+  const runs = yield* RunStore
+  const carrier = yield* Carrier
+  const loopContext = yield* Effect.context<ConversationEngine | SpeechToText | TextToSpeech>()
+  const settings = yield* VoiceLoopSettings
+
+  const serve = (runId: RunId, callId: string, media: MediaSession) =>
+    Effect.gen(function* () {
+      const version = yield* runtimeTools.agentOf(runId)
+      const organizationId = version.run.organization_id
+      // what the call reports after its end is refused (the run is final): nothing is left to do then
+      const report = (event: CallEvent) => Effect.ignore(events.report(organizationId, runId, event))
+      const recording = CallRecording.make(media.sample_rate)
+      let hungUp = false
+      const hangUp = Effect.suspend(() => {
+        if (hungUp) return Effect.void
+        hungUp = true
+        return carrier.hangUp(callId).pipe(
+          Effect.catchAll((error) =>
+            report({
+              type: "log",
+              level: "error",
+              message: `The call could not be hung up: ${error.message}`
+            })
+          )
+        )
+      })
+
+      const end = yield* VoiceLoop.run({
+        version,
+        media: recorded(media, recording),
+        language: version.definition.workflow_definition.language,
+        voice: version.agent.workflow_configurations.voice ?? undefined,
+        transcript: (fragment) => report({ type: "fragment", ...fragment }),
+        latency: (latency) =>
+          Effect.zipRight(
+            VoiceMetrics.recordTurn(latency),
+            report({ type: "log", level: "info", message: latencyLine(latency) })
+          ),
+        usage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
+      }).pipe(
+        Effect.provide(loopContext),
+        Effect.provideService(VoiceLoopSettings, settings),
+        // a server stopping mid-call: the caller is not left on a dead line
+        Effect.onInterrupt(() => hangUp)
+      )
+
+      yield* report({ type: "log", level: end.reason === "error" ? "error" : "info", message: endLine(end) })
+      if (recording.seconds() > 0) yield* report({ type: "recording", bytes: recording.wav() })
+      switch (end.reason) {
+        case "hangup":
+          return
+        case "transfer":
+          if (version.transfer_numbers.includes(end.destination_number)) {
+            yield* carrier
+              .transfer(callId, end.destination_number)
+              .pipe(
+                Effect.catchAll((error) =>
+                  Effect.zipRight(
+                    report({ type: "log", level: "error", message: `The transfer failed: ${error.message}` }),
+                    hangUp
+                  )
+                )
+              )
+            return
+          }
+          yield* report({
+            type: "log",
+            level: "warning",
+            message: `The transfer to ${end.destination_number} is not allowed by the agent; the call is hung up`
+          })
+          return yield* hangUp
+        default:
+          return yield* hangUp
+      }
+    }).pipe(
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.void
+          : Effect.logError(`the voice call of run ${runId} failed`, cause).pipe(
+              Effect.zipRight(Effect.ignore(carrier.hangUp(callId)))
+            )
+      ),
+      Effect.withSpan("VoiceCalls.serve", { attributes: { run: runId, provider: carrier.provider } })
+    )
+
+  return VoiceCalls.of({ serve })
+})
+
+export const layer: Layer.Layer<
+  VoiceCalls,
+  never,
+  CallEvents | RuntimeTools | RunStore | Carrier | ConversationEngine | SpeechToText | TextToSpeech
+> = Layer.effect(VoiceCalls, make)

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, Metric, Option } from "effect"
+import * as CallEvents from "../../src/calls/CallEvents.js"
+import { CallFragmentStore } from "../../src/calls/CallFragmentStore.js"
+import { RunStore } from "../../src/runs/RunStore.js"
+import { Carrier } from "../../src/voice/Carrier.js"
+import * as MemoryMediaSession from "../../src/voice/MemoryMediaSession.js"
+import * as VoiceCalls from "../../src/voice/VoiceCalls.js"
+import * as VoiceMetrics from "../../src/voice/VoiceMetrics.js"
+import { calls, ModelScript } from "../conversation/ScriptedModel.js"
+import * as VoiceLoopTesting from "./VoiceLoopTesting.js"
+import { settle, untilMark } from "./VoiceLoopTesting.js"
+
+const callId = `CA${"ab".repeat(16)}`
+
+/** What the carrier was asked to do. */
+const asked: Array<string> = []
+const carrier = Layer.succeed(
+  Carrier,
+  Carrier.of({
+    provider: "twilio",
+    dial: () => Effect.dieMessage("not used"),
+    hangUp: (id) => Effect.sync(() => void asked.push(`hangUp ${id}`)),
+    transfer: (id, to) => Effect.sync(() => void asked.push(`transfer ${id} ${to}`)),
+    answerDocument: () => ({ content_type: "text/xml", body: "" }),
+    verifyWebhook: () => Effect.void,
+    parseStatus: () => Effect.dieMessage("not used"),
+    callPrice: () => Effect.succeed(null)
+  })
+)
+
+const layer = VoiceCalls.layer.pipe(
+  Layer.provideMerge(CallEvents.layer),
+  Layer.provideMerge(carrier),
+  Layer.provideMerge(VoiceLoopTesting.layer)
+)
+
+/** A run of an agent with end_call, and the call served over a fresh in-memory media session. */
+const served = Effect.gen(function* () {
+  asked.length = 0
+  const setup = yield* VoiceLoopTesting.start({ endCall: true })
+  yield* Fiber.interrupt(setup.loop)
+  const run = setup.version.run
+  const media = yield* MemoryMediaSession.make()
+  const fiber = yield* Effect.fork((yield* VoiceCalls.VoiceCalls).serve(run.workflow_run_id, callId, media))
+  yield* untilMark(media, "1.2")
+  const stored = Effect.map((yield* RunStore).find(run.organization_id, run.workflow_run_id), (found) =>
+    Option.getOrThrow(found)
+  )
+  return { media, fiber, stored }
+})
+
+describe("VoiceCalls", () => {
+  it.effect("end_call: the transcript and logs written, the recording stored, the call hung up once", () =>
+    Effect.gen(function* () {
+      const { media, fiber, stored } = yield* served
+      yield* (yield* ModelScript).push(calls([["end_conversation", {}]], "Thank you, goodbye!"))
+      yield* media.say("that is all")
+      yield* Fiber.join(fiber)
+      expect(asked).toEqual([`hangUp ${callId}`])
+      const run = yield* stored
+      const messages = run.logs.map((l) => l.message)
+      expect(messages).toContain("The agent ended the call")
+      expect(messages.some((m) => m.startsWith("Turn 1 latency: transcript final"))).toBe(true)
+      expect(run.files.recording).not.toBeNull()
+      // the turn's latencies in /metrics too
+      const firstFrame = yield* Metric.value(Metric.tagged(VoiceMetrics.turnLatency, "step", "first_frame"))
+      expect(firstFrame.count).toBeGreaterThanOrEqual(1)
+      const fragments = yield* (yield* CallFragmentStore).list(run.organization_id, run.workflow_run_id)
+      expect(fragments.map((f) => `${f.role}: ${f.text}`)).toEqual([
+        "assistant: Hello, this is Ada. How can I help?",
+        "user: that is all",
+        "assistant: Thank you, goodbye!"
+      ])
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("a caller who hung up is left alone", () =>
+    Effect.gen(function* () {
+      const { media, fiber, stored } = yield* served
+      yield* media.hangUp
+      yield* Fiber.join(fiber)
+      expect(asked).toEqual([])
+      expect((yield* stored).logs.map((l) => l.message)).toContain("The caller hung up")
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("a dropped media session and a server stopping mid-call both hang the call up", () =>
+    Effect.gen(function* () {
+      const dropped = yield* served
+      yield* dropped.media.drop("the socket closed (1006)")
+      yield* Fiber.join(dropped.fiber)
+      expect(asked).toEqual([`hangUp ${callId}`])
+      expect((yield* dropped.stored).logs.map((l) => l.message)).toContain(
+        "The call ended on an error (media: MediaSessionFailed)"
+      )
+
+      const stopped = yield* served
+      yield* settle
+      yield* Fiber.interrupt(stopped.fiber)
+      expect(asked).toEqual([`hangUp ${callId}`])
+    }).pipe(Effect.provide(layer))
+  )
+})
+
+describe("VoiceCalls lines", () => {
+  it("names each end and each turn's latencies", () => {
+    expect(VoiceCalls.endLine({ reason: "transfer", destination_number: "+48221234567" })).toBe(
+      "The agent transferred the call to +48221234567"
+    )
+    expect(VoiceCalls.endLine({ reason: "silence" })).toBe("The call ended after the caller stayed silent")
+    expect(
+      VoiceCalls.latencyLine({
+        turn: 2,
+        caller_stopped_at: new Date(0),
+        transcript_final_ms: 0,
+        first_token_ms: 12,
+        first_audio_ms: null,
+        first_frame_ms: null
+      })
+    ).toBe("Turn 2 latency: transcript final 0 ms, first token 12 ms, first audio none, first frame none")
+  })
+})

@@ -1,0 +1,98 @@
+import {
+  CallEvents,
+  CarrierAddresses,
+  CarrierCallbacks,
+  CarrierTelephony,
+  ConversationEngine,
+  EmbeddedSpeechToText,
+  EmbeddedTextToSpeech,
+  IntegrationProvider,
+  RuntimeTools,
+  ToolExecutor,
+  VoiceCalls,
+  VoiceLoopSettings
+} from "@voice-agent-platform/core"
+import {
+  DeepgramSpeechToText,
+  ElevenLabsSpeech,
+  OpenAiSpeech,
+  TwilioCarrier
+} from "@voice-agent-platform/voice"
+import { Layer, Option, Redacted } from "effect"
+import type { OutboundHttp } from "@voice-agent-platform/core"
+import * as CarrierRoutes from "./CarrierRoutes.js"
+import * as MediaSockets from "./MediaSockets.js"
+import type { TelephonySettings, VoiceSettings } from "../server/VoiceConfig.js"
+
+/**
+ * The layers of real calls, from the voice settings (`VoiceConfig`): the carrier (Twilio), the addresses
+ * it reaches this server at, the telephony that dials through it, the speech providers, and the services
+ * behind the carrier's webhooks and media sockets (`CarrierCallbacks`, `VoiceCalls`). With
+ * `TELEPHONY=simulated` none of them is built.
+ */
+
+type Twilio = Extract<TelephonySettings, { readonly kind: "twilio" }>
+
+/** The Twilio carrier and its addresses (options were checked when the configuration was read). */
+export const carrier = (twilio: Twilio) =>
+  Layer.merge(
+    Layer.orDie(TwilioCarrier.layer(twilio.twilio)),
+    CarrierAddresses.layer(twilio.publicBaseUrl, Redacted.value(twilio.mediaStreamSecret))
+  )
+
+/** The telephony that dials through the carrier, `TWILIO_DEFAULT_FROM` its fallback caller id. */
+export const telephony = (twilio: Twilio) =>
+  CarrierTelephony.layer(Option.getOrNull(twilio.defaultFrom)).pipe(Layer.provide(carrier(twilio)))
+
+/** `STT_PROVIDER`'s adapter. */
+export const speechToText = (settings: VoiceSettings) =>
+  settings.speechToText.kind === "deepgram"
+    ? Layer.orDie(DeepgramSpeechToText.layer(settings.speechToText.options))
+    : EmbeddedSpeechToText.layer
+
+/** `TTS_PROVIDER`'s adapter. */
+export const textToSpeech = (settings: VoiceSettings) => {
+  switch (settings.textToSpeech.kind) {
+    case "openai":
+      return Layer.orDie(OpenAiSpeech.layer(settings.textToSpeech.options))
+    case "elevenlabs":
+      return Layer.orDie(ElevenLabsSpeech.layer(settings.textToSpeech.options))
+    case "embedded":
+      return EmbeddedTextToSpeech.layer
+  }
+}
+
+/**
+ * The carrier's webhooks and the calls' conversations over the engine's services: each call's agent
+ * answers through the conversation engine with its tools (no integration provider, as in chats), hears
+ * and speaks through the configured providers, and waits `VOICE_SILENCE_SECONDS` before a reprompt.
+ * Needs the engine's stores, a `LanguageModel` and the guarded `OutboundHttp`.
+ */
+export const callServices = (settings: VoiceSettings, twilio: Twilio) =>
+  Layer.mergeAll(CarrierCallbacks.layer, VoiceCalls.layer).pipe(
+    Layer.provide(ConversationEngine.layer),
+    Layer.provideMerge(
+      RuntimeTools.layer.pipe(Layer.provide(ToolExecutor.layer), Layer.provide(IntegrationProvider.layerNone))
+    ),
+    Layer.provide(CallEvents.layer),
+    Layer.provide(Layer.mergeAll(speechToText(settings), textToSpeech(settings))),
+    Layer.provide(VoiceLoopSettings.layer({ silenceSeconds: settings.silenceSeconds })),
+    Layer.provideMerge(carrier(twilio))
+  )
+
+const orEmpty = <E, R>(layer: Layer.Layer<never, E, R> | null): Layer.Layer<never, E, R> =>
+  layer ?? Layer.empty
+
+/**
+ * What the server adds for real calls: the carrier's routes (to serve with the API) and its media sockets
+ * (on the Node server), sharing one `callServices` (tools' requests through `outbound`); both empty with
+ * simulated calls.
+ */
+export const serverLayers = (settings: VoiceSettings, outbound: Layer.Layer<OutboundHttp.OutboundHttp>) => {
+  const twilio = settings.telephony.kind === "twilio" ? settings.telephony : null
+  const services = twilio === null ? null : callServices(settings, twilio).pipe(Layer.provide(outbound))
+  return {
+    carrierRoutes: orEmpty(services === null ? null : CarrierRoutes.layer.pipe(Layer.provide(services))),
+    mediaSockets: orEmpty(services === null ? null : MediaSockets.layer.pipe(Layer.provide(services)))
+  }
+}

@@ -1,0 +1,165 @@
+import {
+  type InboundEvent,
+  type MediaSession,
+  MediaSessionFailed
+} from "@voice-agent-platform/core/voice/MediaSession.js"
+import { Deferred, Duration, Effect, Either, Queue, type Scope, Stream, Take } from "effect"
+import WebSocket from "ws"
+import * as MediaStreamMessages from "./MediaStreamMessages.js"
+import * as MuLaw from "./MuLaw.js"
+
+/**
+ * The `MediaSession` over a Twilio Media Streams socket the server accepted (`ws`): Twilio's `connected`
+ * and `start` are read first (the call's `callSid` and the stream's `streamSid`); then `media` frames
+ * (μ-law 8 kHz, base64) become `Audio` (PCM16), `dtmf` `Dtmf`, an echoed `mark` `Mark`, and `stop` (or the
+ * socket closing cleanly) `Stopped`. Outbound, the agent's PCM16 is μ-law encoded and sent in 20 ms frames
+ * (a partial frame waits for the next audio; a mark sends it first, padded with μ-law silence, so the
+ * mark follows all the audio before it); `clear` drops the partial frame and tells Twilio to drop what it
+ * queued. A frame that is not the protocol's, a socket that drops, or a send that fails ends the session
+ * with `MediaSessionFailed`. The socket is closed with the scope.
+ */
+
+/** How long Twilio may take to say `start` once the socket is open. */
+export const defaultStartTimeout = Duration.seconds(10)
+
+/** μ-law's silence: what pads a partial frame before a mark. */
+const mulawSilence = 0xff
+
+export interface TwilioMediaSession {
+  readonly callSid: string
+  readonly streamSid: string
+  readonly session: MediaSession
+}
+
+const failed = (reason: string) => new MediaSessionFailed({ reason })
+
+export const make = (
+  socket: WebSocket,
+  options: { readonly startTimeout?: Duration.DurationInput } = {}
+): Effect.Effect<TwilioMediaSession, MediaSessionFailed, Scope.Scope> =>
+  Effect.gen(function* () {
+    const inbound = yield* Queue.unbounded<Take.Take<InboundEvent, MediaSessionFailed>>()
+    const started = yield* Deferred.make<{ callSid: string; streamSid: string }, MediaSessionFailed>()
+    let ended = false
+    const end = (take: Take.Take<InboundEvent, MediaSessionFailed>, event?: InboundEvent) => {
+      if (ended) return
+      ended = true
+      if (event !== undefined) Queue.unsafeOffer(inbound, Take.of(event))
+      Queue.unsafeOffer(inbound, take)
+    }
+    const fail = (reason: string) => {
+      Deferred.unsafeDone(started, Effect.fail(failed(reason)))
+      end(Take.fail(failed(reason)))
+    }
+
+    socket.on("message", (data, isBinary) => {
+      if (ended) return
+      if (isBinary) return fail("a binary frame is not the protocol's")
+      const decoded = MediaStreamMessages.decodeInbound(data.toString())
+      if (Either.isLeft(decoded)) return fail(decoded.left.reason)
+      const message = decoded.right
+      switch (message.event) {
+        case "connected":
+          return
+        case "start":
+          Deferred.unsafeDone(
+            started,
+            Effect.succeed({ callSid: message.start.callSid, streamSid: message.streamSid })
+          )
+          return
+        case "media":
+          Queue.unsafeOffer(
+            inbound,
+            Take.of({
+              _tag: "Audio",
+              sample_rate: MuLaw.sampleRate,
+              samples: MuLaw.decode(message.media.payload)
+            })
+          )
+          return
+        case "dtmf":
+          Queue.unsafeOffer(inbound, Take.of({ _tag: "Dtmf", digit: message.dtmf.digit }))
+          return
+        case "mark":
+          Queue.unsafeOffer(inbound, Take.of({ _tag: "Mark", name: message.mark.name }))
+          return
+        case "stop":
+          Deferred.unsafeDone(started, Effect.fail(failed("the stream stopped before it started")))
+          end(Take.end, { _tag: "Stopped" })
+          return
+      }
+    })
+    socket.on("close", (code) => {
+      // Twilio closes after `stop`; a close without one is the socket dropping
+      Deferred.unsafeDone(
+        started,
+        Effect.fail(failed(`the socket closed (${code}) before the stream started`))
+      )
+      if (code === 1000) end(Take.end, { _tag: "Stopped" })
+      else fail(`the socket closed (${code})`)
+    })
+    socket.on("error", (error) =>
+      fail(`the socket failed (${(error as NodeJS.ErrnoException).code ?? "error"})`)
+    )
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)
+          socket.close(1000)
+      })
+    )
+
+    const { callSid, streamSid } = yield* Deferred.await(started).pipe(
+      Effect.timeoutFail({
+        duration: options.startTimeout ?? defaultStartTimeout,
+        onTimeout: () => failed("Twilio did not start the stream in time")
+      })
+    )
+
+    const sendText = (text: string) =>
+      Effect.async<void, MediaSessionFailed>((resume) => {
+        if (socket.readyState !== WebSocket.OPEN) return resume(Effect.fail(failed("the socket is closed")))
+        socket.send(text, (error) =>
+          resume(error === undefined || error === null ? Effect.void : Effect.fail(failed("a send failed")))
+        )
+      })
+
+    // the μ-law bytes waiting to fill a 20 ms frame
+    let partial = new Uint8Array(0)
+    const sendFrames = (frames: ReadonlyArray<Uint8Array>) =>
+      Effect.forEach(frames, (frame) => sendText(MediaStreamMessages.media(streamSid, frame)), {
+        discard: true
+      })
+
+    const session: MediaSession = {
+      sample_rate: MuLaw.sampleRate,
+      events: Stream.flattenTake(Stream.fromQueue(inbound)),
+      sendAudio: (samples) =>
+        Effect.suspend(() => {
+          const encoded = MuLaw.encode(samples)
+          const joined = new Uint8Array(partial.length + encoded.length)
+          joined.set(partial)
+          joined.set(encoded, partial.length)
+          const whole = joined.length - (joined.length % MuLaw.frameBytes)
+          partial = joined.slice(whole)
+          return sendFrames(MuLaw.frames(joined.subarray(0, whole)))
+        }),
+      sendMark: (name) =>
+        Effect.suspend(() => {
+          const flush =
+            partial.length === 0
+              ? Effect.void
+              : Effect.suspend(() => {
+                  const frame = new Uint8Array(MuLaw.frameBytes).fill(mulawSilence)
+                  frame.set(partial)
+                  partial = new Uint8Array(0)
+                  return sendFrames([frame])
+                })
+          return Effect.zipRight(flush, sendText(MediaStreamMessages.mark(streamSid, name)))
+        }),
+      clear: Effect.suspend(() => {
+        partial = new Uint8Array(0)
+        return sendText(MediaStreamMessages.clear(streamSid))
+      })
+    }
+    return { callSid, streamSid, session }
+  })
