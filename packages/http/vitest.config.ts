@@ -1,8 +1,22 @@
 import { defaultClientConditions, defaultServerConditions } from "vite"
-import { defineProject } from "vitest/config"
+import { configDefaults, defineProject } from "vitest/config"
 
 // The workspace's packages export their TypeScript sources under this condition (and their build otherwise).
 const source = "@voice-agent-platform/source"
+
+/**
+ * Suites that do not depend on Node's version: a browser's view of the console and the docs (chromium
+ * does the work), and several servers over one PostgreSQL killed and restarted (the database's locking
+ * does). `.ci/run` runs them on one Node version only: `VAP_ONCE_SUITES=skip` leaves them out of the
+ * other run (docs/decisions.md, "What CI runs where"). `npm test` runs them.
+ */
+export const onceSuites = [
+  "test/**/*InBrowser.test.ts",
+  "test/Crash.test.ts",
+  "test/AnalysisCrash.test.ts",
+  "test/SharedDatabase.test.ts",
+  "test/campaigns/CampaignCrash.test.ts"
+]
 
 export default defineProject({
   resolve: { conditions: [source, ...defaultClientConditions] },
@@ -10,6 +24,7 @@ export default defineProject({
   test: {
     name: "http",
     include: ["test/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env["VAP_ONCE_SUITES"] === "skip" ? onceSuites : [])],
     // the console's pages and assets are served from its build: made first when out of date
     globalSetup: ["test/support/BuildConsole.ts"],
     // tests over a real database or real server processes take seconds, not milliseconds
