@@ -143,8 +143,8 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
           })
         )
         .pipe(Effect.fork)
-      yield* Effect.sleep("300 millis")
-      yield* Deferred.succeed(release, undefined)
+      // released only once the status change waits for the held campaign
+      yield* someoneWaitsForALock.pipe(Effect.ensuring(Deferred.succeed(release, undefined)))
       yield* Fiber.join(claim)
       yield* Fiber.join(pause)
       expect(order).toEqual(["claim holds", "end 1", "end 2", "claim ends", "pause holds"])
@@ -171,8 +171,8 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
           })
         )
         .pipe(Effect.fork)
-      yield* Effect.sleep("300 millis")
-      yield* Deferred.succeed(release, undefined)
+      // released only once the status change waits for the held campaign
+      yield* someoneWaitsForALock.pipe(Effect.ensuring(Deferred.succeed(release, undefined)))
       yield* Fiber.join(end)
       // the cancel's hold folds both ends' tallies into the campaign's row
       const held = Option.getOrThrow(yield* Fiber.join(cancel))
