@@ -11,6 +11,7 @@ import {
   ModelPricing,
   ModelPromptWriter,
   RunAnalysis,
+  ClockStart,
   Housekeeping,
   OAuthProvidersConfig,
   OutboundPolicy,
@@ -255,6 +256,11 @@ export const layer = Layer.unwrapEffect(
           )
         )
       )
-    ).pipe(Layer.provide(engine), Layer.provide(Layer.merge(database, secretBox)))
+    ).pipe(
+      Layer.provide(engine),
+      Layer.provide(Layer.merge(database, secretBox)),
+      // CLOCK_START (tests only): everything above reads a clock started at that instant
+      Layer.provide(Option.match(config.clockStart, { onNone: () => Layer.empty, onSome: ClockStart.layer }))
+    )
   })
 )
