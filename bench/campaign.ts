@@ -24,7 +24,7 @@ import {
   Telephony
 } from "@voice-agent-platform/core"
 import * as MemoryBlobStore from "@voice-agent-platform/core/memory/MemoryBlobStore.js"
-import * as ClockStart from "@voice-agent-platform/core/clock/ClockStart.js"
+import * as ShiftedClock from "@voice-agent-platform/core/clock/ShiftedClock.js"
 import { CallingClock } from "@voice-agent-platform/core/testing"
 import * as Fixtures from "../packages/core/testing/Fixtures.js"
 import type { Campaign } from "@voice-agent-platform/core"
@@ -229,7 +229,7 @@ const main = Effect.gen(function* () {
 
 // at 11:00 UTC today, whatever the hour: the contacts (Warsaw numbers) are inside calling hours
 Effect.runPromise(
-  Effect.scoped(main).pipe(Effect.withClock(ClockStart.startingAt(CallingClock.start())))
+  Effect.scoped(main).pipe(Effect.withClock(ShiftedClock.startingAt(CallingClock.start())))
 ).then(
   () => process.exit(0),
   (error) => {

@@ -1,17 +1,19 @@
 /**
  * A time of day for tests that place calls on a real server, so they pass whatever the hour they run at:
- * the server runs with `CLOCK_START` at 11:00 UTC of the machine's current (UTC) date (`ClockStart`), and the
- * numbers below are inside or outside calling hours (08:00–21:00 local) for hours from then. The date stays
- * the machine's, so what a test reads by it (this month's usage) agrees with the server.
+ * its server's clock is shifted (`CLOCK_OFFSET_SECONDS`, `ShiftedClock`) to read 11:00 UTC of the machine's
+ * current (UTC) date when the test begins, and the numbers below are inside or outside calling hours
+ * (08:00–21:00 local) for hours from then. Every server the test starts with the same setting agrees (an
+ * offset, not an instant). The date stays the machine's, so what a test reads by it (this month's usage)
+ * agrees with the server.
  */
 
 /** 11:00 UTC of `now`'s UTC date. */
 export const start = (now: Date = new Date()): Date =>
   new Date(`${now.toISOString().slice(0, 10)}T11:00:00.000Z`)
 
-/** The server's environment for `start`. */
-export const env = (now: Date = new Date()): { readonly CLOCK_START: string } => ({
-  CLOCK_START: start(now).toISOString()
+/** The server's environment: its clock reads `start(now)` at `now`, and runs on from there. */
+export const env = (now: Date = new Date()): { readonly CLOCK_OFFSET_SECONDS: string } => ({
+  CLOCK_OFFSET_SECONDS: String((start(now).getTime() - now.getTime()) / 1000)
 })
 
 /** Europe/Warsaw: 12:00 (13:00 in summer) at `start`, inside calling hours until 20:00 (19:00) UTC. */

@@ -11,7 +11,7 @@ import {
   ModelPricing,
   ModelPromptWriter,
   RunAnalysis,
-  ClockStart,
+  ShiftedClock,
   Housekeeping,
   OAuthProvidersConfig,
   OutboundPolicy,
@@ -259,8 +259,10 @@ export const layer = Layer.unwrapEffect(
     ).pipe(
       Layer.provide(engine),
       Layer.provide(Layer.merge(database, secretBox)),
-      // CLOCK_START (tests only): everything above reads a clock started at that instant
-      Layer.provide(Option.match(config.clockStart, { onNone: () => Layer.empty, onSome: ClockStart.layer }))
+      // CLOCK_OFFSET_SECONDS (tests only): everything above reads the machine's clock shifted by it
+      Layer.provide(
+        config.clockOffsetSeconds === 0 ? Layer.empty : ShiftedClock.layer(config.clockOffsetSeconds * 1000)
+      )
     )
   })
 )

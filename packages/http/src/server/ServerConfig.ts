@@ -3,7 +3,7 @@ import {
   AnalysisSettings,
   ApiKey,
   ChatSettings,
-  ClockStart,
+  ShiftedClock,
   type ModelPricing,
   OutboundPolicy,
   Quotas,
@@ -40,10 +40,10 @@ export interface ServerConfig {
   /** `SIM_CALL_SECONDS`: the talk time of a simulated call, fractions allowed (default 4). */
   readonly simCallSeconds: number
   /**
-   * `CLOCK_START`, for tests only: an ISO 8601 instant the server's clock reads when it starts, running on
-   * at real speed (`ClockStart`), so a test places calls at a chosen time of day. Unset: the machine's clock.
+   * `CLOCK_OFFSET_SECONDS`, for tests only: how far the server's clock runs ahead of the machine's
+   * (`ShiftedClock`; negative: behind), so a test places calls at a chosen time of day. Default 0.
    */
-  readonly clockStart: Option.Option<Date>
+  readonly clockOffsetSeconds: number
   /** `S3_BUCKET` and the other `S3_*` variables: keep files in an S3-compatible bucket instead of `DATA_DIR`. */
   readonly s3: Option.Option<S3Settings>
   /** `DATABASE_URL`: keep data in this PostgreSQL database (default: the embedded one under `DATA_DIR`). */
@@ -249,7 +249,7 @@ export const config: Config.Config<ServerConfig> = Config.all({
       validation: SimulationConfig.isValidCallSeconds
     })
   ),
-  clockStart: ClockStart.config,
+  clockOffsetSeconds: ShiftedClock.config,
   s3: s3Config,
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
   databaseMaxConnections: Config.integer("DATABASE_MAX_CONNECTIONS").pipe(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
-import * as ClockStart from "@voice-agent-platform/core/clock/ClockStart.js"
+import * as ShiftedClock from "@voice-agent-platform/core/clock/ShiftedClock.js"
 import * as CampaignTally from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import * as DialerClaim from "@voice-agent-platform/core/campaigns/DialerClaim.js"
 import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
@@ -217,7 +217,7 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
       // the dialer's clock years behind the database's (noon in Warsaw, in 2020) for the claim only; the
       // database is made and dropped on the real clock (its teardown waited on a test clock)
       const { dials } = yield* claim(campaign).pipe(
-        Effect.withClock(ClockStart.startingAt(new Date("2020-02-10T11:00:00Z")))
+        Effect.withClock(ShiftedClock.startingAt(new Date("2020-02-10T11:00:00Z")))
       )
       expect(dials).toHaveLength(2)
       const contacts = (yield* store.listContacts(org.id, campaign.id, {}, { page: 1, limit: 10 })).items
