@@ -1,22 +1,14 @@
-import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 
-const numbers = [
-  "+81312345678",
-  "+919812345678",
-  "+48500100200",
-  "+551130000000",
-  "+12125551234",
-  "+12135551234"
-]
-const allowed = (number: string, at: Date) =>
-  CallingHours.isAllowedAt(TimeZoneCandidates.forNumber(number), at)
-const callable = numbers.find(
-  (n) => allowed(n, new Date()) && allowed(n, new Date(Date.now() + 20 * 60_000))
-)!
+/**
+ * An International Freephone number (+800): it has no local time, so calling hours never refuse it and the
+ * example places its call at any hour the test runs. Calling hours themselves: the typed client example's
+ * test, and core's.
+ */
+const callable = "+80012345678"
 
 const script = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 

@@ -1,4 +1,4 @@
-import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -8,21 +8,8 @@ import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 import { startExample } from "@voice-agent-platform/example-testing/ExampleProcess.js"
 
-/** A number inside calling hours now and for the next 20 minutes, and one outside them now. */
-const numbers = [
-  "+81312345678",
-  "+919812345678",
-  "+48500100200",
-  "+551130000000",
-  "+12125551234",
-  "+12135551234"
-]
-const allowed = (number: string, at: Date) =>
-  CallingHours.isAllowedAt(TimeZoneCandidates.forNumber(number), at)
-const callable = numbers.find(
-  (n) => allowed(n, new Date()) && allowed(n, new Date(Date.now() + 20 * 60_000))
-)!
-const uncallable = numbers.find((n) => !allowed(n, new Date()))!
+/** The machine's clock when the test began: the bundled server's clock starts at 11:00 UTC that day. */
+const began = new Date()
 
 const example = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 const runExample = (env: Record<string, string>) =>
@@ -42,17 +29,26 @@ describe("the typed client example", () => {
     const apiKey = `vap_${"T".repeat(40)}`
     const server = await startExample(
       new URL("..", import.meta.url),
-      { DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey, SIM_CALL_SECONDS: "1", HOST: "127.0.0.1" },
+      {
+        DATA_DIR: dataDir,
+        BOOTSTRAP_API_KEY: apiKey,
+        SIM_CALL_SECONDS: "1",
+        HOST: "127.0.0.1",
+        // at 11:00 UTC today, whatever the hour: one number inside calling hours, one outside
+        ...CallingClock.env(began)
+      },
       "../../packages/http/src/server/main.ts"
     )
     try {
       const env = { VAP_BASE_URL: server.url, VAP_API_KEY: apiKey }
-      const { stdout } = await runExample({ ...env, PHONE_NUMBER: callable })
+      const { stdout } = await runExample({ ...env, PHONE_NUMBER: CallingClock.inside })
       expect(stdout).toMatch(/^placed call \d+ to \+\d+$/m)
       expect(stdout).toContain("the call ended completed")
       expect(stdout).toContain("assistant: Hello, this is the typed client example.")
-      const refused = await runExample({ ...env, PHONE_NUMBER: uncallable })
-      expect(refused.stdout).toMatch(/^outside calling hours: call again at \d{4}-\d\d-\d\dT/m)
+      const refused = await runExample({ ...env, PHONE_NUMBER: CallingClock.outside })
+      expect(refused.stdout).toContain(
+        `outside calling hours: call again at ${CallingClock.outsideOpensAt(began).toISOString()}`
+      )
     } finally {
       await server.stop()
       rmSync(dataDir, { recursive: true, force: true })

@@ -6,6 +6,7 @@
  */
 
 // Shared building blocks
+export * as ShiftedClock from "./clock/ShiftedClock.js"
 export * as Money from "./money/Money.js"
 export * as CoalescedReads from "./reads/CoalescedReads.js"
 export * as Page from "./pagination/Page.js"

@@ -10,3 +10,5 @@ export {
   provocations
 } from "./LanguageModelContract.js"
 export { phrases, speechToTextContract, type SpeechToTextContractOptions } from "./SpeechToTextContract.js"
+export { eventually, eventuallyDefined, type EventuallyOptions } from "./Eventually.js"
+export * as CallingClock from "./CallingClock.js"

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { FakeOpenAiServer, type RecordedRequest } from "@voice-agent-platform/language-models/testing"
+import { eventuallyDefined } from "@voice-agent-platform/core/testing"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import { Effect, Exit, Scope } from "effect"
 import { createServer } from "node:http"
@@ -33,17 +34,6 @@ const kills = 2
 
 const reachable = await TestDatabase.serverReachable()
 if (!reachable) TestDatabase.warnUnreachable("the analysis SIGKILL test on PostgreSQL")
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Waits until `check` answers something other than undefined, polling; fails with `what` after `ms`. */
-const eventually = async <A>(what: string, ms: number, check: () => Promise<A | undefined>): Promise<A> => {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(50)) {
-    const found = await check()
-    if (found !== undefined) return found
-  }
-  throw new Error(`${what}: not within ${ms} ms`)
-}
 
 /** Every page of a list. */
 const everything = async (port: number, path: string): Promise<Array<any>> => {
@@ -223,30 +213,38 @@ describe.skipIf(!reachable)("analysis over two servers on one database, one kill
       for (let incarnation = 0; killed < kills; incarnation++) {
         expect(incarnation, "kills that cut no analysis short").toBeLessThan(kills + 2)
         const key = `key-a-${incarnation}`
-        await eventually(`server A (${key}) asking the model for an analysis`, 30_000, async () =>
-          analysisRequests(await recorded()).some((request) => request.key === key) ? true : undefined
+        await eventuallyDefined(
+          async () =>
+            analysisRequests(await recorded()).some((request) => request.key === key) ? true : undefined,
+          { what: `server A (${key}) asking the model for an analysis`, withinMs: 30_000 }
         )
         signalGroup(servers[0]!.child, "SIGKILL")
         await servers[0]!.exited
         // its connections closed with it: the fake marks the requests it was waiting on as cut
-        const cut = await eventually(`the analyses A (${key}) had in flight`, 5_000, async () => {
-          const requests = analysisRequests(await recorded()).filter((r) => r.key === key && r.cut)
-          return requests.length > 0 ? requests : undefined
-        }).catch(() => [])
+        const cut = await eventuallyDefined(
+          async () => {
+            const requests = analysisRequests(await recorded()).filter((r) => r.key === key && r.cut)
+            return requests.length > 0 ? requests : undefined
+          },
+          { what: `the analyses A (${key}) had in flight`, withinMs: 5_000 }
+        ).catch(() => [])
         cutShort.push(...cut)
         if (cut.length > 0) killed++
         servers[0] = await start({ ...servers[0]!.env, LLM_API_KEY: `key-a-${incarnation + 1}` })
       }
 
       // every run analysed, by whichever server holds its job once the killed one's leases ran out
-      await eventually("every run analysed", 90_000, async () => {
-        const [row] = await TestDatabase.query<{ readonly n: number }>(
-          database,
-          `SELECT count(*)::int AS n FROM runs WHERE workflow_run_id = ANY($1) AND analysis_status = 'completed'`,
-          [runIds]
-        )
-        return row!.n === runs ? true : undefined
-      })
+      await eventuallyDefined(
+        async () => {
+          const [row] = await TestDatabase.query<{ readonly n: number }>(
+            database,
+            `SELECT count(*)::int AS n FROM runs WHERE workflow_run_id = ANY($1) AND analysis_status = 'completed'`,
+            [runIds]
+          )
+          return row!.n === runs ? true : undefined
+        },
+        { what: "every run analysed", withinMs: 90_000 }
+      )
 
       // the runs, as the API shows them: analysed, with the analysis' disposition and summary
       const listed = await everything(port(1), conversations)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { Migrations } from "@voice-agent-platform/pg"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import { removeDataDirectories, type Running, send, startAll, stop } from "./support/ServerProcesses.js"
@@ -14,22 +14,8 @@ import pg from "pg"
 const adminToken = "operator-token-shared-0123456789"
 const encryptionKey = "an-encryption-key-shared-by-both-servers-0123"
 
-/** Numbers in different places; the test calls whichever is inside calling hours for the next 15 minutes. */
-const candidates = [
-  (i: number) => `+48500${String(100_000 + i).slice(-6)}`,
-  (i: number) => `+1212555${String(1000 + (i % 100)).padStart(4, "0")}`,
-  (i: number) => `+8135550${String(1000 + i).slice(-4)}`,
-  (i: number) => `+6129555${String(1000 + i).slice(-4)}`,
-  (i: number) => `+1808555${String(1000 + (i % 100)).padStart(4, "0")}`
-]
-const callable = (() => {
-  const soon = [0, 15].map((minutes) => new Date(Date.now() + minutes * 60_000))
-  const allowed = candidates.find((number) =>
-    soon.every((at) => CallingHours.check(TimeZoneCandidates.forNumber(number(0)), at)._tag === "Allowed")
-  )
-  if (allowed === undefined) throw new Error("no candidate number is inside calling hours now")
-  return allowed
-})()
+/** Distinct Warsaw numbers: inside calling hours on servers started with `CallingClock.env()`. */
+const callable = (i: number) => `${CallingClock.insidePrefix}${String(100_000 + i).slice(-6)}`
 
 const reachable = await TestDatabase.serverReachable()
 if (!reachable) TestDatabase.warnUnreachable("the two-server tests")
@@ -45,7 +31,9 @@ describe.skipIf(!reachable)("two servers over one PostgreSQL database", () => {
       ENCRYPTION_KEY: encryptionKey,
       ADMIN_TOKEN: adminToken,
       // calls stay live for the whole test: their channels stay held
-      SIM_CALL_SECONDS: "600"
+      SIM_CALL_SECONDS: "600",
+      // both servers' clocks read 11:00 UTC today, whatever the hour: the numbers are inside calling hours
+      ...CallingClock.env()
     }
     // both at once: they race to apply the migrations and to create the first organization
     servers = await startAll([env, env])

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { removeDataDirectories, send, start, stop } from "./support/ServerProcesses.js"
@@ -11,16 +11,8 @@ import { removeDataDirectories, send, start, stop } from "./support/ServerProces
  * kept in the run's logs until the run is deleted.
  */
 
-/** Numbers in different places; the test calls whichever is inside calling hours for the next 15 minutes. */
-const candidates = ["+48500100200", "+12125551000", "+81355501000", "+61295551000", "+18085551000"]
-const callable = (() => {
-  const soon = [0, 15].map((minutes) => new Date(Date.now() + minutes * 60_000))
-  const allowed = candidates.find((number) =>
-    soon.every((at) => CallingHours.check(TimeZoneCandidates.forNumber(number), at)._tag === "Allowed")
-  )
-  if (allowed === undefined) throw new Error("no candidate number is inside calling hours now")
-  return allowed
-})()
+/** A number inside calling hours on a server started with `CallingClock.env()`. */
+const callable = CallingClock.inside
 
 interface Received {
   readonly method: string
@@ -72,7 +64,8 @@ describe("a simulated call on the bundled server uses the agent's HTTP API tool"
     const server = await start({
       BOOTSTRAP_API_KEY: key,
       OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
-      SIM_CALL_SECONDS: "1"
+      SIM_CALL_SECONDS: "1",
+      ...CallingClock.env()
     })
     try {
       const auth = { apiKey: key }

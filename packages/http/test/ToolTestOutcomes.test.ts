@@ -43,7 +43,8 @@ describe("POST /tools/{tool_uuid}/test through a real server and a local receive
         error: { type: "timeout", detail: "no answer within 1000 ms" }
       })
       expect(elapsed).toBeGreaterThanOrEqual(950)
-      expect(elapsed).toBeLessThan(2000)
+      // generous, for a loaded machine: the 1 s deadline cut it, not the 5 s default
+      expect(elapsed).toBeLessThan(4_000)
       expect(local.requests).toHaveLength(1)
     }).pipe(Effect.provide(TestServer))
   )

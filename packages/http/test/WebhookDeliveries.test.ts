@@ -11,6 +11,7 @@ import {
   WebhookSender,
   WebhookSignature
 } from "@voice-agent-platform/core"
+import { eventually } from "@voice-agent-platform/core/testing"
 import { Chunk, Effect, Layer, Option, TestClock } from "effect"
 import type { AddressInfo } from "node:net"
 import { createServer } from "node:http"
@@ -118,16 +119,6 @@ interface ReceiverState {
   duplicates: number
 }
 
-/** Waits in real time (the test clock does not move network I/O) until `done`, for at most 5 s. */
-const eventually = <E, R>(done: Effect.Effect<boolean, E, R>, what = "condition") =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 500; i++) {
-      if (yield* done) return
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
-    }
-    return yield* Effect.dieMessage(`${what} not met in time`)
-  })
-
 const deliveriesEndToEnd = Effect.gen(function* () {
   const owner = yield* organization()
   const client = yield* rawClient(owner.apiKey)
@@ -158,14 +149,16 @@ const deliveriesEndToEnd = Effect.gen(function* () {
       for (let i = 0; i < seconds; i++) {
         yield* eventually(
           Effect.map(TestClock.sleeps(), (sleeps) => Chunk.size(sleeps) > 0),
-          `dispatcher parked (${i})`
+          (done) => done,
+          { what: `dispatcher parked (${i})` }
         )
         clock = new Date(clock.getTime() + 1000)
         yield* TestClock.adjust("1 second")
       }
       yield* eventually(
         Effect.map(attemptsLogged, (n) => n >= logged && hook.state.requests >= requests),
-        `${logged} attempts logged`
+        (done) => done,
+        { what: `${logged} attempts logged` }
       )
     })
   const byType = (items: Array<Body>) =>
@@ -187,7 +180,8 @@ const deliveriesEndToEnd = Effect.gen(function* () {
     Effect.zipRight(
       eventually(
         Effect.map(log, (page) => (page.items as Array<Body>).every(answered)),
-        "answers recorded"
+        (done) => done,
+        { what: "answers recorded" }
       ),
       log
     )

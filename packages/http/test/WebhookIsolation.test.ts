@@ -11,6 +11,7 @@ import {
   WebhookDispatcher,
   WebhookSender
 } from "@voice-agent-platform/core"
+import { eventually } from "@voice-agent-platform/core/testing"
 import { Chunk, Effect, Layer, Option, TestClock } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
@@ -24,7 +25,7 @@ type Body = Record<string, any>
 
 const now = "2026-02-10T11:00:00.000Z"
 /**
- * The receivers' deadline (real time). B's events must arrive well within it, which the old dispatcher
+ * The receivers' deadline (real time). B's events must arrive before it cuts any of A's attempts, which the old dispatcher
  * (a round waiting for its attempts, eight at a time) could not do behind A's eight hung attempts. A's
  * attempts are ended sooner by the dispatcher's own guard (deadline + 1 s of the test clock) as the
  * test moves the clock; the client's real-time deadline is tested in `outbound/NodeOutboundHttp.test.ts`.
@@ -91,26 +92,14 @@ const receiver = (handle: (request: IncomingMessage, response: ServerResponse) =
     ({ close }) => Effect.sync(close)
   )
 
-const realSleep = (millis: number) =>
-  Effect.promise(() => new Promise((resolve) => setTimeout(resolve, millis)))
-
-/** Waits in real time until `done`, for at most `seconds`. */
-const eventually = <E, R>(done: Effect.Effect<boolean, E, R>, what: string, seconds = 10) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < seconds * 50; i++) {
-      if (yield* done) return
-      yield* realSleep(20)
-    }
-    return yield* Effect.dieMessage(`${what} not met in time`)
-  })
-
 /** Moves the test clock one second at a time, each once the dispatcher has parked on it. */
 const advance = (seconds: number) =>
   Effect.gen(function* () {
     for (let i = 0; i < seconds; i++) {
       yield* eventually(
         Effect.map(TestClock.sleeps(), (sleeps) => Chunk.size(sleeps) > 0),
-        "dispatcher parked"
+        (done) => done,
+        { what: "dispatcher parked" }
       )
       yield* TestClock.adjust("1 second")
     }
@@ -181,18 +170,23 @@ const isolation = Effect.gen(function* () {
   const internalEndpoint = yield* c.subscribe(`http://internal.example.test:${healthy.url.split(":")[2]}/c`)
   yield* c.call
 
-  // one round: B's two events arrive long before A's deadline
-  const started = Date.now()
+  // one round: B's two events arrive while A's attempts still hang (their real-time deadline has not cut
+  // one connection yet), not after them
   yield* advance(1)
   yield* eventually(
     Effect.sync(() => healthy.requests.length >= 2),
-    "B's events delivered",
-    deadlineMillis / 2000
+    (done) => done,
+    {
+      what: "B's events delivered",
+      withinMs: deadlineMillis
+    }
   )
-  expect(Date.now() - started).toBeLessThan(deadlineMillis / 2)
+  expect(dead.connections.length).toBeGreaterThan(0)
+  expect(dead.connections.filter((socket) => socket.destroyed)).toEqual([])
   yield* eventually(
     Effect.map(b.log(healthyEndpoint), (items) => items.every((d) => d.status === "delivered")),
-    "B's log settled"
+    (done) => done,
+    { what: "B's log settled" }
   )
   expect((yield* b.log(healthyEndpoint)).map((d) => [d.status, d.attempts, d.last_error])).toEqual([
     ["delivered", 1, null],
@@ -201,7 +195,8 @@ const isolation = Effect.gen(function* () {
   // C's delivery was refused before any connection: its log shows the category only
   yield* eventually(
     Effect.map(c.log(internalEndpoint), (items) => items.every((d) => d.status === "failed")),
-    "C's delivery refused"
+    (done) => done,
+    { what: "C's delivery refused" }
   )
   expect(
     (yield* c.log(internalEndpoint)).map((d) => [d.status, d.attempts, d.last_error, d.last_status_code])
@@ -216,7 +211,7 @@ const isolation = Effect.gen(function* () {
   const attemptsRecorded = (n: number) =>
     Effect.map(aLog, (items) => items.every((d) => d.attempts >= n && d.last_error === "timeout"))
   yield* advance(Math.ceil(deadlineMillis / 1000) + 2)
-  yield* eventually(attemptsRecorded(1), "A's first attempts timed out")
+  yield* eventually(attemptsRecorded(1), (done) => done, { what: "A's first attempts timed out" })
   for (const [seconds, attempt] of [
     [30, 2],
     [60, 3],
@@ -225,11 +220,12 @@ const isolation = Effect.gen(function* () {
   ] as const) {
     // past the back-off (rounds need not fall on the second it ends), then past the attempt's deadline
     yield* advance(seconds + 5 + Math.ceil(deadlineMillis / 1000) + 2)
-    yield* eventually(attemptsRecorded(attempt), `A's attempt ${attempt} timed out`)
+    yield* eventually(attemptsRecorded(attempt), (done) => done, { what: `A's attempt ${attempt} timed out` })
   }
   yield* eventually(
     Effect.map(aLog, (items) => items.every((d) => d.status === "failed")),
-    "A's deliveries failed"
+    (done) => done,
+    { what: "A's deliveries failed" }
   )
   const final = yield* aLog
   expect(final).toHaveLength(8)

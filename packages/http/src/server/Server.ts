@@ -11,6 +11,7 @@ import {
   ModelPricing,
   ModelPromptWriter,
   RunAnalysis,
+  ShiftedClock,
   Housekeeping,
   OAuthProvidersConfig,
   OutboundPolicy,
@@ -278,6 +279,13 @@ export const layer = Layer.unwrapEffect(
           )
         )
       )
-    ).pipe(Layer.provide(engine), Layer.provide(Layer.merge(database, secretBox)))
+    ).pipe(
+      Layer.provide(engine),
+      Layer.provide(Layer.merge(database, secretBox)),
+      // CLOCK_OFFSET_SECONDS (tests only): everything above reads the machine's clock shifted by it
+      Layer.provide(
+        config.clockOffsetSeconds === 0 ? Layer.empty : ShiftedClock.layer(config.clockOffsetSeconds * 1000)
+      )
+    )
   })
 )

@@ -3,6 +3,7 @@ import {
   AnalysisSettings,
   ApiKey,
   ChatSettings,
+  ShiftedClock,
   type ModelPricing,
   OutboundPolicy,
   Quotas,
@@ -39,6 +40,11 @@ export interface ServerConfig {
   readonly dataDir: string
   /** `SIM_CALL_SECONDS`: the talk time of a simulated call, fractions allowed (default 4). */
   readonly simCallSeconds: number
+  /**
+   * `CLOCK_OFFSET_SECONDS`, for tests only: how far the server's clock runs ahead of the machine's
+   * (`ShiftedClock`; negative: behind), so a test places calls at a chosen time of day. Default 0.
+   */
+  readonly clockOffsetSeconds: number
   /** `S3_BUCKET` and the other `S3_*` variables: keep files in an S3-compatible bucket instead of `DATA_DIR`. */
   readonly s3: Option.Option<S3Settings>
   /** `DATABASE_URL`: keep data in this PostgreSQL database (default: the embedded one under `DATA_DIR`). */
@@ -249,6 +255,7 @@ export const config: Config.Config<Omit<ServerConfig, "voice">> = Config.all({
       validation: SimulationConfig.isValidCallSeconds
     })
   ),
+  clockOffsetSeconds: ShiftedClock.config,
   s3: s3Config,
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
   databaseMaxConnections: Config.integer("DATABASE_MAX_CONNECTIONS").pipe(

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { CallScript } from "@voice-agent-platform/core"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { Effect, Schema } from "effect"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Client from "../../src/embedding/Client.js"
 import { OutsideCallingHours, TooManyRequests } from "@voice-agent-platform/contract/errors/ApiErrors.js"
-import { callableNumber, uncallableNumber } from "../support/CallableNumber.js"
 import { removeDataDirectories, type Running, send, start, stop } from "../support/ServerProcesses.js"
+
+/** The machine's clock when the suite began: the day its server's clock starts on (`CallingClock`). */
+const suiteStarted = new Date()
 
 /** What went through the recording proxy: one line per request. */
 interface Seen {
@@ -74,7 +77,12 @@ describe("the typed client against the bundled server", () => {
   let server: Running
   let apiKey: string
   beforeAll(async () => {
-    server = await start({ ADMIN_TOKEN: adminToken, SIM_CALL_SECONDS: "1" })
+    // at 11:00 UTC today, whatever the hour: one number inside calling hours, one outside
+    server = await start({
+      ADMIN_TOKEN: adminToken,
+      SIM_CALL_SECONDS: "1",
+      ...CallingClock.env(suiteStarted)
+    })
     // an organization with one outbound channel: a second call while the first talks is 429
     const created = await send(
       server.port,
@@ -97,7 +105,7 @@ describe("the typed client against the bundled server", () => {
   it("waits Retry-After on 429 and retries the call with the Idempotency-Key it generated", async () => {
     const proxy = await recordingProxy(server.port)
     try {
-      const number = callableNumber()
+      const number = CallingClock.inside
       const placed = await Effect.runPromise(
         Effect.gen(function* () {
           const client = yield* Client.make({ baseUrl: proxy.url, apiKey })
@@ -148,7 +156,7 @@ describe("the typed client against the bundled server", () => {
           return yield* Effect.flip(
             client.calls.placeWithAgent({
               path: { agent_id: agent.public_id },
-              payload: { phone_number: uncallableNumber() },
+              payload: { phone_number: CallingClock.outside },
               headers: {}
             })
           )
@@ -157,7 +165,7 @@ describe("the typed client against the bundled server", () => {
       expect(error).toBeInstanceOf(OutsideCallingHours)
       const refusal = error as OutsideCallingHours
       expect(refusal.detail.code).toBe("outside_calling_hours")
-      expect(Date.parse(refusal.detail.retry_at)).toBeGreaterThan(Date.now())
+      expect(new Date(refusal.detail.retry_at)).toEqual(CallingClock.outsideOpensAt(suiteStarted))
       expect(proxy.seen.filter((seen) => seen.path.endsWith("/calls"))).toHaveLength(1)
     } finally {
       await proxy.close()

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import type { Page } from "puppeteer-core"
 import { send } from "../support/ServerProcesses.js"
 import { dialableNumbers } from "./support/CallingNumbers.js"
@@ -39,7 +40,7 @@ describe.skipIf(chromium === undefined)(
         return answer.json
       })
     beforeAll(async () => {
-      context = await open(apiKey, { ADMIN_TOKEN: adminToken })
+      context = await open(apiKey, { ADMIN_TOKEN: adminToken, ...CallingClock.env() })
       api = apiOf(context.server.port, apiKey)
     }, 120_000)
     afterAll(async () => {
@@ -129,7 +130,7 @@ describe.skipIf(chromium === undefined)(
           expect(shown[1]![1]).toContain(followUp.trigger_id)
           // a call through a trigger: a number on the Do not call list is refused as the API says, another is placed
           await page.select("#call-trigger", followUp.trigger_id)
-          const [refused, callable] = dialableNumbers(2, 20)
+          const [refused, callable] = dialableNumbers(2)
           await api.post("/api/v1/do-not-call", { phone_number: refused })
           await fill(page, "Number to call", refused!)
           await press(page, "Place the call")

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -52,7 +53,7 @@ describe.skipIf(chromium === undefined)("the console in a browser: campaigns", (
   let agentId: string
   const files = mkdtempSync(join(tmpdir(), "vap-console-csv-"))
   beforeAll(async () => {
-    context = await open(apiKey, { SIM_CALL_SECONDS: "2" })
+    context = await open(apiKey, { SIM_CALL_SECONDS: "2", ...CallingClock.env() })
     api = apiOf(context.server.port, apiKey)
     agentId = (await api.agent("Campaign caller")).public_id
   }, 120_000)
@@ -74,8 +75,8 @@ describe.skipIf(chromium === undefined)("the console in a browser: campaigns", (
     "shows the preflight of a CSV file before importing it, then imports only the valid contacts",
     () =>
       withPage(context.browser, "campaign-import", async (page) => {
-        const [first, second, listed] = dialableNumbers(3, 20)
-        const outside = numberOutsideCallingHours()
+        const [first, second, listed] = dialableNumbers(3)
+        const outside = numberOutsideCallingHours
         await api.post("/api/v1/do-not-call", { phone_number: listed, reason: "asked not to be called" })
         const created = await campaign("Spring check-ups", [])
         const csv = join(files, "contacts.csv")
@@ -158,7 +159,7 @@ describe.skipIf(chromium === undefined)("the console in a browser: campaigns", (
     "starts, pauses, resumes and cancels a campaign, the report refreshing by itself while it runs",
     () =>
       withPage(context.browser, "campaign-lifecycle", async (page) => {
-        const created = await campaign("Lifecycle", dialableNumbers(10, 20))
+        const created = await campaign("Lifecycle", dialableNumbers(10))
         await signIn(page, context.url, apiKey, `campaigns/${created.campaign_id}`)
         await waitForHeading(page, /Lifecycle/)
         expect(await shownStatus(page)).toBe("created")
@@ -213,7 +214,7 @@ describe.skipIf(chromium === undefined)("the console in a browser: campaigns", (
     "follows a campaign to its end without a reload, then downloads its report as CSV",
     () =>
       withPage(context.browser, "campaign-report", async (page) => {
-        const numbers = dialableNumbers(2, 20)
+        const numbers = dialableNumbers(2)
         const created = await campaign("To the end", numbers, 2)
         await signIn(page, context.url, apiKey, `campaigns/${created.campaign_id}`)
         await waitForHeading(page, /To the end/)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import type { Page } from "puppeteer-core"
 import { call, send } from "../support/ServerProcesses.js"
 import { callableNumber, placeCall } from "./support/ConsoleCalls.js"
@@ -40,9 +41,9 @@ const player = (page: Page) =>
 describe.skipIf(chromium === undefined)("the console in a browser: runs", () => {
   let context: Awaited<ReturnType<typeof open>>
   let api: ReturnType<typeof apiOf>
-  const number = callableNumber()
+  const number = callableNumber
   beforeAll(async () => {
-    context = await open(apiKey, { SIM_CALL_SECONDS: "6" })
+    context = await open(apiKey, { SIM_CALL_SECONDS: "6", ...CallingClock.env() })
     api = apiOf(context.server.port, apiKey)
   }, 120_000)
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -23,10 +24,10 @@ describe.skipIf(chromium === undefined)("the console in a browser: overview and 
   let run: { readonly workflow_run_id: number; readonly ended_at: string }
   const downloads = mkdtempSync(join(tmpdir(), "vap-downloads-"))
   beforeAll(async () => {
-    context = await open(apiKey, { SIM_CALL_SECONDS: "2" })
+    context = await open(apiKey, { SIM_CALL_SECONDS: "2", ...CallingClock.env() })
     api = apiOf(context.server.port, apiKey)
     const agent = await api.agent("Usage agent")
-    run = await placeCall(context.server.port, apiKey, agent.public_id, callableNumber())
+    run = await placeCall(context.server.port, apiKey, agent.public_id, callableNumber)
   }, 120_000)
   afterAll(async () => {
     await context?.close()

@@ -1,20 +1,12 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import * as OtlpReceiver from "../support/OtlpReceiver.js"
 import type { ReceivedSpan } from "../support/OtlpReceiver.js"
 import { call, removeDataDirectories, send, start, stop } from "../support/ServerProcesses.js"
 
-/** Numbers in different places; the test calls whichever is inside calling hours for the next 15 minutes. */
-const candidates = ["+48500100200", "+12125551000", "+81355501000", "+61295551000", "+18085551000"]
-const callable = (() => {
-  const soon = [0, 15].map((minutes) => new Date(Date.now() + minutes * 60_000))
-  const allowed = candidates.find((number) =>
-    soon.every((at) => CallingHours.check(TimeZoneCandidates.forNumber(number), at)._tag === "Allowed")
-  )
-  if (allowed === undefined) throw new Error("no candidate number is inside calling hours now")
-  return allowed
-})()
+/** A number inside calling hours on a server started with `CallingClock.env()`. */
+const callable = CallingClock.inside
 
 const apiKey = `vap_${"T".repeat(40)}`
 const reachable = await TestDatabase.serverReachable()
@@ -45,7 +37,8 @@ describe("tracing over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
       OTEL_SERVICE_NAME: "vap-tracing-test",
       OTEL_BSP_SCHEDULE_DELAY: "100",
       // the call stays live for the whole test: its channel stays held
-      SIM_CALL_SECONDS: "600"
+      SIM_CALL_SECONDS: "600",
+      ...CallingClock.env()
     })
     try {
       const auth = { apiKey }

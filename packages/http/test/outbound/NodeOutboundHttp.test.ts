@@ -210,7 +210,8 @@ describe("the outbound client (node:http)", () => {
         const elapsed = Date.now() - started
         expect(categoryOf(exit)).toBe("timeout")
         expect(elapsed).toBeGreaterThanOrEqual(950)
-        expect(elapsed).toBeLessThan(2000)
+        // generous, for a loaded machine: the 1 s deadline cut it
+        expect(elapsed).toBeLessThan(4_000)
         // the socket is destroyed: the receiver sees its connection close
         for (let i = 0; i < 100 && local.closed.length === 0; i++) yield* realSleep(10)
         expect(local.closed).toHaveLength(1)

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { callableNumber } from "../support/CallableNumber.js"
 import { freePort, signalGroup } from "../support/ServerProcesses.js"
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
@@ -175,10 +175,11 @@ describe("the packed packages", () => {
       HOST: "127.0.0.1",
       DATA_DIR: join(scratch, "data"),
       BOOTSTRAP_API_KEY: apiKey,
-      SIM_CALL_SECONDS: "0.5"
+      SIM_CALL_SECONDS: "0.5",
+      ...CallingClock.env()
     })
     try {
-      const number = callableNumber()
+      const number = CallingClock.inside
       const { stdout } = await run(
         process.execPath,
         ["place-call.mjs", `http://127.0.0.1:${port}`, apiKey, number],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { CampaignStore } from "@voice-agent-platform/core/campaigns/CampaignStore.js"
+import * as ShiftedClock from "@voice-agent-platform/core/clock/ShiftedClock.js"
 import * as CampaignTally from "@voice-agent-platform/core/campaigns/CampaignTally.js"
 import * as DialerClaim from "@voice-agent-platform/core/campaigns/DialerClaim.js"
 import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
@@ -8,7 +9,7 @@ import type { RunId } from "@voice-agent-platform/core/runs/RunId.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import * as SecureRandom from "@voice-agent-platform/core/randomness/SecureRandom.js"
 import { Fixtures } from "@voice-agent-platform/core/testing"
-import { Clock, Deferred, Effect, Fiber, Layer, Option } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option } from "effect"
 import * as PgStorage from "../../src/storage/PgStorage.js"
 import { holdUntil, someoneWaitsForALock } from "../storage/LockWaits.js"
 import {
@@ -57,21 +58,6 @@ const running = (status: "pending" | "in_progress", n = 2) =>
     }
     return { org, campaign, contacts: added, runIds }
   })
-
-/** A clock that reads `at` when asked first and runs on from there at real speed; it sleeps in real time. */
-const laggingClock = (at: Date): Clock.Clock => {
-  const live = Clock.make()
-  const lagMillis = live.unsafeCurrentTimeMillis() - at.getTime()
-  const millis = () => live.unsafeCurrentTimeMillis() - lagMillis
-  return {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: millis,
-    currentTimeMillis: Effect.sync(millis),
-    unsafeCurrentTimeNanos: () => BigInt(millis()) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
-    sleep: (duration) => live.sleep(duration)
-  }
-}
 
 /** Holds the campaign with `hold` in a transaction of its own until `release`; answers once it holds. */
 const holding = (
@@ -143,8 +129,8 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
           })
         )
         .pipe(Effect.fork)
-      yield* Effect.sleep("300 millis")
-      yield* Deferred.succeed(release, undefined)
+      // released only once the status change waits for the held campaign
+      yield* someoneWaitsForALock.pipe(Effect.ensuring(Deferred.succeed(release, undefined)))
       yield* Fiber.join(claim)
       yield* Fiber.join(pause)
       expect(order).toEqual(["claim holds", "end 1", "end 2", "claim ends", "pause holds"])
@@ -171,8 +157,8 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
           })
         )
         .pipe(Effect.fork)
-      yield* Effect.sleep("300 millis")
-      yield* Deferred.succeed(release, undefined)
+      // released only once the status change waits for the held campaign
+      yield* someoneWaitsForALock.pipe(Effect.ensuring(Deferred.succeed(release, undefined)))
       yield* Fiber.join(end)
       // the cancel's hold folds both ends' tallies into the campaign's row
       const held = Option.getOrThrow(yield* Fiber.join(cancel))
@@ -231,7 +217,7 @@ describe.skipIf(!reachable)("holds on a campaign (PostgreSQL)", () => {
       // the dialer's clock years behind the database's (noon in Warsaw, in 2020) for the claim only; the
       // database is made and dropped on the real clock (its teardown waited on a test clock)
       const { dials } = yield* claim(campaign).pipe(
-        Effect.withClock(laggingClock(new Date("2020-02-10T11:00:00Z")))
+        Effect.withClock(ShiftedClock.startingAt(new Date("2020-02-10T11:00:00Z")))
       )
       expect(dials).toHaveLength(2)
       const contacts = (yield* store.listContacts(org.id, campaign.id, {}, { page: 1, limit: 10 })).items

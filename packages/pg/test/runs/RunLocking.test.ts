@@ -35,13 +35,14 @@ describe.skipIf(!reachable)("a run held by findForUpdate (PostgreSQL)", () => {
       const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), Fixtures.epoch)
       const order: Array<string> = []
       const held = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
       const first = yield* sql
         .withTransaction(
           Effect.gen(function* () {
             yield* runs.findForUpdate(org.id, run.workflow_run_id)
             order.push("first holds")
             yield* Deferred.succeed(held, undefined)
-            yield* Effect.sleep("300 millis")
+            yield* Deferred.await(release)
             order.push("first ends")
           })
         )
@@ -55,6 +56,8 @@ describe.skipIf(!reachable)("a run held by findForUpdate (PostgreSQL)", () => {
           })
         )
         .pipe(Effect.fork)
+      // the first ends only once the second waits for its lock
+      yield* someoneWaitsForALock.pipe(Effect.ensuring(Deferred.succeed(release, undefined)))
       yield* Fiber.join(first)
       expect(Option.isSome(yield* Fiber.join(second))).toBe(true)
       expect(order).toEqual(["first holds", "first ends", "second holds"])

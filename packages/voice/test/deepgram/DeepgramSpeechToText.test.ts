@@ -4,7 +4,8 @@ import { Cause, Chunk, Effect, Exit, Fiber, Logger, LogLevel, Redacted, Stream, 
 import * as DeepgramSpeechToText from "../../src/deepgram/DeepgramSpeechToText.js"
 import * as DeepgramScript from "../../testing/deepgram/DeepgramScript.js"
 import * as FakeDeepgram from "../../testing/deepgram/FakeDeepgram.js"
-import { adapterOver, eventually, silentFrame } from "./OverFakeDeepgram.js"
+import { eventually } from "@voice-agent-platform/core/testing"
+import { adapterOver, silentFrame } from "./OverFakeDeepgram.js"
 
 const phone: SessionOptions = { language: "en-US", ...phoneAudio }
 
@@ -60,9 +61,11 @@ it.scopedLive(
       })
       expect(connection?.audioBytes).toBe(800)
       expect(connection?.controls).toEqual(["CloseStream"])
-      expect(yield* eventually(fake.connections, (all) => all[0]?.closed === true)).toMatchObject([
-        { closed: true }
-      ])
+      expect(
+        yield* eventually(fake.connections, (all) => all[0]?.closed === true, {
+          what: "the connection closed"
+        })
+      ).toMatchObject([{ closed: true }])
     })
 )
 
@@ -160,7 +163,8 @@ it.scopedLive("KeepAlive goes out while no audio flows, and not while it does", 
         const session = yield* stt.open(phone)
         const idle = yield* eventually(
           fake.connections,
-          (all) => (all[0]?.controls.filter((type) => type === "KeepAlive").length ?? 0) >= 3
+          (all) => (all[0]?.controls.filter((type) => type === "KeepAlive").length ?? 0) >= 3,
+          { what: "three KeepAlives" }
         )
         expect(idle[0]?.controls.filter((type) => type === "KeepAlive").length).toBeGreaterThanOrEqual(3)
         yield* session.finish
@@ -216,7 +220,9 @@ it.scopedLive(
       })
       expect(events).toHaveLength(2)
       expect(failureOf(sent)).toMatchObject({ _tag: "Some", value: { _tag: "SpeechToTextDropped" } })
-      const [connection] = yield* eventually(fake.connections, (all) => all.every((c) => c.closed))
+      const [connection] = yield* eventually(fake.connections, (all) => all.every((c) => c.closed), {
+        what: "every connection closed"
+      })
       expect(connection?.closed).toBe(true)
     })
 )
@@ -258,7 +264,9 @@ it.scopedLive(
       )
       expect(events[0]).toMatchObject({ _tag: "Right", right: { _tag: "Interim", text: "ok" } })
       expect(events[1]).toMatchObject({ _tag: "Left", left: { _tag: "SpeechToTextUnavailable" } })
-      const [connection] = yield* eventually(fake.connections, (all) => all.every((c) => c.closed))
+      const [connection] = yield* eventually(fake.connections, (all) => all.every((c) => c.closed), {
+        what: "every connection closed"
+      })
       expect(connection?.closed).toBe(true)
     })
 )
@@ -279,7 +287,7 @@ it.scopedLive("the connect deadline holds against a server that accepts TCP and 
       value: { _tag: "SpeechToTextDeadline", step: "connect", timeout_ms: 200 }
     })
     expect(yield* stalling.accepted).toBe(1)
-    expect(yield* eventually(stalling.open, (open) => open === 0)).toBe(0)
+    expect(yield* eventually(stalling.open, (open) => open === 0, { what: "no connection open" })).toBe(0)
   })
 )
 
@@ -303,9 +311,11 @@ it.scopedLive(
         value: { _tag: "SpeechToTextDeadline", step: "finish" }
       })
       expect(events).toMatchObject([{ _tag: "Left", left: { _tag: "SpeechToTextDeadline" } }])
-      expect(yield* eventually(fake.connections, (all) => all[0]?.closed === true)).toMatchObject([
-        { closed: true, controls: ["CloseStream"] }
-      ])
+      expect(
+        yield* eventually(fake.connections, (all) => all[0]?.closed === true, {
+          what: "the connection closed"
+        })
+      ).toMatchObject([{ closed: true, controls: ["CloseStream"] }])
     })
 )
 
@@ -314,7 +324,9 @@ it.scopedLive("a session whose scope closes unfinished closes its connection", (
     const fake = yield* FakeDeepgram.make()
     const stt = yield* adapterOver(fake)
     yield* Effect.scoped(Effect.flatMap(stt.open(phone), (session) => session.send(silentFrame())))
-    const all = yield* eventually(fake.connections, (all) => all[0]?.closed === true)
+    const all = yield* eventually(fake.connections, (all) => all[0]?.closed === true, {
+      what: "the connection closed"
+    })
     expect(all).toMatchObject([{ closed: true, audioBytes: 160, controls: [] }])
   })
 )

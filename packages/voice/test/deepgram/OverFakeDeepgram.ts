@@ -16,17 +16,5 @@ export const adapterOver = (
     ...options
   })
 
-/** Polls `check` every 10 ms until it holds, at most `withinMs` (then the last answer, for the assertion). */
-export const eventually = <A>(read: Effect.Effect<A>, check: (value: A) => boolean, withinMs = 5000) =>
-  Effect.gen(function* () {
-    const until = Date.now() + withinMs
-    let value = yield* read
-    while (!check(value) && Date.now() < until) {
-      yield* Effect.sleep("10 millis")
-      value = yield* read
-    }
-    return value
-  })
-
 /** 20 ms of μ-law silence. */
 export const silentFrame = () => new Uint8Array(160).fill(0xff)

@@ -1,19 +1,9 @@
-import { CallingHours, TimeZoneCandidates } from "@voice-agent-platform/core"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { expect } from "@effect/vitest"
 import { send } from "../../support/ServerProcesses.js"
 
-/** Numbers in different places: a test calls whichever is inside calling hours for the next 15 minutes. */
-const candidates = ["+48500100200", "+12125551000", "+81355501000", "+61295551000", "+18085551000"]
-
-/** A number the simulated runtime may call now (and for the next 15 minutes); the call completes. */
-export const callableNumber = (): string => {
-  const soon = [0, 15].map((minutes) => new Date(Date.now() + minutes * 60_000))
-  const allowed = candidates.find((number) =>
-    soon.every((at) => CallingHours.check(TimeZoneCandidates.forNumber(number), at)._tag === "Allowed")
-  )
-  if (allowed === undefined) throw new Error("no candidate number is inside calling hours now")
-  return allowed
-}
+/** A number the simulated runtime may call on a server started at `CallingClock.env()` (`open` does). */
+export const callableNumber = CallingClock.inside
 
 /**
  * Places an outbound call of the agent through the API (the bundled server's simulated runtime rings,
