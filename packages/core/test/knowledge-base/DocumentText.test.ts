@@ -305,6 +305,33 @@ describe("DocumentText.html", () => {
     expect(html("<p>kept</p><script>never closed <p>x</p>").text).toBe("kept")
   })
 
+  it("decodes every named reference of the HTML standard, as Polish pages write them", () => {
+    const page =
+      "<title>Zam&oacute;wienia &ndash; &#321;&oacute;d&#378;</title>" +
+      "<p>Godziny otwarcia: poniedzia&#322;ek&ndash;pi&#x105;tek, ul. &Lstrok;&oacute;dzka 5, " +
+      "&bdquo;Kr&oacute;lewska&rdquo; &sect;&nbsp;3</p><p>&Zdot;&oacute;&lstrok;&cacute; &zacute;d&zacute;b&lstrok;a &ecaron;&rarr;&notin;</p>"
+    expect(html(page).text).toBe(
+      "Godziny otwarcia: poniedziałek–piątek, ul. Łódzka 5, „Królewska” § 3\n\nŻółć źdźbła ě→∉"
+    )
+    expect(html(page).metadata).toEqual({ title: "Zamówienia – Łódź" })
+    expect(decodeEntities("&oacute;&Oacute;&eogon;&Sacute;&copy &amp &lt;")).toBe("óÓęŚ© & <")
+  })
+
+  it("reads malformed HTML as a browser does, without leaking markup", () => {
+    // unclosed paragraphs and list items, a stray end tag, an unquoted attribute, `<` in text
+    expect(html("<p>one<p>two</div><ul><li>a<li>b</ul><p class=x>2 < 3 > 1 & so on").text).toBe(
+      "one\n\ntwo\n\n- a\n- b\n\n2 < 3 > 1 & so on"
+    )
+    // an attribute holding `>`, and tags left open to the end
+    expect(html('<div title="a > b"><b>bold <i>both</div>after').text).toBe("bold both\n\nafter")
+    // an unclosed comment hides the rest; a comment-like text in an attribute does not
+    expect(html('<p data-x="<!--">kept</p><!-- never closed <p>x</p>').text).toBe("kept")
+    // a head left open ends at the body
+    expect(html("<html><head><title>T</title><meta charset=utf-8><body><p>text</p>").text).toBe("text")
+    // table cells without end tags still join per row
+    expect(html("<table><tr><td>a<td>b<tr><td>c<td>d</table>").text).toBe("a | b\nc | d")
+  })
+
   it("decodes numeric references, replacing invalid code points", () => {
     expect(decodeEntities("&#65;&#x42;&#X43;&#0;&#xD800;&#x110000;&amp;amp;")).toBe(
       "ABC\ufffd\ufffd\ufffd&amp;"
