@@ -13,6 +13,7 @@ import {
   plainText,
   sniffDelimiter
 } from "../../src/knowledge-base/DocumentText.js"
+import * as Markdown from "../../src/knowledge-base/MarkdownText.js"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 const rightText = (result: Either.Either<{ readonly text: string }, unknown>) =>
@@ -103,6 +104,7 @@ describe("DocumentText.markdown", () => {
     "const a = **b**",
     "```",
     "Use `snake_case` and snake_case_too, 2*3*4, a * b.",
+    "",
     "[ref]: https://example.com",
     "",
     "Other heading",
@@ -127,16 +129,19 @@ describe("DocumentText.markdown", () => {
         "Mon | 8-17",
         "",
         "const a = **b**",
-        "Use snake_case and snake_case_too, 2*3*4, a * b.",
+        // CommonMark: `_` inside a word is text, `*` is emphasis (2, an emphasised 3, 4)
+        "Use snake_case and snake_case_too, 234, a * b.",
         "",
+        // a setext heading (its underline is not a rule), a paragraph of its own
         "Other heading",
+        "",
         "inline html https://example.org"
       ].join("\n")
     )
   })
 
   it("reports the headings", () => {
-    expect(markdown(source).metadata).toEqual({ heading_count: 1, title: "Opening hours" })
+    expect(markdown(source).metadata).toEqual({ heading_count: 2, title: "Opening hours" })
     expect(markdown("no headings").metadata).toEqual({ heading_count: 0, title: null })
   })
 
@@ -146,9 +151,73 @@ describe("DocumentText.markdown", () => {
     )
   })
 
+  it("reads what CommonMark and GitHub add: nested lists, strikethrough, HTML blocks, breaks, references", () => {
+    expect(
+      markdown(
+        [
+          "- a",
+          "  - b",
+          "    1. c",
+          "- ~~gone~~ kept",
+          "",
+          "<div>",
+          "<p>block <b>html</b> &amp; text</p>",
+          "</div>",
+          "",
+          "hard  ",
+          "break\\",
+          "here and [a reference][r], ![an image][i] &copy; &#322;",
+          "",
+          "[r]: https://example.com",
+          '[i]: logo.png "Logo"',
+          "",
+          "    indented code",
+          "",
+          "Setext",
+          "======"
+        ].join("\n")
+      )
+    ).toEqual({
+      text: [
+        "- a",
+        "  - b",
+        "    1. c",
+        "- gone kept",
+        "",
+        "block html & text",
+        "",
+        "hard",
+        "break",
+        "here and a reference, an image © ł",
+        "",
+        "indented code",
+        "",
+        "Setext"
+      ].join("\n"),
+      metadata: { heading_count: 1, title: "Setext" }
+    })
+  })
+
+  it("reads a document nested deeper, or with longer marker runs, than any real one as plain text", () => {
+    const deep = `${"- ".repeat(Markdown.maxNesting + 1)}x\n\n# Title`
+    expect(markdown(deep)).toEqual({ text: deep, metadata: { heading_count: 0, title: null } })
+    const quotes = `${">".repeat(100_000)} x`
+    expect(markdown(quotes).text).toBe(quotes)
+    const shallow = `${"- ".repeat(Markdown.maxNesting)}x\n\n# Title`
+    expect(markdown(shallow).metadata).toEqual({ heading_count: 1, title: "Title" })
+    // long runs of one emphasis marker, but not rules however long
+    const stars = `${"*".repeat(Markdown.maxMarkerRun + 1)}deep${"*".repeat(Markdown.maxMarkerRun + 1)}`
+    expect(markdown(stars).text).toBe(stars)
+    expect(markdown(`a\n\n${"_".repeat(200)}\n\n# b`).metadata).toEqual({ heading_count: 1, title: "b" })
+    // emphasis nested as deep as allowed reads without recursion
+    const nested = `${"*".repeat(Markdown.maxMarkerRun)}deep${"*".repeat(Markdown.maxMarkerRun)}`
+    expect(markdown(nested).text).toBe("deep")
+  })
+
   it.prop(
     "text without markup characters reads as plain text",
-    [FastCheck.stringMatching(/^[A-Za-z0-9 ,\n]{0,200}$/)],
+    // indentation is markup in CommonMark (code blocks, continuation lines): no line starts with a space
+    [FastCheck.stringMatching(/^[A-Za-z0-9 ,\n]{0,200}$/).filter((text) => !/(^|\n) /.test(text))],
     ([text]) => {
       // text without markup characters is plain text
       expect(markdown(text).text).toBe(plainText(text).text)
