@@ -3,27 +3,24 @@ import { Effect, FastCheck, Redacted } from "effect"
 import * as SigV4 from "../src/SigV4.js"
 import * as SignatureCheck from "./SignatureCheck.js"
 
-// AWS's SigV4 test suite (aws-sig-v4-test-suite): its key, scope and instant.
-const suite: SigV4.Scope = {
-  credentials: {
-    accessKeyId: "AKIDEXAMPLE",
-    secretAccessKey: Redacted.make("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")
-  },
+/** A key pair in a region, for a service, at an instant (all in us-east-1 below). */
+const scope = (accessKeyId: string, secret: string, service: string, amzDate: string): SigV4.Scope => ({
+  credentials: { accessKeyId, secretAccessKey: Redacted.make(secret) },
   region: "us-east-1",
-  service: "service",
-  amzDate: "20150830T123600Z"
-}
+  service,
+  amzDate
+})
+
+// AWS's SigV4 test suite (aws-sig-v4-test-suite): its key, scope and instant.
+const suite = scope("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "service", "20150830T123600Z")
 
 // The S3 documentation's examples ("Signature calculations for the Authorization header").
-const s3Docs: SigV4.Scope = {
-  credentials: {
-    accessKeyId: "AKIAIOSFODNN7EXAMPLE",
-    secretAccessKey: Redacted.make("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
-  },
-  region: "us-east-1",
-  service: "s3",
-  amzDate: "20130524T000000Z"
-}
+const s3Docs = scope(
+  "AKIAIOSFODNN7EXAMPLE",
+  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+  "s3",
+  "20130524T000000Z"
+)
 const getObjectWithRange: SigV4.SignableRequest = {
   method: "GET",
   url: "https://examplebucket.s3.amazonaws.com/test.txt",
