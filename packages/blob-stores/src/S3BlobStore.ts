@@ -98,30 +98,29 @@ export const make = (config: S3Config): Effect.Effect<BlobStore.BlobStore["Type"
     const send = (method: string, key: string, body?: { bytes: Uint8Array; contentType: string }) =>
       Effect.gen(function* () {
         const path = yield* objectPath(key)
+        const url = `${origin}${path}`
         const payloadHash = body ? yield* SigV4.sha256Hex(body.bytes) : SigV4.emptyPayloadHash
-        const amzDate = SigV4.amzDate(yield* Clock.currentTimeMillis)
-        const signed: Record<string, string> = {
-          host,
-          "x-amz-content-sha256": payloadHash,
-          "x-amz-date": amzDate
-        }
-        if (body) signed["content-type"] = body.contentType
-        const authorization = yield* SigV4.authorization(
-          { method, path, headers: signed, payloadHash },
+        const headers = yield* SigV4.sign(
+          {
+            method,
+            url,
+            headers: {
+              "x-amz-content-sha256": payloadHash,
+              ...(body ? { "content-type": body.contentType } : {})
+            }
+          },
           {
             credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
             region: config.region,
             service: "s3",
-            amzDate
+            amzDate: SigV4.amzDate(yield* Clock.currentTimeMillis)
           }
         )
-        // `host` is set by fetch from the URL; naming it again is refused by some runtimes.
-        const { host: _host, ...headers } = signed
         return yield* Effect.tryPromise({
           try: async (signal) => {
-            const response = await fetch(`${origin}${path}`, {
+            const response = await fetch(url, {
               method,
-              headers: { ...headers, authorization },
+              headers,
               ...(body ? { body: new Uint8Array(body.bytes) } : {}),
               signal
             })

@@ -1,147 +1,137 @@
 /** The readable text of Markdown: markup dropped, structure kept as plain lines. */
+import type { Nodes, RootContent } from "mdast"
+import { fromMarkdown } from "mdast-util-from-markdown"
+import { gfmStrikethroughFromMarkdown } from "mdast-util-gfm-strikethrough"
+import { gfmTableFromMarkdown } from "mdast-util-gfm-table"
+import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item"
+import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough"
+import { gfmTable } from "micromark-extension-gfm-table"
+import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item"
 import type { Extraction } from "./Extraction.js"
+import { html } from "./HtmlText.js"
 import { normalize } from "./PlainText.js"
 
-const escapable = "\\`*_{}[]()#+-.!|>~<"
-/** Backslash-escaped characters as placeholders from the private use area, so that no markup rule sees them. */
-const hideEscapedCharacters = (s: string) =>
-  s.replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, (_, c: string) =>
-    String.fromCharCode(0xe000 + escapable.indexOf(c))
-  )
-/** The placeholders of `hideEscapedCharacters` back as the characters they stand for. */
-const restoreEscapedCharacters = (s: string) =>
-  s.replace(/[\ue000-\ue013]/g, (c) => escapable[c.charCodeAt(0) - 0xe000] ?? c)
+/** CommonMark with the GitHub tables, task lists and strikethrough people write in knowledge bases. */
+const parse = (source: string) =>
+  fromMarkdown(source, {
+    extensions: [gfmTable(), gfmTaskListItem(), gfmStrikethrough()],
+    mdastExtensions: [gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown(), gfmStrikethroughFromMarkdown()]
+  })
 
 /**
- * A line cut into text and code spans. A code span is a run of backticks closed by the next run of the
- * same length; runs are paired left to right with one pointer per length, so unclosed runs cost
- * linear time.
+ * The text of inline content: images as their alt text, links as their text, inline HTML dropped.
+ * A loop over a stack, not recursion: emphasis can nest as deep as the input is long.
  */
-const codeSpans = (line: string): Array<{ readonly code: boolean; readonly text: string }> => {
-  const runs: Array<{ readonly start: number; readonly length: number }> = []
-  for (let i = 0; i < line.length;) {
-    if (line[i] !== "`") {
-      i++
-      continue
+const inline = (root: Nodes): string => {
+  let text = ""
+  const pending: Array<Nodes> = [root]
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    switch (node.type) {
+      case "text":
+      case "inlineCode":
+        text += node.value
+        break
+      case "break":
+        text += "\n"
+        break
+      case "image":
+      case "imageReference":
+        text += node.alt ?? ""
+        break
+      case "html":
+        break
+      default:
+        if ("children" in node)
+          for (let i = node.children.length - 1; i >= 0; i--) pending.push(node.children[i]!)
     }
-    let j = i
-    while (line[j] === "`") j++
-    runs.push({ start: i, length: j - i })
-    i = j
   }
-  const byLength = new Map<number, Array<number>>()
-  runs.forEach((run, k) => {
-    const same = byLength.get(run.length)
-    if (same === undefined) byLength.set(run.length, [k])
-    else same.push(k)
-  })
-  const next = new Map<number, number>()
-  const parts: Array<{ readonly code: boolean; readonly text: string }> = []
-  let cursor = 0
-  for (let k = 0; k < runs.length;) {
-    const run = runs[k]!
-    const same = byLength.get(run.length)!
-    let p = next.get(run.length) ?? 0
-    while (p < same.length && same[p]! <= k) p++
-    next.set(run.length, p)
-    if (p === same.length) {
-      k++
-      continue
-    }
-    const close = runs[same[p]!]!
-    parts.push({ code: false, text: line.slice(cursor, run.start) })
-    parts.push({ code: true, text: line.slice(run.start + run.length, close.start).trim() })
-    cursor = close.start + close.length
-    k = same[p]! + 1
-  }
-  parts.push({ code: false, text: line.slice(cursor) })
-  return parts
+  return text
 }
 
 /**
- * Inline markup away: images become their alt text, links their text; tags go; emphasis delimiters
- * (`*`, `_`, `~~`, up to three) go where they open or close a word, so `snake_case` and `2*3*4` stay.
- * Every pattern is linear: the input may be one 10 MB line.
+ * How deep containers (quotes, list items) may nest, and how long a run of one emphasis marker may be.
+ * CommonMark parsing costs grow with the square of both (micromark), and no real document comes near:
+ * one that does is read as plain text.
  */
-const inlineMarkdown = (line: string): string =>
-  codeSpans(line)
-    .map(({ code, text }) =>
-      code
-        ? text
-        : restoreEscapedCharacters(
-            hideEscapedCharacters(text)
-              .replace(/!\[([^\][]*)\]\([^()\s]*(?:\s+"[^"\n]{0,300}")?\)/g, "$1")
-              .replace(/\[([^\][]+)\]\([^()\s]*(?:\s+"[^"\n]{0,300}")?\)/g, "$1")
-              .replace(/\[([^\][]+)\]\[[^\][]*\]/g, "$1")
-              .replace(/<((?:https?|mailto):[^<>\s]+)>/g, "$1")
-              .replace(/<\/?[A-Za-z][^<>]*>/g, "")
-              .replace(/(^|[\s\p{P}\p{S}])(?:\*{1,3}|_{1,3}|~~)(?=[^\s*_~])/gu, "$1")
-              .replace(/(?<=[^\s*_~])(?:\*{1,3}|_{1,3}|~~)(?=$|[\s\p{P}\p{S}])/gu, "")
-          )
-    )
-    .join("")
+export const maxNesting = 32
+export const maxMarkerRun = 64
 
-const fence = /^\s{0,3}(`{3,}|~{3,})/
-const heading = /^\s{0,3}#{1,6}(?:\s+(.*?))?(?:\s+#+)?\s*$/
-const thematicBreak = /^\s{0,3}([-*_=])(?:\s*\1){2,}\s*$/
-const tableDelimiter = /^\s*(?:\|\s*)?:?-+:?\s*(?:\|\s*:?-+:?\s*)+(?:\|\s*)?$/
-const referenceDefinition = /^\s{0,3}\[[^\]]+\]:\s*\S+/
-const bullet = /^(\s*)[-*+]\s+(?:\[[ xX]\]\s+)?/
+/** The container markers that open a line; with its indentation (two columns a level), its depth. */
+const containerPrefix = /^(?:[ \t]*(?:>|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|$)))+/gm
+/** A line that is only a rule (`***`, `___`), which may be as long as its writer likes. */
+const ruleLine = /^[ \t]*([*_~])(?:[ \t]*\1)*[ \t]*$/gm
+const markerRun = new RegExp(String.raw`([*_~])\1{${maxMarkerRun}}`)
+
+const tooCostly = (source: string): boolean => {
+  for (const [prefix] of source.matchAll(containerPrefix)) {
+    const markers = prefix.match(/>|[-*+]|[0-9]{1,9}[.)]/g)?.length ?? 0
+    const indentation = /^[ \t]*/.exec(prefix)![0].replace(/\t/g, "    ").length
+    if (markers + Math.floor(indentation / 2) > maxNesting) return true
+  }
+  return markerRun.test(source.replace(ruleLine, ""))
+}
 
 /**
- * Markdown as readable text: headings, emphasis, links (their text), images (their alt text), code
- * (its content), quotes and tables lose their markup; rules, fences, table delimiters and link
- * definitions disappear; bullets become `- `.
+ * Markdown as readable text, read by mdast-util-from-markdown (CommonMark and the GFM extensions
+ * above): headings, emphasis, links (their text), images (their alt text), code (its content), quotes
+ * and tables lose their markup; rules and link definitions disappear; list items become `- ` (or
+ * their number), table cells are joined with ` | `, HTML blocks are read as HTML. Blocks on adjacent
+ * source lines stay on adjacent lines; a blank line between them, or a heading, makes a paragraph break.
  */
 export const markdown = (source: string): Extraction => {
-  const out: Array<string> = []
   const headings: Array<string> = []
-  let inFence: string | null = null
-  for (const raw of source.replace(/\r\n?/g, "\n").split("\n")) {
-    const fenceMatch = fence.exec(raw)
-    if (inFence !== null) {
-      if (
-        fenceMatch !== null &&
-        fenceMatch[1]![0] === inFence[0] &&
-        fenceMatch[1]!.length >= inFence.length
-      ) {
-        inFence = null
-      } else {
-        out.push(raw)
+
+  const block = (node: RootContent): string => {
+    switch (node.type) {
+      case "heading": {
+        const text = inline(node).trim()
+        if (text !== "") headings.push(text)
+        return text
       }
-      continue
+      case "paragraph":
+        return inline(node)
+      case "code":
+        return node.value
+      case "html":
+        return html(node.value).text
+      case "blockquote":
+        return blocks(node.children)
+      case "list":
+        return blocks(node.children, (item, i) => {
+          const marker = node.ordered ? `${(node.start ?? 1) + i}. ` : "- "
+          // continuation lines line up under the item's text
+          return marker + blocks(item.children).replace(/\n(?=.)/g, `\n${" ".repeat(marker.length)}`)
+        })
+      case "table":
+        return node.children
+          .map((row) => row.children.map((cell) => inline(cell).trim()).join(" | "))
+          .join("\n")
+      default:
+        // rules, link and footnote definitions
+        return ""
     }
-    if (fenceMatch !== null) {
-      inFence = fenceMatch[1]!
-      continue
-    }
-    // Rules, table delimiters and link definitions are short; long lines skip the backtracking patterns.
-    if (
-      raw.length <= 1000 &&
-      (thematicBreak.test(raw) || tableDelimiter.test(raw) || referenceDefinition.test(raw))
-    )
-      continue
-    let line = raw.replace(/^\s{0,3}(?:>\s?)+/, "")
-    const h = heading.exec(line)
-    if (h !== null) {
-      const text = inlineMarkdown(h[1] ?? "").trim()
-      if (text !== "") headings.push(text)
-      // a heading starts a paragraph of its own
-      out.push("", text, "")
-      continue
-    }
-    line = line.replace(bullet, "$1- ")
-    if (/^\s*\|/.test(line)) {
-      line = line
-        .trim()
-        .replace(/^\|/, "")
-        .replace(/(?<!\\)\|$/, "")
-        .split(/(?<!\\)\|/)
-        .map((cell) => cell.trim())
-        .join(" | ")
-    }
-    out.push(inlineMarkdown(line))
   }
-  const text = normalize(out.join("\n"))
+
+  const blocks = <A extends RootContent>(
+    nodes: ReadonlyArray<A>,
+    render: (node: A, index: number) => string = block
+  ): string => {
+    let text = ""
+    let previous: RootContent | undefined
+    for (const [index, node] of nodes.entries()) {
+      const rendered = render(node, index)
+      if (rendered === "") continue
+      if (previous !== undefined) {
+        const adjacent = (node.position?.start.line ?? 0) === (previous.position?.end.line ?? 0) + 1
+        text += adjacent && node.type !== "heading" && previous.type !== "heading" ? "\n" : "\n\n"
+      }
+      text += rendered
+      previous = node
+    }
+    return text
+  }
+
+  if (tooCostly(source)) return { text: normalize(source), metadata: { heading_count: 0, title: null } }
+  const text = normalize(blocks(parse(source).children))
   return { text, metadata: { heading_count: headings.length, title: headings[0] ?? null } }
 }

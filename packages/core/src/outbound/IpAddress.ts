@@ -1,4 +1,5 @@
 import { Option } from "effect"
+import ipaddr from "ipaddr.js"
 
 /**
  * An IP address as a number: 32 bits for IPv4, 128 for IPv6. Kept as a `bigint` so that both families
@@ -18,88 +19,54 @@ export const ipv4 = (value: bigint | number): IpAddress => ({ family: 4, value: 
 /** An IPv6 address from its 128-bit value. */
 export const ipv6 = (value: bigint): IpAddress => ({ family: 6, value })
 
-/**
- * Reads one part of a dotted IPv4 host as the WHATWG URL parser and `inet_aton` do: `0x`/`0X` starts hex
- * (nothing after it is 0), a leading `0` starts octal, anything else is decimal.
- */
-const ipv4Number = (part: string): bigint | undefined => {
-  if (part === "") return undefined
-  if (/^0x[0-9a-f]*$/i.test(part)) return part.length === 2 ? 0n : BigInt(`0x${part.slice(2)}`)
-  if (/^0[0-7]+$/.test(part)) return BigInt(`0o${part.slice(1)}`)
-  if (/^(0|[1-9][0-9]*)$/.test(part)) return BigInt(part)
-  return undefined
+const fromBytes = (bytes: ReadonlyArray<number>): bigint =>
+  bytes.reduce((value, byte) => (value << 8n) | BigInt(byte), 0n)
+
+const toBytes = (address: IpAddress): Array<number> => {
+  const length = bitsOf(address.family) / 8
+  return Array.from({ length }, (_, i) => Number((address.value >> BigInt(8 * (length - 1 - i))) & 255n))
 }
 
-/** Whether a host "ends in a number" (WHATWG): then it must be an IPv4 address or the URL is invalid. */
+/**
+ * Whether a host "ends in a number" (WHATWG): its last label, a trailing dot aside, is all digits or
+ * `0x` and hex digits. Such a host must be an IPv4 address or the URL is invalid.
+ */
 export const endsInNumber = (host: string): boolean => {
   const parts = host.split(".")
   if (parts[parts.length - 1] === "") {
     if (parts.length === 1) return false
     parts.pop()
   }
-  const last = parts[parts.length - 1]!
-  return /^[0-9]+$/.test(last) || ipv4Number(last) !== undefined
+  return /^(?:[0-9]+|0x[0-9a-f]*)$/i.test(parts[parts.length - 1]!)
 }
 
 /**
  * Parses an IPv4 host in every spelling the WHATWG URL parser and `inet_aton` accept: one to four parts,
  * each decimal, octal (`0177`) or hex (`0x7f`), the last filling the remaining bytes (`127.1`,
  * `2130706433`, `0x7f.1`, `0`), an optional trailing dot. None when it is not such an address.
+ * ipaddr.js reads the numbers; the two WHATWG spellings it does not know are rewritten first: the
+ * trailing dot goes and an empty hex part (`0x`) is 0.
  */
 export const parseIpv4 = (host: string): Option.Option<IpAddress> => {
   const parts = host.split(".")
   if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop()
-  if (parts.length === 0 || parts.length > 4) return Option.none()
-  const numbers: Array<bigint> = []
-  for (const part of parts) {
-    const n = ipv4Number(part)
-    if (n === undefined) return Option.none()
-    numbers.push(n)
-  }
-  const last = numbers.pop()!
-  if (numbers.some((n) => n > 255n)) return Option.none()
-  if (last >= 256n ** BigInt(5 - parts.length)) return Option.none()
-  const value = numbers.reduce((sum, n, i) => sum + n * 256n ** BigInt(3 - i), last)
-  return Option.some(ipv4(value))
+  const text = parts.map((part) => (/^0x$/i.test(part) ? "0" : part)).join(".")
+  return ipaddr.IPv4.isValid(text)
+    ? Option.some(ipv4(fromBytes(ipaddr.IPv4.parse(text).toByteArray())))
+    : Option.none()
 }
 
-/** A strict dotted-quad (four decimal bytes, no leading zeros), the only IPv4 form inside IPv6. */
-const parseDottedQuad = (text: string): bigint | undefined => {
-  const parts = text.split(".")
-  if (parts.length !== 4) return undefined
-  let value = 0n
-  for (const part of parts) {
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(part)) return undefined
-    const n = BigInt(part)
-    if (n > 255n) return undefined
-    value = value * 256n + n
-  }
-  return value
-}
-
-/** Parses the hex groups of one side of `::` into 16-bit pieces (the last may be a dotted IPv4). */
-const ipv6Pieces = (side: string, last: boolean): Array<bigint> | undefined => {
-  if (side === "") return []
-  const groups = side.split(":")
-  const pieces: Array<bigint> = []
-  for (let i = 0; i < groups.length; i++) {
-    const group = groups[i]!
-    if (last && i === groups.length - 1 && group.includes(".")) {
-      const v4 = parseDottedQuad(group)
-      if (v4 === undefined) return undefined
-      pieces.push(v4 >> 16n, v4 & 0xffffn)
-    } else if (/^[0-9a-f]{1,4}$/i.test(group)) {
-      pieces.push(BigInt(`0x${group}`))
-    } else {
-      return undefined
-    }
-  }
-  return pieces
-}
+/** A strict dotted quad (four decimal bytes, no leading zeros): the only IPv4 form RFC 4291 allows inside IPv6. */
+const dottedQuad =
+  /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])$/
 
 /**
  * Parses an IPv6 address, with or without brackets, with or without a zone id (`fe80::1%eth0`,
- * `%25eth0` as in a URL), with `::` compression and a trailing dotted IPv4 (`::ffff:127.0.0.1`).
+ * `%25eth0` as in a URL; dropped), with `::` compression and a trailing dotted IPv4 (`::ffff:127.0.0.1`).
+ * ipaddr.js reads the groups. The dotted tail is turned into two hex groups first: ipaddr.js reads
+ * `::a.b.c.d` as IPv4-mapped (`::ffff:a.b.c.d`, not the IPv4-compatible `::a.b.c.d` RFC 4291 means)
+ * and lets its bytes carry leading zeros or `0x`; a group of more than four hex digits, which it also
+ * lets through, is refused here.
  */
 export const parseIpv6 = (host: string): Option.Option<IpAddress> => {
   let text = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host
@@ -108,21 +75,17 @@ export const parseIpv6 = (host: string): Option.Option<IpAddress> => {
     if (zone === text.length - 1) return Option.none()
     text = text.slice(0, zone)
   }
-  if (!text.includes(":")) return Option.none()
-  const halves = text.split("::")
-  if (halves.length > 2) return Option.none()
-  let pieces: Array<bigint>
-  if (halves.length === 1) {
-    const all = ipv6Pieces(text, true)
-    if (all === undefined || all.length !== 8) return Option.none()
-    pieces = all
-  } else {
-    const head = ipv6Pieces(halves[0]!, false)
-    const tail = ipv6Pieces(halves[1]!, true)
-    if (head === undefined || tail === undefined || head.length + tail.length > 7) return Option.none()
-    pieces = [...head, ...Array<bigint>(8 - head.length - tail.length).fill(0n), ...tail]
+  const lastColon = text.lastIndexOf(":")
+  if (lastColon < 0 || /[0-9a-f]{5}/i.test(text)) return Option.none()
+  const tail = text.slice(lastColon + 1)
+  if (tail.includes(".")) {
+    if (!dottedQuad.test(tail)) return Option.none()
+    const [a, b, c, d] = ipaddr.IPv4.parse(tail).octets
+    text = `${text.slice(0, lastColon + 1)}${((a! << 8) | b!).toString(16)}:${((c! << 8) | d!).toString(16)}`
   }
-  return Option.some(ipv6(pieces.reduce((value, piece) => (value << 16n) | piece, 0n)))
+  return ipaddr.IPv6.isValid(text)
+    ? Option.some(ipv6(fromBytes(ipaddr.IPv6.parse(text).toByteArray())))
+    : Option.none()
 }
 
 /** Parses a host as an IP literal of either family, in any spelling above; None for a host name. */
@@ -135,36 +98,8 @@ export const unmapped = (address: IpAddress): Option.Option<IpAddress> =>
     ? Option.some(ipv4(address.value & 0xffffffffn))
     : Option.none()
 
-/** The canonical text of an address: dotted-quad, or RFC 5952 IPv6 (lower case, longest zero run as `::`). */
-export const format = (address: IpAddress): string => {
-  if (address.family === 4) {
-    return [24n, 16n, 8n, 0n].map((shift) => String((address.value >> shift) & 255n)).join(".")
-  }
-  const pieces = Array.from({ length: 8 }, (_, i) =>
-    Number((address.value >> BigInt(112 - 16 * i)) & 0xffffn)
-  )
-  let bestStart = -1
-  let bestLength = 1
-  for (let i = 0; i < 8;) {
-    if (pieces[i] !== 0) {
-      i++
-      continue
-    }
-    let j = i
-    while (j < 8 && pieces[j] === 0) j++
-    if (j - i > bestLength) {
-      bestStart = i
-      bestLength = j - i
-    }
-    i = j
-  }
-  const hex = (from: number, to: number) =>
-    pieces
-      .slice(from, to)
-      .map((p) => p.toString(16))
-      .join(":")
-  return bestStart < 0 ? hex(0, 8) : `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`
-}
+/** The canonical text of an address (ipaddr.js): dotted-quad, or RFC 5952 IPv6 (lower case, longest zero run as `::`). */
+export const format = (address: IpAddress): string => ipaddr.fromByteArray(toBytes(address)).toString()
 
 /** A CIDR range: the addresses sharing the first `prefix` bits with `base`. */
 export interface Cidr {
@@ -179,16 +114,21 @@ export const contains = (range: Cidr, address: IpAddress): boolean => {
   return range.base.value >> shift === address.value >> shift
 }
 
-/** Parses `address/prefix` (the address in any spelling `parseHost` reads); None when malformed. */
+/**
+ * Parses `address/prefix` (the address in any spelling `parseHost` reads, the prefix as ipaddr.js's
+ * `parseCIDR` reads and bounds it); None when malformed.
+ */
 export const parseCidr = (text: string): Option.Option<Cidr> => {
   const slash = text.lastIndexOf("/")
   if (slash < 0) return Option.none()
-  const prefixText = text.slice(slash + 1)
-  if (!/^[0-9]{1,3}$/.test(prefixText)) return Option.none()
-  const prefix = Number(prefixText)
-  return Option.flatMap(parseHost(text.slice(0, slash)), (base) =>
-    prefix <= bitsOf(base.family) ? Option.some({ base, prefix }) : Option.none()
-  )
+  return Option.flatMap(parseHost(text.slice(0, slash)), (base) => {
+    try {
+      const [, prefix] = ipaddr.parseCIDR(`${format(base)}${text.slice(slash)}`)
+      return Option.some({ base, prefix })
+    } catch {
+      return Option.none()
+    }
+  })
 }
 
 /** A range from its text, for tables written in code (throws on a typo, at module load). */

@@ -13,6 +13,7 @@ import {
   plainText,
   sniffDelimiter
 } from "../../src/knowledge-base/DocumentText.js"
+import * as Markdown from "../../src/knowledge-base/MarkdownText.js"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 const rightText = (result: Either.Either<{ readonly text: string }, unknown>) =>
@@ -103,6 +104,7 @@ describe("DocumentText.markdown", () => {
     "const a = **b**",
     "```",
     "Use `snake_case` and snake_case_too, 2*3*4, a * b.",
+    "",
     "[ref]: https://example.com",
     "",
     "Other heading",
@@ -127,16 +129,19 @@ describe("DocumentText.markdown", () => {
         "Mon | 8-17",
         "",
         "const a = **b**",
-        "Use snake_case and snake_case_too, 2*3*4, a * b.",
+        // CommonMark: `_` inside a word is text, `*` is emphasis (2, an emphasised 3, 4)
+        "Use snake_case and snake_case_too, 234, a * b.",
         "",
+        // a setext heading (its underline is not a rule), a paragraph of its own
         "Other heading",
+        "",
         "inline html https://example.org"
       ].join("\n")
     )
   })
 
   it("reports the headings", () => {
-    expect(markdown(source).metadata).toEqual({ heading_count: 1, title: "Opening hours" })
+    expect(markdown(source).metadata).toEqual({ heading_count: 2, title: "Opening hours" })
     expect(markdown("no headings").metadata).toEqual({ heading_count: 0, title: null })
   })
 
@@ -146,9 +151,73 @@ describe("DocumentText.markdown", () => {
     )
   })
 
+  it("reads what CommonMark and GitHub add: nested lists, strikethrough, HTML blocks, breaks, references", () => {
+    expect(
+      markdown(
+        [
+          "- a",
+          "  - b",
+          "    1. c",
+          "- ~~gone~~ kept",
+          "",
+          "<div>",
+          "<p>block <b>html</b> &amp; text</p>",
+          "</div>",
+          "",
+          "hard  ",
+          "break\\",
+          "here and [a reference][r], ![an image][i] &copy; &#322;",
+          "",
+          "[r]: https://example.com",
+          '[i]: logo.png "Logo"',
+          "",
+          "    indented code",
+          "",
+          "Setext",
+          "======"
+        ].join("\n")
+      )
+    ).toEqual({
+      text: [
+        "- a",
+        "  - b",
+        "    1. c",
+        "- gone kept",
+        "",
+        "block html & text",
+        "",
+        "hard",
+        "break",
+        "here and a reference, an image © ł",
+        "",
+        "indented code",
+        "",
+        "Setext"
+      ].join("\n"),
+      metadata: { heading_count: 1, title: "Setext" }
+    })
+  })
+
+  it("reads a document nested deeper, or with longer marker runs, than any real one as plain text", () => {
+    const deep = `${"- ".repeat(Markdown.maxNesting + 1)}x\n\n# Title`
+    expect(markdown(deep)).toEqual({ text: deep, metadata: { heading_count: 0, title: null } })
+    const quotes = `${">".repeat(100_000)} x`
+    expect(markdown(quotes).text).toBe(quotes)
+    const shallow = `${"- ".repeat(Markdown.maxNesting)}x\n\n# Title`
+    expect(markdown(shallow).metadata).toEqual({ heading_count: 1, title: "Title" })
+    // long runs of one emphasis marker, but not rules however long
+    const stars = `${"*".repeat(Markdown.maxMarkerRun + 1)}deep${"*".repeat(Markdown.maxMarkerRun + 1)}`
+    expect(markdown(stars).text).toBe(stars)
+    expect(markdown(`a\n\n${"_".repeat(200)}\n\n# b`).metadata).toEqual({ heading_count: 1, title: "b" })
+    // emphasis nested as deep as allowed reads without recursion
+    const nested = `${"*".repeat(Markdown.maxMarkerRun)}deep${"*".repeat(Markdown.maxMarkerRun)}`
+    expect(markdown(nested).text).toBe("deep")
+  })
+
   it.prop(
     "text without markup characters reads as plain text",
-    [FastCheck.stringMatching(/^[A-Za-z0-9 ,\n]{0,200}$/)],
+    // indentation is markup in CommonMark (code blocks, continuation lines): no line starts with a space
+    [FastCheck.stringMatching(/^[A-Za-z0-9 ,\n]{0,200}$/).filter((text) => !/(^|\n) /.test(text))],
     ([text]) => {
       // text without markup characters is plain text
       expect(markdown(text).text).toBe(plainText(text).text)
@@ -303,6 +372,33 @@ describe("DocumentText.html", () => {
 
   it("cuts an unclosed script to the end instead of leaking it", () => {
     expect(html("<p>kept</p><script>never closed <p>x</p>").text).toBe("kept")
+  })
+
+  it("decodes every named reference of the HTML standard, as Polish pages write them", () => {
+    const page =
+      "<title>Zam&oacute;wienia &ndash; &#321;&oacute;d&#378;</title>" +
+      "<p>Godziny otwarcia: poniedzia&#322;ek&ndash;pi&#x105;tek, ul. &Lstrok;&oacute;dzka 5, " +
+      "&bdquo;Kr&oacute;lewska&rdquo; &sect;&nbsp;3</p><p>&Zdot;&oacute;&lstrok;&cacute; &zacute;d&zacute;b&lstrok;a &ecaron;&rarr;&notin;</p>"
+    expect(html(page).text).toBe(
+      "Godziny otwarcia: poniedziałek–piątek, ul. Łódzka 5, „Królewska” § 3\n\nŻółć źdźbła ě→∉"
+    )
+    expect(html(page).metadata).toEqual({ title: "Zamówienia – Łódź" })
+    expect(decodeEntities("&oacute;&Oacute;&eogon;&Sacute;&copy &amp &lt;")).toBe("óÓęŚ© & <")
+  })
+
+  it("reads malformed HTML as a browser does, without leaking markup", () => {
+    // unclosed paragraphs and list items, a stray end tag, an unquoted attribute, `<` in text
+    expect(html("<p>one<p>two</div><ul><li>a<li>b</ul><p class=x>2 < 3 > 1 & so on").text).toBe(
+      "one\n\ntwo\n\n- a\n- b\n\n2 < 3 > 1 & so on"
+    )
+    // an attribute holding `>`, and tags left open to the end
+    expect(html('<div title="a > b"><b>bold <i>both</div>after').text).toBe("bold both\n\nafter")
+    // an unclosed comment hides the rest; a comment-like text in an attribute does not
+    expect(html('<p data-x="<!--">kept</p><!-- never closed <p>x</p>').text).toBe("kept")
+    // a head left open ends at the body
+    expect(html("<html><head><title>T</title><meta charset=utf-8><body><p>text</p>").text).toBe("text")
+    // table cells without end tags still join per row
+    expect(html("<table><tr><td>a<td>b<tr><td>c<td>d</table>").text).toBe("a | b\nc | d")
   })
 
   it("decodes numeric references, replacing invalid code points", () => {

@@ -20,6 +20,11 @@ describe("AllowList", () => {
     expect(AllowList.allowsAddress(allowed, address("fd12::1"))).toBe(true)
     expect(AllowList.allowsAddress(allowed, address("11.0.0.1"))).toBe(false)
     expect(list("")).toEqual(AllowList.empty)
+    const spelled = list("0x7f.1,012.0.0.0/8,[::ffff:192.168.0.0]/112")
+    expect(AllowList.allowsAddress(spelled, address("127.0.0.1"))).toBe(true)
+    expect(AllowList.allowsAddress(spelled, address("10.255.0.1"))).toBe(true)
+    expect(AllowList.allowsAddress(spelled, address("::ffff:c0a8:304"))).toBe(true)
+    expect(AllowList.allowsAddress(spelled, address("192.169.0.1"))).toBe(false)
   })
 
   it("refuses an entry that is neither", () => {

@@ -113,6 +113,55 @@ describe("IpAddress", () => {
     expect(host("crm.internal")).toEqual(Option.none())
   })
 
+  it("reads embedded IPv4 as RFC 4291 writes it, where ipaddr.js alone would not", () => {
+    // ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`; RFC 4291 (and the URL parser) mean `::a.b.c.d`
+    expect(v6("::127.0.0.1")).toEqual(Option.some("::7f00:1"))
+    expect(new URL("http://[::127.0.0.1]/").hostname).toBe("[::7f00:1]")
+    expect(v6("::ffff:8.8.8.8")).toEqual(Option.some("::ffff:808:808"))
+    expect(v6("64:ff9b::192.0.2.33")).toEqual(Option.some("64:ff9b::c000:221"))
+    expect(v6("1:2:3:4:5:6:1.2.3.4")).toEqual(Option.some("1:2:3:4:5:6:102:304"))
+    // bytes with a leading zero or in hex, and groups of five hex digits: the URL parser refuses them too
+    for (const text of [
+      "::ffff:0x7f.0.0.1",
+      "::ffff:127.0.0.01",
+      "::ffff:1.2.3.4.5",
+      "00001::",
+      "::1:2:3:4:5:6:7:8"
+    ]) {
+      expect(IpAddress.parseIpv6(text), text).toEqual(Option.none())
+      expect(URL.canParse(`http://[${text}]/`), text).toBe(false)
+    }
+  })
+
+  it("drops any zone id, in either spelling, and needs one after a `%`", () => {
+    for (const text of ["fe80::1%eth0", "fe80::1%25en0", "[fe80::1%eth0.100]", "fe80::1%en-0", "fe80::1%1"]) {
+      expect(v6(text), text).toEqual(Option.some("fe80::1"))
+    }
+    expect(IpAddress.parseIpv6("fe80::1%")).toEqual(Option.none())
+    expect(IpAddress.parseIpv6("%eth0")).toEqual(Option.none())
+  })
+
+  it("reads a range's address in any spelling and bounds its prefix by the family", () => {
+    const range = (text: string) =>
+      Option.map(IpAddress.parseCidr(text), ({ base, prefix }) => `${IpAddress.format(base)}/${prefix}`)
+    expect(range("10.0.0.0/8")).toEqual(Option.some("10.0.0.0/8"))
+    expect(range("0x7f.1/8")).toEqual(Option.some("127.0.0.1/8"))
+    expect(range("017700000001/32")).toEqual(Option.some("127.0.0.1/32"))
+    expect(range("0/0")).toEqual(Option.some("0.0.0.0/0"))
+    expect(range("::ffff:127.0.0.1/104")).toEqual(Option.some("::ffff:7f00:1/104"))
+    expect(range("fd00::/8")).toEqual(Option.some("fd00::/8"))
+    expect(range("fe80::%eth0/10")).toEqual(Option.some("fe80::/10"))
+    expect(range("::/128")).toEqual(Option.some("::/128"))
+    const loopback = Option.getOrThrow(IpAddress.parseCidr("0x7f.0.0.0/8"))
+    expect(IpAddress.contains(loopback, Option.getOrThrow(IpAddress.parseHost("0177.255.255.254")))).toBe(
+      true
+    )
+    expect(IpAddress.contains(loopback, Option.getOrThrow(IpAddress.parseHost("::ffff:7f00:1")))).toBe(false)
+    for (const text of ["0x7f.1/33", "::ffff:7f00:1/129", "10.0.0.0/-1", "10.0.0.0/ 8", "10.0.0.0/8/8"]) {
+      expect(IpAddress.parseCidr(text), text).toEqual(Option.none())
+    }
+  })
+
   it.prop("every IPv4 spelling reads as the WHATWG URL parser reads it", [spelling], ([{ text, value }]) => {
     expect(v4(text)).toEqual(Option.some(IpAddress.format(IpAddress.ipv4(value))))
     expect(new URL(`http://${text}/`).hostname).toBe(IpAddress.format(IpAddress.ipv4(value)))
