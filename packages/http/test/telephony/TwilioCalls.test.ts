@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { StreamToken, WavFile } from "@voice-agent-platform/core"
+import { CallingClock } from "@voice-agent-platform/core/testing"
 import { FakeOpenAiServer } from "@voice-agent-platform/language-models/testing"
 import {
   AudioFixtures,
@@ -14,7 +15,6 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Server from "../../src/server/Server.js"
-import { callableNumber } from "../support/CallableNumber.js"
 import { freePort } from "../support/ServerProcesses.js"
 
 /**
@@ -29,6 +29,10 @@ type Body = Record<string, any>
 const apiKey = `vap_${"T".repeat(40)}`
 const mediaSecret = "the media stream secret of this test, 32+ bytes"
 const defaultFrom = "+48221234567"
+/** The servers' clock (`CLOCK_OFFSET_SECONDS`): 11:00 UTC of today as the file began. */
+const serverClock = CallingClock.env()
+/** The servers' time now. */
+const serverNow = () => Date.now() + Number(serverClock.CLOCK_OFFSET_SECONDS) * 1000
 
 /** The server and every fake, for the scope. */
 const started = Effect.gen(function* () {
@@ -43,6 +47,8 @@ const started = Effect.gen(function* () {
   )
   const origin = `http://127.0.0.1:${port}`
   const env = {
+    // the server's clock at 11:00 UTC of today: CallingClock.inside is within calling hours, whatever the hour
+    ...serverClock,
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
@@ -132,7 +138,7 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
     Effect.gen(function* () {
       const { twilio, deepgram, speech, model, origin } = yield* started
       const agent = yield* agentWithEndCall(origin)
-      const to = callableNumber()
+      const to = CallingClock.inside
 
       const placed = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
       expect(placed.status).toBe(200)
@@ -202,7 +208,7 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
       const tampered = `${base}/${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`
       const expired = yield* StreamToken.make(
         runId,
-        new Date(Date.now() - 1000),
+        new Date(serverNow() - 1000),
         new TextEncoder().encode(mediaSecret)
       )
       for (const url of [
@@ -301,7 +307,7 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
       Effect.gen(function* () {
         const { twilio, origin } = yield* started
         const agent = yield* agentWithEndCall(origin)
-        const to = callableNumber()
+        const to = CallingClock.inside
         for (const [status, final] of [
           ["busy", "busy"],
           ["no-answer", "no_answer"],
