@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+import projects from "./vitest.workspace.js"
 
 /**
  * Test files run at once. Vitest's default is one less than the processors (one file at a time on a
@@ -10,8 +11,8 @@ const workers = Number(process.env["VITEST_MAX_WORKERS"] ?? availableParallelism
 
 export default defineConfig({
   test: {
-    // Every package and example with tests is one vitest project (each has its own vitest.config.ts).
-    projects: ["packages/*", "examples/*"],
+    // Every package and example with tests is one vitest project (vitest.workspace.ts lists them).
+    projects,
     maxWorkers: workers,
     minWorkers: 1
   }
