@@ -43,6 +43,19 @@ const group = HttpApiBuilder.group(api, "g", (handlers) =>
   )
 )
 
+/**
+ * What to do when this fails after an upgrade of @effect/platform: `GroupContext.only` relies on an
+ * internal detail of `HttpApiBuilder.group` (it builds a group's handlers once, in the context of the
+ * layer that builds the group, and the platform merges that context into each request the group answers;
+ * the router and middleware registry, `HttpApiBuilder.Router`/`Middleware`, travel in it).
+ */
+const upgradeAdvice =
+  "GroupContext.only no longer gives a group its services: @effect/platform's HttpApiBuilder.group changed how " +
+  "it builds a group's handlers or which context they run in. Read HttpApiBuilder.group and httpApp in the new " +
+  "version; if a service the platform needs moved, add its tag to GroupContext.always; if groups no longer keep " +
+  "the context they were built in, drop GroupContext.only from AppLayer (every group then gets the whole context, " +
+  "correct but a slower request path: docs/performance.md, 'the service context')."
+
 const answer = (groupLayer: Layer.Layer<HttpApiGroup.ApiGroup<"groupContext", "g">, never, Listed>) =>
   Effect.promise(async () => {
     const { dispose, handler } = HttpApiBuilder.toWebHandler(
@@ -64,7 +77,7 @@ describe("GroupContext.only", () => {
   it.effect("builds a group with its listed services and the settings, not with the rest", () =>
     Effect.gen(function* () {
       const narrowed = yield* answer(GroupContext.only(group, [Listed]))
-      expect(narrowed).toEqual({
+      expect(narrowed, upgradeAdvice).toEqual({
         status: 200,
         body: {
           listed: "listed",
