@@ -215,7 +215,14 @@ export const make = Effect.gen(function* () {
   const run = (job: ClaimedAnalysisJob): Effect.Effect<JobOutcome> =>
     (job.kind === "call_analysis" ? analyseRun(job) : improve(job)).pipe(
       // the server shuts down mid-job: the job is given back at once, not left until its lease runs out
-      Effect.onInterrupt(() => jobs.release(claimOf(job)).pipe(Effect.catchAllCause(() => Effect.void))),
+      Effect.onInterrupt(() =>
+        jobs.release(claimOf(job)).pipe(
+          // not given back: its lease runs out and another round takes it then
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning(`${job.kind} job not given back at shutdown`, cause)
+          )
+        )
+      ),
       Effect.withSpan(`RunAnalysis.${job.kind}`, {
         attributes: {
           organization_id: job.organization_id,
@@ -246,7 +253,12 @@ export const make = Effect.gen(function* () {
               : Effect.map(jobs.retry(claimOf(job), verdict.at, "internal error"), (held) =>
                   held ? ("retried" as const) : ("lost" as const)
                 )
-          return yield* next.pipe(Effect.catchAllCause(() => Effect.succeed("lost" as const)))
+          // not recorded: its lease runs out and another round takes it then
+          return yield* next.pipe(
+            Effect.catchAllCause((cause) =>
+              Effect.as(Effect.logError(`${job.kind} job's retry not recorded`, cause), "lost" as const)
+            )
+          )
         })
       )
     )

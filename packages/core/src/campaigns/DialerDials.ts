@@ -1,4 +1,4 @@
-import { Clock, Effect, Metric } from "effect"
+import { Cause, Clock, Effect, Metric } from "effect"
 import { CallEvents } from "../calls/CallEvents.js"
 import { ChannelStore } from "../calls/ChannelStore.js"
 import { callsPlaced } from "../observability/OperationalEvents.js"
@@ -76,7 +76,15 @@ export const make = Effect.gen(function* () {
         status: "failed",
         duration_seconds: 0
       })
-      .pipe(Effect.ignore)
+      .pipe(
+        // not ended now: the overdue-calls sweep ends it later
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning(
+            `campaign dial of run ${dial.run.workflow_run_id}: its failed end was not written`,
+            cause
+          )
+        )
+      )
 
   return (campaign: Campaign, dials: ReadonlyArray<Dial>) =>
     Effect.gen(function* () {
@@ -88,12 +96,29 @@ export const make = Effect.gen(function* () {
           dials.map((d) => d.run)
         )
         // a read that fails unexpectedly: each call is checked in a transaction of its own instead
-      ).pipe(Effect.catchAllCause(() => Effect.succeed(new Set<Dial["run"]["workflow_run_id"]>())))
+      ).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(
+            Effect.logWarning("campaign dials: the withdrawn calls could not be read at once", cause),
+            new Set<Dial["run"]["workflow_run_id"]>()
+          )
+        )
+      )
       yield* Effect.forEach(
         dials,
         (dial) =>
           (wanted.has(dial.run.workflow_run_id) ? place(dial) : withdrawOrPlace(dial)).pipe(
-            Effect.catchAllCause(() => endFailed(dial))
+            Effect.catchAllCause((cause) =>
+              Effect.zipRight(
+                Cause.isInterruptedOnly(cause)
+                  ? Effect.void
+                  : Effect.logError(
+                      `campaign dial of run ${dial.run.workflow_run_id} failed; its call ends failed`,
+                      cause
+                    ),
+                endFailed(dial)
+              )
+            )
           ),
         { discard: true, concurrency: dialsAtOnce }
       )
