@@ -61,5 +61,5 @@ export class Api extends HttpApi.make("voice-agent-platform")
   // The generated document, corrected to what the server does and what OpenAPI tools require.
   .annotate(
     OpenApi.Transform,
-    flow(ValidationResponses.documentAs422, UnknownSchemaIds.remove, ServerAndLicense.fillIn)
+    flow(ValidationResponses.documentAs422, UnknownSchemaIds.remove, ServerAndLicense.withServerAndLicense)
   ) {}

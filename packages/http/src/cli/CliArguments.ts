@@ -33,8 +33,8 @@ export interface Invocation {
 }
 
 /** Arguments `vap` cannot run: the message says what is wrong; `help` is the text of the command meant. */
-export class UsageError {
-  readonly _tag = "UsageError"
+export class CommandLineError {
+  readonly _tag = "CommandLineError"
   constructor(
     readonly message: string,
     readonly help: string
@@ -102,32 +102,32 @@ const positiveInteger = (
   text: string | undefined,
   what: string,
   help: string
-): Either.Either<number, UsageError> => {
-  if (text === undefined) return Either.left(new UsageError(`${what} is required`, help))
+): Either.Either<number, CommandLineError> => {
+  if (text === undefined) return Either.left(new CommandLineError(`${what} is required`, help))
   return /^[1-9][0-9]{0,15}$/.test(text) && Number(text) <= Number.MAX_SAFE_INTEGER
     ? Either.right(Number(text))
-    : Either.left(new UsageError(`${what} must be a whole number from 1, not "${text}"`, help))
+    : Either.left(new CommandLineError(`${what} must be a whole number from 1, not "${text}"`, help))
 }
 
 const date = (
   text: string | undefined,
   what: string,
   help: string
-): Either.Either<Date | undefined, UsageError> => {
+): Either.Either<Date | undefined, CommandLineError> => {
   if (text === undefined) return Either.right(undefined)
   const parsed = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN)
   return Number.isNaN(parsed.getTime())
-    ? Either.left(new UsageError(`${what} must be an ISO 8601 date or time, not "${text}"`, help))
+    ? Either.left(new CommandLineError(`${what} must be an ISO 8601 date or time, not "${text}"`, help))
     : Either.right(parsed)
 }
 
 /** Parses `vap`'s arguments (without `node` and the script). */
-export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, UsageError> => {
+export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, CommandLineError> => {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true; strict: true }>>
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true })
   } catch (error) {
-    return Either.left(new UsageError((error as Error).message, helps.vap))
+    return Either.left(new CommandLineError((error as Error).message, helps.vap))
   }
   const { values, positionals } = parsed
   const json = values.json === true
@@ -141,7 +141,7 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
   const ok = (command: Command) => Either.right<Invocation>({ command, json })
   const extra = (allowed: number) =>
     rest.length > allowed
-      ? Either.left(new UsageError(`unexpected argument "${rest[allowed]}"`, help))
+      ? Either.left(new CommandLineError(`unexpected argument "${rest[allowed]}"`, help))
       : undefined
   const used = (names: ReadonlyArray<keyof typeof options>) => {
     const unused = (Object.keys(values) as Array<keyof typeof options>).find(
@@ -149,7 +149,7 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
     )
     return unused === undefined
       ? undefined
-      : Either.left(new UsageError(`--${unused} does not apply here`, help))
+      : Either.left(new CommandLineError(`--${unused} does not apply here`, help))
   }
   const check = (allowed: number, names: ReadonlyArray<keyof typeof options>) => extra(allowed) ?? used(names)
 
@@ -158,7 +158,7 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
       return (
         (action === undefined
           ? undefined
-          : Either.left(new UsageError(`unexpected argument "${action}"`, help))) ??
+          : Either.left(new CommandLineError(`unexpected argument "${action}"`, help))) ??
         used([]) ??
         ok({ _tag: "Migrate" })
       )
@@ -166,7 +166,7 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
       switch (action) {
         case "create": {
           if (values.name === undefined || values.name.trim() === "") {
-            return Either.left(new UsageError("--name is required", help))
+            return Either.left(new CommandLineError("--name is required", help))
           }
           const name = values.name
           const failed = check(0, ["name", "channels"])
@@ -196,7 +196,7 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
                   : yield* positiveInteger(days, "--retention-days", help)
             if (values.name === undefined && channels === undefined && retentionDays === undefined) {
               return yield* Either.left(
-                new UsageError("nothing to change: give --name, --channels or --retention-days", help)
+                new CommandLineError("nothing to change: give --name, --channels or --retention-days", help)
               )
             }
             return {
@@ -233,10 +233,14 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
         return Either.gen(function* () {
           const organizationId = yield* positiveInteger(rest[0], "<organization_id>", help)
           const text = values.amount
-          if (text === undefined) return yield* Either.left(new UsageError("--amount is required", help))
+          if (text === undefined)
+            return yield* Either.left(new CommandLineError("--amount is required", help))
           if (!/^[0-9]{1,12}(\.[0-9]{1,2})?$/.test(text) || Number(text) <= 0) {
             return yield* Either.left(
-              new UsageError(`--amount must be more than 0 PLN with at most 2 decimals, not "${text}"`, help)
+              new CommandLineError(
+                `--amount must be more than 0 PLN with at most 2 decimals, not "${text}"`,
+                help
+              )
             )
           }
           return {
@@ -251,10 +255,12 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
         const failed = check(1, ["type"])
         if (failed) return failed
         const number = rest[0]
-        if (number === undefined) return Either.left(new UsageError("<number> is required", help))
+        if (number === undefined) return Either.left(new CommandLineError("<number> is required", help))
         const numberType = values.type ?? "mobile"
         if (numberType !== "mobile" && numberType !== "landline") {
-          return Either.left(new UsageError(`--type must be mobile or landline, not "${numberType}"`, help))
+          return Either.left(
+            new CommandLineError(`--type must be mobile or landline, not "${numberType}"`, help)
+          )
         }
         return ok({ _tag: "NumbersAdd", number, numberType })
       }
@@ -270,10 +276,10 @@ export const parse = (args: ReadonlyArray<string>): Either.Either<Invocation, Us
       })
     }
     default:
-      return Either.left(new UsageError(`unknown command "${group}"`, helps.vap))
+      return Either.left(new CommandLineError(`unknown command "${group}"`, helps.vap))
   }
   return Either.left(
-    new UsageError(
+    new CommandLineError(
       action === undefined ? `"${group}" needs a command` : `unknown command "${group} ${action}"`,
       help
     )

@@ -64,7 +64,7 @@ export class DatabaseUnreachable extends Data.TaggedError("DatabaseUnreachable")
 }
 
 /** The URL as it may be shown: without its password. */
-const shown = (url: Redacted.Redacted): string => {
+const withoutPassword = (url: Redacted.Redacted): string => {
   try {
     const parsed = new URL(Redacted.value(url))
     if (parsed.password !== "") parsed.password = "***"
@@ -140,7 +140,9 @@ export const layer = (options: PgConnectionOptions) => {
     applicationName,
     types
   }).pipe(
-    Layer.mapError((error) => new DatabaseUnreachable({ url: shown(options.url), reason: reasonOf(error) }))
+    Layer.mapError(
+      (error) => new DatabaseUnreachable({ url: withoutPassword(options.url), reason: reasonOf(error) })
+    )
   )
   // API keys and agents are kept in memory while a connection of their own listens for their changes.
   const lookups = PgLookupFeed.layer({
