@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { StreamToken, WavFile } from "@voice-agent-platform/core"
+import { CallAudioHandOver, StreamToken, WavFile } from "@voice-agent-platform/core"
 import { FakeOpenAiServer } from "@voice-agent-platform/language-models/testing"
 import {
   AudioFixtures,
@@ -9,7 +9,7 @@ import {
   FakeSpeechServer,
   FakeTwilio
 } from "@voice-agent-platform/voice/testing"
-import { ConfigProvider, Effect, Either, Layer } from "effect"
+import { ConfigProvider, Effect, Either, Fiber, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -293,6 +293,69 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
       expect(info.duration_seconds).toBeGreaterThan(agentSeconds - 0.1)
       expect(info.duration_seconds).toBeLessThanOrEqual(agentSeconds + 0.4)
     })
+  )
+
+  it.scopedLive(
+    "the caller hangs up and Twilio's completed comes before the socket's stop: recording and transcript kept",
+    () =>
+      Effect.gen(function* () {
+        const { twilio, deepgram, model, origin } = yield* started
+        const agent = yield* agentWithEndCall(origin)
+        const placed = yield* api(origin, "POST", `/agents/${agent}/calls`, {
+          phone_number: callableNumber()
+        })
+        const runId = placed.body.workflow_run_id as number
+        const call = twilio.calls().at(-1)!
+        const answered = yield* twilio.postSigned(answerUrl(origin, runId), [["CallSid", call.sid]])
+        const streamUrl = /<Stream url="([^"]+)"/.exec(answered.body)![1]!
+        yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "in-progress", 2))
+
+        yield* deepgram.script({ steps: [DeepgramScript.utterance("Sorry I have to go", 3200)] })
+        yield* model.script({ kind: "reply", content: "All right, have a good day." })
+        const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+        yield* stream.start
+        yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
+        yield* stream.sendAudio(AudioFixtures.mulawTone(440, 400))
+        // the reply played: its mark echoed
+        yield* stream.waitFor((received) => received.filter((m) => m.event === "mark").length >= 2, 20_000)
+
+        // the caller hangs up: Twilio's completed reaches the server first, while the socket is still open
+        const completed = yield* Effect.fork(
+          twilio.postSigned(
+            statusUrl(origin, runId),
+            twilio.statusParams(call, "completed", 3, [["CallDuration", "4"]])
+          )
+        )
+        const waiting = yield* runUntil(origin, agent, runId, (run) =>
+          run.logs.some((l: Body) => l.message === CallAudioHandOver.waitingMessage)
+        )
+        expect(waiting.status).toBe("in_progress")
+        // then the socket's stop: the loop stores the recording and the transcript, and the run ends
+        yield* stream.stop
+        expect((yield* Fiber.join(completed)).status).toBe(204)
+        const ended = yield* runUntil(origin, agent, runId, (run) => run.status === "completed")
+        expect(ended.duration_seconds).toBe(4)
+        const messages = ended.logs.map((l: Body) => l.message as string)
+        expect(messages).toContain("The caller hung up")
+        expect(messages.indexOf(CallAudioHandOver.handedOverMessage)).toBeGreaterThan(
+          messages.indexOf(CallAudioHandOver.waitingMessage)
+        )
+        // no call hung up by the engine: the caller did
+        expect(
+          twilio.requests().some((r) => r.path.endsWith(`/Calls/${call.sid}.json`) && r.method === "POST")
+        ).toBe(false)
+
+        const transcript = yield* api(origin, "GET", `/agents/${agent}/conversations/${runId}/transcript`)
+        expect(transcript.body.turns.map((t: Body) => [t.role, t.text])).toEqual([
+          ["assistant", "Hello, this is the clinic."],
+          ["user", "Sorry I have to go"],
+          ["assistant", "All right, have a good day."]
+        ])
+        const recording = yield* api(origin, "GET", `/agents/${agent}/conversations/${runId}/recording`)
+        expect(recording.status).toBe(200)
+        const info = Either.getOrThrow(WavFile.parse(yield* download(recording.body.download_url)))
+        expect(info.duration_seconds).toBeGreaterThan(stream.receivedAudio().length / 8000 - 0.1)
+      })
   )
 
   it.scopedLive(
