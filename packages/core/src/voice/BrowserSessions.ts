@@ -57,9 +57,10 @@ export const make = Effect.gen(function* () {
       const version = yield* runtimeTools.agentOf(runId)
       const organizationId = version.run.organization_id
       const report = (event: CallEvent) => Effect.ignore(events.report(organizationId, runId, event))
-      // the session starts: a run already ended (another socket's, a deleted agent's) is not talked again
+      // the session starts once: a run another socket started (its `answered` applied first, the runs'
+      // events taking turns) or one already ended is not talked again
       const started = yield* Effect.either(events.report(organizationId, runId, { type: "answered" }))
-      if (started._tag === "Left") return null
+      if (started._tag === "Left" || started.right._tag === "Ignored") return null
       const startedAt = yield* Clock.currentTimeMillis
       const recording = CallRecording.make(media.sample_rate)
 

@@ -41,6 +41,17 @@ describe("BrowserSessions", () => {
       Effect.gen(function* () {
         const { media, fiber, stored, heard } = yield* served
         expect((yield* stored).status).toBe("in_progress")
+        // a second socket for the started session runs nothing
+        const other = yield* MemoryMediaSession.make({ sample_rate: 16000 })
+        const run0 = yield* stored
+        expect(
+          yield* (yield* BrowserSessions.BrowserSessions).serve(
+            run0.workflow_run_id,
+            other,
+            () => Effect.void
+          )
+        ).toBeNull()
+        expect(yield* other.sent).toEqual([])
         yield* (yield* ModelScript).push(calls([["end_conversation", {}]], "Thank you, goodbye!"))
         yield* media.say("that is all")
         expect(yield* Fiber.join(fiber)).toEqual({ reason: "end_call" })
