@@ -25,7 +25,14 @@ describe.each([
         })
       )
       expect(created.status).toBe(200)
-      const run = created.body as Body
+      // a browser session also gets its socket (see test/voice-sessions); the run's reads have no session
+      const { session, ...run } = created.body as Body
+      expect(session).toEqual({
+        url: expect.stringMatching(/^ws:\/\/[^/]+\/voice\/sessions\/[0-9]+\/[0-9]+\.[A-Za-z0-9_-]{43}$/),
+        token: expect.any(String),
+        expires_at: "1970-01-01T00:03:30.000Z"
+      })
+      expect(session.url).toContain(`/voice/sessions/${run.workflow_run_id}/${session.token}`)
       expect(run).toEqual({
         workflow_run_id: expect.any(Number),
         workflow_id: agent.id,
@@ -67,6 +74,7 @@ describe.each([
         const minimal = yield* send(client, json("POST", conversations(agent.id), { mode }))
         expect(minimal.status).toBe(200)
         expect(minimal.body).toMatchObject({ mode, status: "initialized", initial_context: {}, name: null })
+        expect("session" in (minimal.body as Body)).toBe(mode !== "chat")
       }
     }).pipe(Effect.provide(server))
   )

@@ -4,6 +4,8 @@
  * OpenAI-compatible and ElevenLabs text-to-speech. Tests run them against the fakes of
  * `@voice-agent-platform/voice/testing`, which speak the providers' real wire protocols on loopback.
  */
+export * as BrowserMediaSession from "./browser/BrowserMediaSession.js"
+export * as BrowserSocketMessages from "./browser/BrowserSocketMessages.js"
 export * as DeepgramListenRequest from "./deepgram/ListenRequest.js"
 export * as DeepgramMessages from "./deepgram/DeepgramMessages.js"
 export * as DeepgramSpeechToText from "./deepgram/DeepgramSpeechToText.js"

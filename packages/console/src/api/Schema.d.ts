@@ -603,7 +603,7 @@ export interface paths {
         put?: never;
         /**
          * Create a conversation
-         * @description Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. 409 when the agent is archived.
+         * @description Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. A browser session's answer also has `session`: the WebSocket that runs the voice conversation (the run goes `in_progress` when it opens and ends when it closes or the agent ends it). 409 when the agent is archived.
          */
         post: operations["conversations.create"];
         delete?: never;
@@ -2180,6 +2180,146 @@ export interface components {
             page: components["schemas"]["Int"];
             limit: components["schemas"]["Int"];
         };
+        CreatedConversation: {
+            workflow_run_id: components["schemas"]["Int"];
+            workflow_id: components["schemas"]["Int"];
+            /** @enum {string} */
+            mode: "phone" | "webrtc" | "smallwebrtc" | "chat";
+            /** @enum {string} */
+            status: "initialized" | "queued" | "ringing" | "in_progress" | "completed" | "busy" | "no_answer" | "failed" | "canceled";
+            /** @description a JSON object, at most 32 levels deep and 65536 bytes */
+            initial_context: {
+                [key: string]: unknown;
+            };
+            /** @description a JSON object, at most 32 levels deep and 65536 bytes */
+            gathered_context: {
+                [key: string]: unknown;
+            };
+            duration_seconds: components["schemas"]["Int"] | null;
+            /** Format: date-time */
+            created_at: string;
+            ended_at: string | null;
+            name: string | null;
+            phone_number: string | null;
+            cost: components["schemas"]["RunCost"];
+            disposition: string | null;
+            campaign_id: components["schemas"]["Int"] | null;
+            /** @description What happened, in at most 500 characters, written by the analysis after the run; null until then */
+            summary: string | null;
+            /** @description The analysis after the run: `pending`, then `completed` or `failed`; `skipped` when the run ended without a conversation; null while it has not ended */
+            analysis_status: ("pending" | "completed" | "failed" | "skipped") | null;
+            /** @description Why the analysis failed */
+            analysis_error: string | null;
+            sms: {
+                to: string;
+                text: string;
+                /** Format: date-time */
+                sent_at: string;
+            }[];
+            logs: {
+                /** Format: date-time */
+                timestamp: string;
+                /** @enum {string} */
+                level: "debug" | "info" | "warning" | "error";
+                message: string;
+                tool_call?: components["schemas"]["ToolCallRecord"];
+            }[];
+            integration_deliveries: {
+                connection_id: string;
+                /** @enum {string} */
+                status: "delivered" | "failed";
+                detail: string | null;
+                /** Format: date-time */
+                delivered_at: string;
+            }[];
+            /** @description Signed download links (valid for an hour), or null while the call is live and when there is no such file */
+            files: {
+                recording: string | null;
+                transcript: string | null;
+            };
+            /** @description For `webrtc` and `smallwebrtc`: the voice session's socket; absent for a chat */
+            session?: components["schemas"]["BrowserVoiceSession"];
+        };
+        RunCost: {
+            /** @description What the run cost in all (its talk time and its language-model tokens), 2 decimals; null until the run is billed when it ends */
+            amount: number | null;
+            currency: components["schemas"]["Currency"];
+            breakdown: {
+                /** @description The talk time at the call rate (a chat is not charged for time); null until billed */
+                telephony: number | null;
+                /** @description The language-model tokens of the conversation (charged when it ended) and of its analysis (added when it finished); null until billed */
+                language_model: number | null;
+            };
+            tokens: {
+                /**
+                 * int
+                 * @description Prompt tokens of the run's model requests so far
+                 */
+                prompt: number;
+                /**
+                 * int
+                 * @description Completion tokens of the run's model requests so far
+                 */
+                completion: number;
+            };
+        };
+        /** @enum {string} */
+        Currency: "PLN";
+        ToolCallRecord: {
+            tool_uuid: string;
+            tool_type: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+            arguments_truncated?: boolean;
+            /** @enum {string} */
+            outcome: "ok" | "error";
+            error_type: string | null;
+            status_code: components["schemas"]["Int"] | null;
+            duration_ms: components["schemas"]["NonNegativeInt"];
+            response: string | null;
+            response_truncated: boolean;
+        };
+        /**
+         * int
+         * @description an integer
+         */
+        NonNegativeInt: number;
+        BrowserVoiceSession: {
+            /** @description The session's WebSocket (`ws`/`wss` on the API's public origin, `…/voice/sessions/{run}/{token}`): the browser sends its microphone as binary frames of 16 kHz mono PCM16 (little-endian) and receives the agent's audio the same way, with JSON text messages (`mark`, `clear`, `transcript`, `end`; see docs/voice.md) */
+            url: string;
+            /** @description The capability in the URL's path, for this run only */
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        RunPage: {
+            items: components["schemas"]["RunSummary"][];
+            total_count: components["schemas"]["Int"];
+            total_pages: components["schemas"]["Int"];
+            page: components["schemas"]["Int"];
+            limit: components["schemas"]["Int"];
+        };
+        RunSummary: {
+            workflow_run_id: components["schemas"]["Int"];
+            workflow_id: components["schemas"]["Int"];
+            /** @enum {string} */
+            mode: "phone" | "webrtc" | "smallwebrtc" | "chat";
+            /** @enum {string} */
+            status: "initialized" | "queued" | "ringing" | "in_progress" | "completed" | "busy" | "no_answer" | "failed" | "canceled";
+            /** @description a JSON object, at most 32 levels deep and 65536 bytes */
+            initial_context: {
+                [key: string]: unknown;
+            };
+            /** @description a JSON object, at most 32 levels deep and 65536 bytes */
+            gathered_context: {
+                [key: string]: unknown;
+            };
+            duration_seconds: components["schemas"]["Int"] | null;
+            /** Format: date-time */
+            created_at: string;
+            ended_at: string | null;
+        };
         Run: {
             workflow_run_id: components["schemas"]["Int"];
             workflow_id: components["schemas"]["Int"];
@@ -2237,78 +2377,6 @@ export interface components {
                 recording: string | null;
                 transcript: string | null;
             };
-        };
-        RunCost: {
-            /** @description What the run cost in all (its talk time and its language-model tokens), 2 decimals; null until the run is billed when it ends */
-            amount: number | null;
-            currency: components["schemas"]["Currency"];
-            breakdown: {
-                /** @description The talk time at the call rate (a chat is not charged for time); null until billed */
-                telephony: number | null;
-                /** @description The language-model tokens of the conversation (charged when it ended) and of its analysis (added when it finished); null until billed */
-                language_model: number | null;
-            };
-            tokens: {
-                /**
-                 * int
-                 * @description Prompt tokens of the run's model requests so far
-                 */
-                prompt: number;
-                /**
-                 * int
-                 * @description Completion tokens of the run's model requests so far
-                 */
-                completion: number;
-            };
-        };
-        /** @enum {string} */
-        Currency: "PLN";
-        ToolCallRecord: {
-            tool_uuid: string;
-            tool_type: string;
-            arguments: {
-                [key: string]: unknown;
-            };
-            arguments_truncated?: boolean;
-            /** @enum {string} */
-            outcome: "ok" | "error";
-            error_type: string | null;
-            status_code: components["schemas"]["Int"] | null;
-            duration_ms: components["schemas"]["NonNegativeInt"];
-            response: string | null;
-            response_truncated: boolean;
-        };
-        /**
-         * int
-         * @description an integer
-         */
-        NonNegativeInt: number;
-        RunPage: {
-            items: components["schemas"]["RunSummary"][];
-            total_count: components["schemas"]["Int"];
-            total_pages: components["schemas"]["Int"];
-            page: components["schemas"]["Int"];
-            limit: components["schemas"]["Int"];
-        };
-        RunSummary: {
-            workflow_run_id: components["schemas"]["Int"];
-            workflow_id: components["schemas"]["Int"];
-            /** @enum {string} */
-            mode: "phone" | "webrtc" | "smallwebrtc" | "chat";
-            /** @enum {string} */
-            status: "initialized" | "queued" | "ringing" | "in_progress" | "completed" | "busy" | "no_answer" | "failed" | "canceled";
-            /** @description a JSON object, at most 32 levels deep and 65536 bytes */
-            initial_context: {
-                [key: string]: unknown;
-            };
-            /** @description a JSON object, at most 32 levels deep and 65536 bytes */
-            gathered_context: {
-                [key: string]: unknown;
-            };
-            duration_seconds: components["schemas"]["Int"] | null;
-            /** Format: date-time */
-            created_at: string;
-            ended_at: string | null;
         };
         RunTranscript: {
             workflow_run_id: components["schemas"]["Int"];
@@ -5299,13 +5367,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Run */
+            /** @description CreatedConversation */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Run"];
+                    "application/json": components["schemas"]["CreatedConversation"];
                 };
             };
             /** @description Missing, unknown or revoked API key */

@@ -104,6 +104,24 @@ export const RecordingResponse = Schema.Struct({
   expires_at: Timestamp
 }).annotations({ identifier: "RunRecording" })
 
+/** A browser voice session's socket: where to open it and the capability that opens it. */
+export const BrowserVoiceSession = Schema.Struct({
+  url: Schema.String.annotations({
+    description:
+      "The session's WebSocket (`ws`/`wss` on the API's public origin, `…/voice/sessions/{run}/{token}`): the browser sends its microphone as binary frames of 16 kHz mono PCM16 (little-endian) and receives the agent's audio the same way, with JSON text messages (`mark`, `clear`, `transcript`, `end`; see docs/voice.md)"
+  }),
+  token: Schema.String.annotations({ description: "The capability in the URL's path, for this run only" }),
+  expires_at: Timestamp.annotations({ description: "Until when the socket can be opened (2 minutes)" })
+}).annotations({ identifier: "BrowserVoiceSession" })
+
+/** `POST /agents/{agent_id}/conversations`: the run, and for a browser voice session its socket. */
+export const CreatedConversationResponse = Schema.Struct({
+  ...RunResponse.fields,
+  session: Schema.optionalWith(BrowserVoiceSession, { exact: true }).annotations({
+    description: "For `webrtc` and `smallwebrtc`: the voice session's socket; absent for a chat"
+  })
+}).annotations({ identifier: "CreatedConversation" })
+
 /** `POST /agents/{agent_id}/conversations`. */
 export const CreateConversationRequest = strict(
   Schema.Struct({
@@ -188,13 +206,13 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
     HttpApiEndpoint.post("create", "/agents/:agent_id/conversations")
       .setPath(agentPath)
       .setPayload(CreateConversationRequest)
-      .addSuccess(RunResponse)
+      .addSuccess(CreatedConversationResponse)
       .addError(Conflict)
       .annotateContext(
         OpenApi.annotations({
           summary: "Create a conversation",
           description:
-            "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. 409 when the agent is archived."
+            "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. A browser session's answer also has `session`: the WebSocket that runs the voice conversation (the run goes `in_progress` when it opens and ends when it closes or the agent ends it). 409 when the agent is archived."
         })
       )
   )

@@ -11,6 +11,7 @@ import { type AnswerDocument, Carrier, type CarrierWebhook } from "./Carrier.js"
 import type { InvalidCarrierCallback, InvalidCarrierSignature } from "./CarrierErrors.js"
 import * as CarrierAddresses from "./CarrierAddresses.js"
 import * as CallStatusOrder from "./CallStatusOrder.js"
+import * as CallAudioHandOver from "./CallAudioHandOver.js"
 
 /**
  * The carrier's webhooks for a run's call (`/telephony/{provider}/answer|status/{run}`). Each is checked
@@ -108,6 +109,23 @@ export const make = Effect.gen(function* () {
       Effect.orElseSucceed(() => null)
     )
 
+  /**
+   * Waits until the run's voice loop handed its audio over (or the run ended otherwise), reading the run
+   * from storage: the loop may run on another server. At most `handOverTimeout`.
+   */
+  const handOver = (runId: RunId) => {
+    const settled = Effect.map(runs.findAnyOrganization(runId), (found) =>
+      Option.match(found, {
+        onNone: () => true,
+        onSome: (run) => isFinal(run.status) || !CallAudioHandOver.awaitsHandOver(run)
+      })
+    )
+    const poll: Effect.Effect<void> = Effect.flatMap(settled, (done) =>
+      done ? Effect.void : Effect.zipRight(Effect.sleep(CallAudioHandOver.pollInterval), poll)
+    )
+    return Effect.ignore(Effect.timeout(poll, CallAudioHandOver.handOverTimeout))
+  }
+
   const status = (runId: RunId, webhook: CarrierWebhook) =>
     Effect.gen(function* () {
       yield* carrier.verifyWebhook({
@@ -122,6 +140,10 @@ export const make = Effect.gen(function* () {
       if (event.type === "ended") {
         const line = yield* priceLine(callback.call_id)
         if (line !== null) yield* report({ type: "log", level: "info", message: line })
+        if (run.status === "in_progress" && CallAudioHandOver.awaitsHandOver(run)) {
+          yield* report({ type: "log", level: "info", message: CallAudioHandOver.waitingMessage })
+          yield* handOver(runId)
+        }
       }
       yield* report(event)
     }).pipe(

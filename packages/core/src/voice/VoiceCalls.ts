@@ -6,6 +6,7 @@ import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Carrier } from "./Carrier.js"
 import * as CallRecording from "./CallRecording.js"
+import * as CallAudioHandOver from "./CallAudioHandOver.js"
 import type { MediaSession } from "./MediaSession.js"
 import { SpeechToText } from "./SpeechToText.js"
 import { TextToSpeech } from "./TextToSpeech.js"
@@ -20,7 +21,8 @@ import * as VoiceMetrics from "./VoiceMetrics.js"
  * it landed): the run's agent version is read from storage, and the `VoiceLoop` runs over the socket's
  * `MediaSession` in the agent's language and voice. While it runs, the transcript is written as fragments
  * and each turn's latencies as a log line and in `/metrics` (`VoiceMetrics`); the model's tokens are counted on the run. When the loop ends,
- * the recording (both sides mixed, `CallRecording`) is stored, then the call is hung up through the
+ * the recording (both sides mixed, `CallRecording`) is stored and the run marked as handed over
+ * (`CallAudioHandOver`: the carrier's end waits for it), then the call is hung up through the
  * carrier — or transferred, when the agent transferred it to a number its version allows; a caller who
  * hung up is left alone. The run itself ends with the carrier's status callback (`CarrierCallbacks`),
  * which brings the billed duration. A server stopping interrupts the loop: the call is hung up the same way.
@@ -106,6 +108,8 @@ export const make = Effect.gen(function* () {
         )
       })
 
+      // from here the carrier's end of the call waits (bounded) for this loop's recording and transcript
+      yield* report({ type: "log", level: "info", message: CallAudioHandOver.connectedMessage })
       const end = yield* VoiceLoop.run({
         version,
         media: recorded(media, recording),
@@ -127,6 +131,7 @@ export const make = Effect.gen(function* () {
 
       yield* report({ type: "log", level: end.reason === "error" ? "error" : "info", message: endLine(end) })
       if (recording.seconds() > 0) yield* report({ type: "recording", bytes: recording.wav() })
+      yield* report({ type: "log", level: "info", message: CallAudioHandOver.handedOverMessage })
       switch (end.reason) {
         case "hangup":
           return

@@ -7,6 +7,7 @@ import { downloadUrl } from "../files/DownloadUrls.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import * as RunPageReads from "./RunPageReads.js"
 import { runResponse, transcriptResponse } from "./RunResponses.js"
+import * as SessionTokens from "../voice-sessions/SessionTokens.js"
 
 /** Handlers of the conversations group. */
 export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", (handlers) =>
@@ -23,7 +24,9 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
           function* ({ path, payload }) {
             const organization = yield* CurrentOrganization
             const run = yield* runs.createConversation(organization.id, path.agent_id, payload)
-            return yield* runResponse(run)
+            const response = yield* runResponse(run)
+            if (run.mode === "chat") return response
+            return { ...response, session: yield* SessionTokens.issue(run.workflow_run_id) }
           },
           signing,
           Effect.mapError(CoreErrors.toHttp)

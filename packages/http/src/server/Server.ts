@@ -187,7 +187,7 @@ export const layer = Layer.unwrapEffect(
     const trustedHosts = Layer.orDie(PublicBaseUrl.layerTrustedHosts(config.publicHosts))
     // With Twilio: the carrier's webhooks (signed, outside the API key) and its media sockets (upgrades of
     // the Node server), the calls' conversations running where their socket lands.
-    const { carrierRoutes, mediaSockets } = VoiceLayers.serverLayers(
+    const { carrierRoutes, mediaSockets, browserSockets } = VoiceLayers.serverLayers(
       config.voice,
       NodeOutboundHttp.layer.pipe(Layer.provide(OutboundPolicy.layer(config.outboundAllowHosts)))
     )
@@ -256,7 +256,7 @@ export const layer = Layer.unwrapEffect(
       leaseWarning,
       Layer.merge(
         Layer.effectDiscard(Effect.zipRight(announce, Deferred.succeed(listening, undefined))),
-        mediaSockets
+        Layer.merge(mediaSockets, browserSockets.pipe(Layer.provide(linkSigning)))
       ).pipe(Layer.provideMerge(http)),
       onceListening(
         Layer.mergeAll(

@@ -21,7 +21,8 @@ import { NodeServer } from "../server/HardenedNodeServer.js"
  * else — another path, a wrong or expired token, an unknown or ended run — is refused with a plain HTTP
  * status and the connection closed, never upgraded. An accepted socket becomes the call's
  * `TwilioMediaSession` and its conversation runs here (`VoiceCalls.serve`), whichever server placed the
- * call. The calls belong to the layer: when the server stops, each is interrupted and hung up.
+ * call. The calls belong to the layer: when the server stops, each is interrupted and hung up. Upgrades
+ * outside `/telephony/` are left to `BrowserSockets` (which answers an unknown path 404).
  */
 
 /** The largest frame a media socket takes (Twilio's are under 1 KiB; `MediaStreamMessages` refuses past 64 KiB). */
@@ -77,6 +78,8 @@ export const layer = Layer.scopedDiscard(
       })
 
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // the other upgrades (browser voice sessions, unknown paths) are `BrowserSockets`' to answer
+      if (!new URL(request.url ?? "", "http://path.invalid").pathname.startsWith("/telephony/")) return
       socket.on("error", () => socket.destroy())
       Runtime.runPromise(runtime)(
         Effect.orElseSucceed(admit(request.url ?? ""), () => ({ refused: 503 }) as const)

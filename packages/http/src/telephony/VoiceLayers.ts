@@ -1,4 +1,5 @@
 import {
+  BrowserSessions,
   CallEvents,
   CarrierAddresses,
   CarrierCallbacks,
@@ -22,6 +23,7 @@ import { Layer, Option, Redacted } from "effect"
 import type { OutboundHttp } from "@voice-agent-platform/core"
 import * as CarrierRoutes from "./CarrierRoutes.js"
 import * as MediaSockets from "./MediaSockets.js"
+import * as BrowserSockets from "../voice-sessions/BrowserSockets.js"
 import type { TelephonySettings, VoiceSettings } from "../server/VoiceConfig.js"
 
 /**
@@ -80,19 +82,39 @@ export const callServices = (settings: VoiceSettings, twilio: Twilio) =>
     Layer.provideMerge(carrier(twilio))
   )
 
+/**
+ * The browser voice sessions' conversations (`mode: webrtc`), whatever the telephony: the same engine,
+ * tools and speech providers as a real call's, with no carrier.
+ */
+export const browserServices = (settings: VoiceSettings) =>
+  BrowserSessions.layer.pipe(
+    Layer.provide(ConversationEngine.layer),
+    Layer.provideMerge(
+      RuntimeTools.layer.pipe(Layer.provide(ToolExecutor.layer), Layer.provide(IntegrationProvider.layerNone))
+    ),
+    Layer.provide(CallEvents.layer),
+    Layer.provide(Layer.mergeAll(speechToText(settings), textToSpeech(settings))),
+    Layer.provide(VoiceLoopSettings.layer({ silenceSeconds: settings.silenceSeconds }))
+  )
+
 const orEmpty = <E, R>(layer: Layer.Layer<never, E, R> | null): Layer.Layer<never, E, R> =>
   layer ?? Layer.empty
 
 /**
  * What the server adds for real calls: the carrier's routes (to serve with the API) and its media sockets
  * (on the Node server), sharing one `callServices` (tools' requests through `outbound`); both empty with
- * simulated calls.
+ * simulated calls. And, always, the browser voice sessions' sockets (`BrowserSockets`, on the Node server;
+ * they answer the upgrades the carrier's do not).
  */
 export const serverLayers = (settings: VoiceSettings, outbound: Layer.Layer<OutboundHttp.OutboundHttp>) => {
   const twilio = settings.telephony.kind === "twilio" ? settings.telephony : null
   const services = twilio === null ? null : callServices(settings, twilio).pipe(Layer.provide(outbound))
   return {
     carrierRoutes: orEmpty(services === null ? null : CarrierRoutes.layer.pipe(Layer.provide(services))),
-    mediaSockets: orEmpty(services === null ? null : MediaSockets.layer.pipe(Layer.provide(services)))
+    mediaSockets: orEmpty(services === null ? null : MediaSockets.layer.pipe(Layer.provide(services))),
+    browserSockets: BrowserSockets.layer.pipe(
+      Layer.provide(browserServices(settings)),
+      Layer.provide(outbound)
+    )
   }
 }

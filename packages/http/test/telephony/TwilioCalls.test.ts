@@ -1,21 +1,22 @@
 import { describe, expect, it } from "@effect/vitest"
-import { StreamToken, WavFile } from "@voice-agent-platform/core"
+import { CallAudioHandOver, StreamToken, WavFile } from "@voice-agent-platform/core"
+import { AudioFixtures, DeepgramScript, FakeMediaStream } from "@voice-agent-platform/voice/testing"
+import { Effect, Either, Fiber } from "effect"
 import { CallingClock } from "@voice-agent-platform/core/testing"
-import { FakeOpenAiServer } from "@voice-agent-platform/language-models/testing"
 import {
-  AudioFixtures,
-  DeepgramScript,
-  FakeDeepgram,
-  FakeMediaStream,
-  FakeSpeechServer,
-  FakeTwilio
-} from "@voice-agent-platform/voice/testing"
-import { ConfigProvider, Effect, Either, Layer } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import * as Server from "../../src/server/Server.js"
-import { freePort } from "../support/ServerProcesses.js"
+  agentWithEndCall,
+  answerUrl,
+  api,
+  type Body,
+  defaultFrom,
+  download,
+  mediaSecret,
+  runUntil,
+  serverNow,
+  started,
+  statusUrl,
+  until
+} from "./TwilioHarness.js"
 
 /**
  * Real calls end to end through the bundled server (`Server.layer`, configured as by the environment,
@@ -24,119 +25,10 @@ import { freePort } from "../support/ServerProcesses.js"
  * the caller through the fake Deepgram, thinks with the fake model, speaks through the fake speech server.
  */
 
-type Body = Record<string, any>
-
-const apiKey = `vap_${"T".repeat(40)}`
-const mediaSecret = "the media stream secret of this test, 32+ bytes"
-const defaultFrom = "+48221234567"
-/** The servers' clock (`CLOCK_OFFSET_SECONDS`): 11:00 UTC of today as the file began. */
-const serverClock = CallingClock.env()
-/** The servers' time now. */
-const serverNow = () => Date.now() + Number(serverClock.CLOCK_OFFSET_SECONDS) * 1000
-
-/** The server and every fake, for the scope. */
-const started = Effect.gen(function* () {
-  const twilio = yield* FakeTwilio.start()
-  const deepgram = yield* FakeDeepgram.make()
-  const speech = yield* FakeSpeechServer.start
-  const model = yield* FakeOpenAiServer.start
-  const port = yield* Effect.promise(() => freePort())
-  const dataDir = yield* Effect.acquireRelease(
-    Effect.sync(() => mkdtempSync(join(tmpdir(), "vap-twilio-"))),
-    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-  )
-  const origin = `http://127.0.0.1:${port}`
-  const env = {
-    // the server's clock at 11:00 UTC of today: CallingClock.inside is within calling hours, whatever the hour
-    ...serverClock,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEY: apiKey,
-    TELEPHONY: "twilio",
-    TWILIO_ACCOUNT_SID: twilio.accountSid,
-    TWILIO_AUTH_TOKEN: twilio.authToken,
-    TWILIO_API_BASE_URL: twilio.baseUrl,
-    TWILIO_DEFAULT_FROM: defaultFrom,
-    PUBLIC_BASE_URL: origin,
-    MEDIA_STREAM_SECRET: mediaSecret,
-    STT_PROVIDER: "deepgram",
-    DEEPGRAM_API_KEY: deepgram.apiKey,
-    DEEPGRAM_URL: deepgram.url,
-    TTS_PROVIDER: "openai",
-    TTS_BASE_URL: speech.openAiBaseUrl,
-    TTS_API_KEY: FakeSpeechServer.openAiKey,
-    LLM_PROVIDER: "openai",
-    LLM_BASE_URL: model.baseUrl,
-    LLM_API_KEY: "sk-test-0123456789abcdefghijklmnopqrstuvwxyz",
-    LLM_MODEL: "fake-model-1"
-  }
-  yield* Layer.build(Server.layer).pipe(
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
-  )
-  return { twilio, deepgram, speech, model, origin }
-})
-
-const api = (origin: string, method: string, path: string, body?: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${origin}/api/v1${path}`, {
-      method,
-      headers: { "X-API-Key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const text = await response.text()
-    return { status: response.status, body: (text === "" ? null : JSON.parse(text)) as Body }
-  })
-
-const download = (url: string) =>
-  Effect.promise(async () => new Uint8Array(await (await fetch(url)).arrayBuffer()))
-
-/** An agent whose tools include end_call. */
-const agentWithEndCall = (origin: string) =>
-  Effect.gen(function* () {
-    const created = yield* api(origin, "POST", "/agents/from-script", {
-      agent: { greeting: "Hello, this is the clinic.", agent_goal: "Confirm the appointment" }
-    })
-    expect(created.status).toBe(200)
-    const tool = yield* api(origin, "POST", "/tools", {
-      name: "End call",
-      definition: { type: "end_call", config: {} }
-    })
-    expect(tool.status).toBe(200)
-    const patched = yield* api(origin, "PATCH", `/agents/${created.body.public_id}`, {
-      tools: [tool.body.tool_uuid]
-    })
-    expect(patched.status).toBe(200)
-    return created.body.public_id as string
-  })
-
-/** Reads the run until `check` holds of it. */
-const runUntil = (origin: string, agent: string, runId: number, check: (run: Body) => boolean) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 500; i++) {
-      const run = yield* api(origin, "GET", `/agents/${agent}/conversations/${runId}`)
-      if (check(run.body)) return run.body
-      yield* Effect.sleep("20 millis")
-    }
-    return yield* Effect.dieMessage(`run ${runId} never reached the state asked for`)
-  })
-
-const until = (check: () => boolean, what: string) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 500; i++) {
-      if (check()) return
-      yield* Effect.sleep("20 millis")
-    }
-    return yield* Effect.dieMessage(`never: ${what}`)
-  })
-
-const answerUrl = (origin: string, runId: number) => `${origin}/telephony/twilio/answer/${runId}`
-const statusUrl = (origin: string, runId: number) => `${origin}/telephony/twilio/status/${runId}`
-
 describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
   it.scopedLive("a call end to end: dial, signed answer, stream, greeting, a turn, end_call, completed", () =>
     Effect.gen(function* () {
-      const { twilio, deepgram, speech, model, origin } = yield* started
+      const { twilio, deepgram, speech, model, origin } = yield* started()
       const agent = yield* agentWithEndCall(origin)
       const to = CallingClock.inside
 
@@ -302,10 +194,73 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
   )
 
   it.scopedLive(
+    "the caller hangs up and Twilio's completed comes before the socket's stop: recording and transcript kept",
+    () =>
+      Effect.gen(function* () {
+        const { twilio, deepgram, model, origin } = yield* started()
+        const agent = yield* agentWithEndCall(origin)
+        const placed = yield* api(origin, "POST", `/agents/${agent}/calls`, {
+          phone_number: CallingClock.inside
+        })
+        const runId = placed.body.workflow_run_id as number
+        const call = twilio.calls().at(-1)!
+        const answered = yield* twilio.postSigned(answerUrl(origin, runId), [["CallSid", call.sid]])
+        const streamUrl = /<Stream url="([^"]+)"/.exec(answered.body)![1]!
+        yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "in-progress", 2))
+
+        yield* deepgram.script({ steps: [DeepgramScript.utterance("Sorry I have to go", 3200)] })
+        yield* model.script({ kind: "reply", content: "All right, have a good day." })
+        const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+        yield* stream.start
+        yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
+        yield* stream.sendAudio(AudioFixtures.mulawTone(440, 400))
+        // the reply played: its mark echoed
+        yield* stream.waitFor((received) => received.filter((m) => m.event === "mark").length >= 2, 20_000)
+
+        // the caller hangs up: Twilio's completed reaches the server first, while the socket is still open
+        const completed = yield* Effect.fork(
+          twilio.postSigned(
+            statusUrl(origin, runId),
+            twilio.statusParams(call, "completed", 3, [["CallDuration", "4"]])
+          )
+        )
+        const waiting = yield* runUntil(origin, agent, runId, (run) =>
+          run.logs.some((l: Body) => l.message === CallAudioHandOver.waitingMessage)
+        )
+        expect(waiting.status).toBe("in_progress")
+        // then the socket's stop: the loop stores the recording and the transcript, and the run ends
+        yield* stream.stop
+        expect((yield* Fiber.join(completed)).status).toBe(204)
+        const ended = yield* runUntil(origin, agent, runId, (run) => run.status === "completed")
+        expect(ended.duration_seconds).toBe(4)
+        const messages = ended.logs.map((l: Body) => l.message as string)
+        expect(messages).toContain("The caller hung up")
+        expect(messages.indexOf(CallAudioHandOver.handedOverMessage)).toBeGreaterThan(
+          messages.indexOf(CallAudioHandOver.waitingMessage)
+        )
+        // no call hung up by the engine: the caller did
+        expect(
+          twilio.requests().some((r) => r.path.endsWith(`/Calls/${call.sid}.json`) && r.method === "POST")
+        ).toBe(false)
+
+        const transcript = yield* api(origin, "GET", `/agents/${agent}/conversations/${runId}/transcript`)
+        expect(transcript.body.turns.map((t: Body) => [t.role, t.text])).toEqual([
+          ["assistant", "Hello, this is the clinic."],
+          ["user", "Sorry I have to go"],
+          ["assistant", "All right, have a good day."]
+        ])
+        const recording = yield* api(origin, "GET", `/agents/${agent}/conversations/${runId}/recording`)
+        expect(recording.status).toBe(200)
+        const info = Either.getOrThrow(WavFile.parse(yield* download(recording.body.download_url)))
+        expect(info.duration_seconds).toBeGreaterThan(stream.receivedAudio().length / 8000 - 0.1)
+      })
+  )
+
+  it.scopedLive(
     "busy, no answer, failed, a dropped media socket, the carrier down: each run ends, its channel free",
     () =>
       Effect.gen(function* () {
-        const { twilio, origin } = yield* started
+        const { twilio, origin } = yield* started()
         const agent = yield* agentWithEndCall(origin)
         const to = CallingClock.inside
         for (const [status, final] of [

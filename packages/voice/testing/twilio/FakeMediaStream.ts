@@ -25,6 +25,11 @@ export interface Options {
   readonly streamSid?: string
   /** How long a mark waits before it is echoed, as if its audio were playing. Default 0. */
   readonly markDelayMs?: number
+  /**
+   * Holds every mark until the test plays the audio before it (`play`) or the engine sends `clear`, so a
+   * test says how far the agent was heard. Default false.
+   */
+  readonly holdMarks?: boolean
   /** How long to wait for the socket to open. Default 5000. */
   readonly openTimeoutMs?: number
   /** `customParameters` of the `start` message. */
@@ -50,6 +55,10 @@ export interface Stream {
   readonly receivedAudio: () => Uint8Array
   /** The names of the marks echoed so far, in order. */
   readonly echoedMarks: () => ReadonlyArray<string>
+  /** The marks received and not echoed yet, in order (`holdMarks`, `markDelayMs`). */
+  readonly heldMarks: () => ReadonlyArray<string>
+  /** Echoes the held marks up to and including `name`, as if the audio before it had played. */
+  readonly play: (name: string) => Effect.Effect<void>
   /** Waits until `check` holds of what was received (polling), failing after `timeoutMs` (default 5000). */
   readonly waitFor: (
     check: (received: ReadonlyArray<MediaStreamMessages.Outbound>) => boolean,
@@ -71,7 +80,7 @@ export const connect = (url: string, options: Options): Effect.Effect<Stream, Er
     const invalid: Array<string> = []
     const audio: Array<Uint8Array> = []
     const echoed: Array<string> = []
-    const pendingMarks = new Map<string, ReturnType<typeof setTimeout>>()
+    const pendingMarks = new Map<string, ReturnType<typeof setTimeout> | undefined>()
     let closedWith: number | null = null
     let sequence = 0
     let chunk = 0
@@ -140,7 +149,8 @@ export const connect = (url: string, options: Options): Effect.Effect<Stream, Er
       received.push(message)
       if (message.event === "media") audio.push(message.media.payload)
       else if (message.event === "mark") {
-        if (markDelayMs === 0) echo(message.mark.name)
+        if (options.holdMarks === true) pendingMarks.set(message.mark.name, undefined)
+        else if (markDelayMs === 0) echo(message.mark.name)
         else
           pendingMarks.set(
             message.mark.name,
@@ -226,6 +236,16 @@ export const connect = (url: string, options: Options): Effect.Effect<Stream, Er
         return joined
       },
       echoedMarks: () => [...echoed],
+      heldMarks: () => [...pendingMarks.keys()],
+      play: (name) =>
+        Effect.sync(() => {
+          if (!pendingMarks.has(name)) throw new Error(`no mark ${name} is held`)
+          for (const [held, timer] of [...pendingMarks]) {
+            clearTimeout(timer)
+            echo(held)
+            if (held === name) return
+          }
+        }),
       waitFor: (check, timeoutMs = 5000) =>
         Effect.gen(function* () {
           const until = Date.now() + timeoutMs

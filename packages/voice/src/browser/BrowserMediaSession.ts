@@ -1,0 +1,100 @@
+import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
+import {
+  type InboundEvent,
+  type MediaSession,
+  MediaSessionFailed
+} from "@voice-agent-platform/core/voice/MediaSession.js"
+import { Effect, Either, Queue, type Scope, Stream, Take } from "effect"
+import WebSocket from "ws"
+import * as BrowserSocketMessages from "./BrowserSocketMessages.js"
+
+/**
+ * The `MediaSession` over a browser voice session's socket the server accepted (`ws`, see
+ * `BrowserSocketMessages`): binary frames are the person's audio (PCM16, 16 kHz), text `mark` an echoed
+ * mark, `dtmf` a key, `stop` (or the socket closing cleanly, 1000 or 1001 for a page left) the end. The
+ * agent's audio goes out as binary frames as it comes, marks and `clear` as text; `send` adds the session's
+ * other text messages (`transcript`, `end`). A frame that is not the protocol's (an odd number of audio
+ * bytes, unknown text), a socket that drops, or a send that fails ends the session with
+ * `MediaSessionFailed`. The socket is closed with the scope.
+ */
+
+export interface BrowserMediaSession {
+  readonly session: MediaSession
+  /** Sends one of the session's text messages. */
+  readonly send: (message: BrowserSocketMessages.Outbound) => Effect.Effect<void, MediaSessionFailed>
+}
+
+const failed = (reason: string) => new MediaSessionFailed({ reason })
+
+export const make = (socket: WebSocket): Effect.Effect<BrowserMediaSession, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const inbound = yield* Queue.unbounded<Take.Take<InboundEvent, MediaSessionFailed>>()
+    let ended = false
+    const end = (take: Take.Take<InboundEvent, MediaSessionFailed>, event?: InboundEvent) => {
+      if (ended) return
+      ended = true
+      if (event !== undefined) Queue.unsafeOffer(inbound, Take.of(event))
+      Queue.unsafeOffer(inbound, take)
+    }
+    const fail = (reason: string) => end(Take.fail(failed(reason)))
+    const offer = (event: InboundEvent) => Queue.unsafeOffer(inbound, Take.of(event))
+
+    socket.on("message", (data, isBinary) => {
+      if (ended) return
+      const bytes = Array.isArray(data)
+        ? Buffer.concat(data)
+        : data instanceof ArrayBuffer
+          ? Buffer.from(data)
+          : data
+      if (isBinary) {
+        const decoded = Pcm16Bytes.decode(null, bytes)
+        if (decoded.carry !== null) return fail("an audio frame that is not whole PCM16 samples")
+        if (decoded.samples.length > 0)
+          offer({ _tag: "Audio", sample_rate: BrowserSocketMessages.sampleRate, samples: decoded.samples })
+        return
+      }
+      const message = BrowserSocketMessages.decodeInbound(bytes.toString("utf8"))
+      if (Either.isLeft(message)) return fail(message.left)
+      switch (message.right.type) {
+        case "mark":
+          return offer({ _tag: "Mark", name: message.right.name })
+        case "dtmf":
+          return offer({ _tag: "Dtmf", digit: message.right.digit })
+        case "stop":
+          return end(Take.end, { _tag: "Stopped" })
+      }
+    })
+    socket.on("close", (code) => {
+      // a page closed or left (1000, 1001) is the person ending the session; anything else a drop
+      if (code === 1000 || code === 1001) end(Take.end, { _tag: "Stopped" })
+      else fail(`the socket closed (${code})`)
+    })
+    socket.on("error", (error) =>
+      fail(`the socket failed (${(error as NodeJS.ErrnoException).code ?? "error"})`)
+    )
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)
+          socket.close(1000)
+      })
+    )
+
+    const sendFrame = (frame: string | Uint8Array) =>
+      Effect.async<void, MediaSessionFailed>((resume) => {
+        if (socket.readyState !== WebSocket.OPEN) return resume(Effect.fail(failed("the socket is closed")))
+        socket.send(frame, { binary: typeof frame !== "string" }, (error) =>
+          resume(error === undefined || error === null ? Effect.void : Effect.fail(failed("a send failed")))
+        )
+      })
+    const send = (message: BrowserSocketMessages.Outbound) =>
+      sendFrame(BrowserSocketMessages.encodeOutbound(message))
+
+    const session: MediaSession = {
+      sample_rate: BrowserSocketMessages.sampleRate,
+      events: Stream.flattenTake(Stream.fromQueue(inbound)),
+      sendAudio: (samples) => (samples.length === 0 ? Effect.void : sendFrame(Pcm16Bytes.encode(samples))),
+      sendMark: (name) => send({ type: "mark", name }),
+      clear: send({ type: "clear" })
+    }
+    return { session, send }
+  })
