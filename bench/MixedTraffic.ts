@@ -2,6 +2,7 @@
 // every request choosing a key, one of that organization's agents, a page and a size at random, so two
 // identical reads at once are rare. Seeded through the public API (and the operator API for the
 // organizations), so the engine and the hand-written servers read the same rows.
+import { random } from "./ChatWorld.js"
 import { call } from "./ServerProcess.js"
 
 /** The world's shape: the issue's 4 organizations × 5 agents × 60 runs. */
@@ -64,18 +65,7 @@ export const seed = async (port: number, adminToken: string): Promise<ReadonlyAr
   return tenants
 }
 
-/** A small deterministic generator (mulberry32), so every server is asked the same sequence. */
-export const random = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
+/** One of `items`, chosen by the generator (`random`, the chat bench's: the same seed, the same traffic). */
 const pick = <A>(next: () => number, items: ReadonlyArray<A>): A => items[Math.floor(next() * items.length)]!
 
 /** The runs-list path of one agent, page and size. */
