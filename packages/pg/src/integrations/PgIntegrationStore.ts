@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql"
 import { IntegrationConnection } from "@voice-agent-platform/core/integrations/IntegrationConnection.js"
 import { IntegrationStore } from "@voice-agent-platform/core/integrations/IntegrationStore.js"
 import { Effect, Layer } from "effect"
@@ -8,7 +7,7 @@ import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
-type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+type Query = SealedColumns.SealedRows
 
 /** A JSON object for a `jsonb` parameter (or SQL NULL). */
 const jsonOrNull = (value: object | null) => (value === null ? null : JSON.stringify(value))
@@ -25,18 +24,7 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
     const seal = (id: string, config: object) =>
       box.seal(JSON.stringify(config), SealedColumns.at(SealedColumns.of("integration_connections"), id))
     /** Rows with their config opened, as the record schema reads them. */
-    const opened = (query: Query) =>
-      Effect.map(query, (rows) =>
-        rows.map((row) => ({
-          ...row,
-          config: JSON.parse(
-            box.open(
-              row["config"] as string,
-              SealedColumns.at(SealedColumns.of("integration_connections"), row["id"] as string)
-            )
-          )
-        }))
-      )
+    const opened = SealedColumns.opener(box, "integration_connections", "json")
     const one = (query: Query) => Rows.first(IntegrationConnection)(opened(query))
     return {
       insert: (connection) =>

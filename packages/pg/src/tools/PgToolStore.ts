@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql"
 import { Credential } from "@voice-agent-platform/core/tools/Credential.js"
 import { CredentialStore } from "@voice-agent-platform/core/tools/CredentialStore.js"
 import { Tool } from "@voice-agent-platform/core/tools/Tool.js"
@@ -11,7 +10,7 @@ import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
-type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+type Query = SealedColumns.SealedRows
 
 const ToolUuid = Schema.Struct({ tool_uuid: Schema.String })
 /** Where a tool's definition is sealed: bound to its `tool_uuid`. */
@@ -29,13 +28,7 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
     /** Rows with their definition opened, as the record schema reads them. */
-    const opened = (query: Query) =>
-      Effect.map(query, (rows) =>
-        rows.map((row) => ({
-          ...row,
-          definition: JSON.parse(box.open(row["definition"] as string, toolAt(row["tool_uuid"] as string)))
-        }))
-      )
+    const opened = SealedColumns.opener(box, "tools", "json")
     const one = (query: Query) => Rows.first(Tool)(opened(query))
     return {
       insert: (tool, now) =>
@@ -122,13 +115,7 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
       const sql = yield* SqlClient.SqlClient
       const box = yield* SecretBox
       /** Rows with their secret opened, as the record schema reads them (it wraps it as Redacted). */
-      const opened = (query: Query) =>
-        Effect.map(query, (rows) =>
-          rows.map((row) => ({
-            ...row,
-            secret: box.open(row["secret"] as string, credentialAt(row["credential_uuid"] as string))
-          }))
-        )
+      const opened = SealedColumns.opener(box, "credentials", "text")
       return {
         insert: (credential) =>
           Rows.single(Credential)(

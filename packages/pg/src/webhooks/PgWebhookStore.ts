@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql"
 import { WebhookDelivery } from "@voice-agent-platform/core/webhooks/WebhookDelivery.js"
 import * as WebhookRetry from "@voice-agent-platform/core/webhooks/WebhookRetry.js"
 import { WebhookEndpoint } from "@voice-agent-platform/core/webhooks/WebhookEndpoint.js"
@@ -13,7 +12,7 @@ import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 
-type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+type Query = SealedColumns.SealedRows
 
 /** A delivery joined with its endpoint, whose columns carry an `e_` prefix. */
 /** Where an endpoint's signing secret is sealed: bound to its id. */
@@ -62,13 +61,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
     /** Endpoint rows with their secret opened, as the record schema reads them. */
-    const opened = (query: Query) =>
-      Effect.map(query, (rows) =>
-        rows.map((row) => ({
-          ...row,
-          secret: box.open(row["secret"] as string, secretAt(row["id"] as string))
-        }))
-      )
+    const opened = SealedColumns.opener(box, "webhook_endpoints", "text")
     const oneEndpoint = (query: Query) => Rows.first(WebhookEndpoint)(opened(query))
     const findEndpoint = (organizationId: number, id: string) =>
       oneEndpoint(
