@@ -26,6 +26,12 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
     /** Rows with their config opened, as the record schema reads them. */
     const opened = SealedColumns.opener(box, "integration_connections", "json")
     const one = (query: Query) => Rows.first(IntegrationConnection)(opened(query))
+    const integrationConnectionsList = Paging.list(
+      sql,
+      { table: "integration_connections", orderBy: "created_at DESC, id DESC" },
+      (rows) => Rows.all(IntegrationConnection)(opened(rows))
+    )
+
     return {
       insert: (connection) =>
         Rows.single(IntegrationConnection)(
@@ -43,18 +49,8 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
         one(sql`
           SELECT * FROM integration_connections
           WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`),
-      list: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM integration_connections WHERE organization_id = ${organizationId}`,
-          Rows.all(IntegrationConnection)(
-            opened(sql`
-              SELECT * FROM integration_connections WHERE organization_id = ${organizationId}
-              ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`)
-          ),
-          page
-        )
-      },
+      list: (organizationId, page) =>
+        integrationConnectionsList(sql`organization_id = ${organizationId}`, page),
       update: (organizationId, id, patch, now) => {
         const { config, auth_error, ...rest } = patch
         return one(sql`

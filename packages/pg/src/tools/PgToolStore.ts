@@ -30,6 +30,10 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
     /** Rows with their definition opened, as the record schema reads them. */
     const opened = SealedColumns.opener(box, "tools", "json")
     const one = (query: Query) => Rows.first(Tool)(opened(query))
+    const toolsList = Paging.list(sql, { table: "tools", orderBy: "created_at DESC, id DESC" }, (rows) =>
+      Rows.all(Tool)(opened(rows))
+    )
+
     return {
       insert: (tool, now) =>
         Rows.single(Tool)(
@@ -68,16 +72,7 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
           sql`organization_id = ${organizationId}`,
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
         ])
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM tools WHERE ${where}`,
-          Rows.all(Tool)(
-            opened(sql`
-              SELECT * FROM tools WHERE ${where}
-              ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`)
-          ),
-          page
-        )
+        return toolsList(where, page)
       },
       update: (organizationId, toolUuid, patch, now) => {
         const { definition, ...rest } = patch
@@ -116,6 +111,12 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
       const box = yield* SecretBox
       /** Rows with their secret opened, as the record schema reads them (it wraps it as Redacted). */
       const opened = SealedColumns.opener(box, "credentials", "text")
+      const credentialsList = Paging.list(
+        sql,
+        { table: "credentials", orderBy: "created_at DESC, credential_uuid DESC" },
+        (rows) => Rows.all(Credential)(opened(rows))
+      )
+
       return {
         insert: (credential) =>
           Rows.single(Credential)(
@@ -138,18 +139,7 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
               WHERE organization_id = ${organizationId} AND credential_uuid = ${credentialUuid}
               FOR UPDATE`)
           ),
-        list: (organizationId, page) => {
-          const { limit, offset } = Paging.window(page)
-          return Paging.page(
-            sql`SELECT count(*)::int8 AS total FROM credentials WHERE organization_id = ${organizationId}`,
-            Rows.all(Credential)(
-              opened(sql`
-                SELECT * FROM credentials WHERE organization_id = ${organizationId}
-                ORDER BY created_at DESC, credential_uuid DESC LIMIT ${limit} OFFSET ${offset}`)
-            ),
-            page
-          )
-        },
+        list: (organizationId, page) => credentialsList(sql`organization_id = ${organizationId}`, page),
         remove: (organizationId, credentialUuid) =>
           sql`
             DELETE FROM credentials

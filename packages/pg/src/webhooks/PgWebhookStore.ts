@@ -78,6 +78,17 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
           })} RETURNING *`)
       )
 
+    const webhookEndpointsList = Paging.list(
+      sql,
+      { table: "webhook_endpoints", orderBy: "created_at DESC, id DESC" },
+      (rows) => Rows.all(WebhookEndpoint)(opened(rows))
+    )
+    const webhookDeliveriesList = Paging.list(
+      sql,
+      { table: "webhook_deliveries", orderBy: "created_at DESC, id DESC" },
+      Rows.all(WebhookDelivery)
+    )
+
     return {
       insertEndpoint,
       insertEndpointWithin: (endpoint, limit) =>
@@ -89,18 +100,8 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
           insertEndpoint(endpoint)
         ),
       findEndpoint,
-      listEndpoints: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM webhook_endpoints WHERE organization_id = ${organizationId}`,
-          Rows.all(WebhookEndpoint)(
-            opened(sql`
-              SELECT * FROM webhook_endpoints WHERE organization_id = ${organizationId}
-              ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`)
-          ),
-          page
-        )
-      },
+      listEndpoints: (organizationId, page) =>
+        webhookEndpointsList(sql`organization_id = ${organizationId}`, page),
       updateEndpoint: (organizationId, id, patch) => {
         const { events, ...rest } = patch
         const columns = { ...rest, ...(events === undefined ? {} : { events: JSON.stringify(events) }) }
@@ -210,14 +211,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
           WHERE id = ${id} AND status = 'pending' AND attempts = ${record.attempts}`),
       listDeliveries: (organizationId, endpointId, page) => {
         const where = sql`organization_id = ${organizationId} AND endpoint_id = ${endpointId}`
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM webhook_deliveries WHERE ${where}`,
-          Rows.all(WebhookDelivery)(sql`
-            SELECT * FROM webhook_deliveries WHERE ${where}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
+        return webhookDeliveriesList(where, page)
       },
       purgeRun: (organizationId, runId) =>
         sql`DELETE FROM webhook_deliveries WHERE organization_id = ${organizationId} AND run_id = ${runId} RETURNING id`.pipe(
