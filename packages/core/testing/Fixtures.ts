@@ -9,6 +9,7 @@ import type { OrganizationId } from "../src/organizations/Organization.js"
 import { OrganizationStore } from "../src/organizations/OrganizationStore.js"
 import { base62String, layerWebCrypto } from "../src/randomness/SecureRandom.js"
 import type { NewDocument } from "../src/knowledge-base/DocumentStore.js"
+import * as NewRuns from "../src/runs/NewRun.js"
 import type { NewRun } from "../src/runs/RunStore.js"
 import type { NewTool } from "../src/tools/ToolStore.js"
 import type { AgentId } from "../src/agents/AgentIds.js"
@@ -76,27 +77,15 @@ export const newRun = (
   agentId: AgentId,
   overrides: Partial<NewRun> = {}
 ): NewRun => ({
-  workflow_id: agentId,
-  agent_definition_id: null,
-  organization_id: organizationId,
-  mode: "phone",
-  status: "queued",
-  name: null,
-  phone_number: "+48500000100",
-  initial_context: { phone_number: "+48500000100" },
-  gathered_context: {},
-  duration_seconds: null,
-  cost: null,
-  currency: "PLN",
-  disposition: null,
-  campaign_id: null,
-  trigger_id: null,
-  logs: [],
-  sms: [],
-  integration_deliveries: [],
-  files: { recording: null, transcript: null },
-  channel_reservation_id: null,
-  ended_at: null,
+  ...NewRuns.newRun({
+    workflow_id: agentId,
+    agent_definition_id: null,
+    organization_id: organizationId,
+    mode: "phone",
+    status: "queued",
+    phone_number: "+48500000100",
+    initial_context: { phone_number: "+48500000100" }
+  }),
   ...overrides
 })
 

@@ -18,6 +18,7 @@ import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import { uuidV4, SecureRandom } from "../randomness/SecureRandom.js"
 import type { Run } from "../runs/Run.js"
+import { newRun } from "../runs/NewRun.js"
 import { RunStore } from "../runs/RunStore.js"
 import { ChannelsBusy, DoNotCallListed, NoCallerId, OutsideCallingHours } from "./CallErrors.js"
 import * as CallGates from "./CallGates.js"
@@ -173,29 +174,18 @@ export const layer = Layer.effect(
             }
             const run = yield* runs
               .insert(
-                {
+                newRun({
                   workflow_id: agent.id,
                   agent_definition_id: definition.value.id,
                   organization_id: request.organizationId,
                   mode: "phone",
                   status: "queued",
-                  name: null,
                   phone_number: phoneNumber,
                   initial_context: initialContext,
-                  gathered_context: {},
-                  duration_seconds: null,
-                  cost: null,
-                  currency: "PLN",
-                  disposition: null,
                   campaign_id: request.campaign_id ?? null,
                   trigger_id: request.trigger_id ?? null,
-                  logs: [],
-                  sms: [],
-                  integration_deliveries: [],
-                  files: { recording: null, transcript: null },
-                  channel_reservation_id: reservationId,
-                  ended_at: null
-                },
+                  channel_reservation_id: reservationId
+                }),
                 now
               )
               .pipe(Effect.onExit((exit) => (Exit.isFailure(exit) ? release : Effect.void)))

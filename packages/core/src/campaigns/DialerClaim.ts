@@ -9,6 +9,7 @@ import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import { SecureRandom, uuidV4 } from "../randomness/SecureRandom.js"
 import type { Run } from "../runs/Run.js"
+import { newRun } from "../runs/NewRun.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
@@ -191,7 +192,7 @@ export const make = (owner: string, settings: ClaimSettings) =>
           const decision = yield* channels.reserveBatch(organizationId, holds, capacity, at)
           const placed = open.slice(0, decision.granted)
           const created = yield* runs.insertMany(
-            placed.map((contact, i) => newRun(campaign, contact, definition, holds[i]!.id)),
+            placed.map((contact, i) => contactRun(campaign, contact, definition, holds[i]!.id)),
             at
           )
           // answered in no particular order: each run is its contact's by the channel reservation it holds
@@ -223,31 +224,20 @@ export const make = (owner: string, settings: ClaimSettings) =>
       )
   })
 
-const newRun = (
+const contactRun = (
   campaign: Campaign,
   contact: Contact,
   definition: AgentDefinition,
   reservationId: string
-) => ({
-  workflow_id: definition.agent_id,
-  agent_definition_id: definition.id,
-  organization_id: campaign.organization_id,
-  mode: "phone" as const,
-  status: "queued" as const,
-  name: null,
-  phone_number: contact.phone_number,
-  initial_context: { ...contact.initial_context, phone_number: contact.phone_number },
-  gathered_context: {},
-  duration_seconds: null,
-  cost: null,
-  currency: "PLN" as const,
-  disposition: null,
-  campaign_id: campaign.id,
-  trigger_id: null,
-  logs: [],
-  sms: [],
-  integration_deliveries: [],
-  files: { recording: null, transcript: null },
-  channel_reservation_id: reservationId,
-  ended_at: null
-})
+) =>
+  newRun({
+    workflow_id: definition.agent_id,
+    agent_definition_id: definition.id,
+    organization_id: campaign.organization_id,
+    mode: "phone",
+    status: "queued",
+    phone_number: contact.phone_number,
+    initial_context: { ...contact.initial_context, phone_number: contact.phone_number },
+    campaign_id: campaign.id,
+    channel_reservation_id: reservationId
+  })

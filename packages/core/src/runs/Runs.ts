@@ -17,6 +17,7 @@ import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
 import type { Run, RunListing, RunStatus, RunSummary } from "./Run.js"
 import { isLive } from "./Run.js"
+import { newRun } from "./NewRun.js"
 import { RunFileNotAvailable, RunNotFound } from "./RunErrors.js"
 import type { RunId } from "./RunId.js"
 import type { RunFilter } from "./RunStore.js"
@@ -168,7 +169,7 @@ export const layer = Layer.effect(
           }
           const now = new Date(yield* Clock.currentTimeMillis)
           return yield* runs.insert(
-            {
+            newRun({
               workflow_id: resolved.id,
               agent_definition_id: resolved.current_definition_id,
               organization_id: organizationId,
@@ -176,21 +177,8 @@ export const layer = Layer.effect(
               status: "initialized" satisfies RunStatus,
               name: request.name ?? null,
               phone_number: null,
-              initial_context: { ...request.initial_context },
-              gathered_context: {},
-              duration_seconds: null,
-              cost: null,
-              currency: "PLN",
-              disposition: null,
-              campaign_id: null,
-              trigger_id: null,
-              logs: [],
-              sms: [],
-              integration_deliveries: [],
-              files: { recording: null, transcript: null },
-              channel_reservation_id: null,
-              ended_at: null
-            },
+              initial_context: { ...request.initial_context }
+            }),
             now
           )
         }),

@@ -13,6 +13,7 @@ import { defaultTtl } from "../../src/idempotency/IdempotencyRecord.js"
 import { IdempotencyStore } from "../../src/idempotency/IdempotencyStore.js"
 import { OrganizationStore } from "../../src/organizations/OrganizationStore.js"
 import type { OrganizationId } from "../../src/organizations/Organization.js"
+import { newRun } from "../../src/runs/NewRun.js"
 import type { RunId } from "../../src/runs/RunId.js"
 import { Runs } from "../../src/runs/Runs.js"
 import { RunStore } from "../../src/runs/RunStore.js"
@@ -177,26 +178,17 @@ describe("Housekeeping", () => {
         yield* blobs.put(key, { bytes: new Uint8Array([i % 256]), content_type: "audio/wav" })
         yield* runs.insert(
           {
-            workflow_id: agent.id,
-            agent_definition_id: null,
-            organization_id: organization.id,
-            mode: "phone",
-            status: "completed",
-            name: null,
-            phone_number: null,
-            initial_context: {},
-            gathered_context: {},
+            ...newRun({
+              workflow_id: agent.id,
+              agent_definition_id: null,
+              organization_id: organization.id,
+              mode: "phone",
+              status: "completed",
+              phone_number: null,
+              initial_context: {}
+            }),
             duration_seconds: 1,
-            cost: null,
-            currency: "PLN",
-            disposition: null,
-            campaign_id: null,
-            trigger_id: null,
-            logs: [],
-            sms: [],
-            integration_deliveries: [],
             files: { recording: key, transcript: null },
-            channel_reservation_id: null,
             ended_at: new Date(new Date(warsawNoon).getTime() + i * 1000)
           },
           new Date(warsawNoon)

@@ -8,7 +8,6 @@ import * as Rows from "../storage/Rows.js"
 /** A jsonb value as a parameter: its JSON text, which the column (or a `::jsonb` cast) reads. */
 const json = (value: unknown): string => JSON.stringify(value)
 
-const Count = Schema.Struct({ total: Schema.Number })
 const NextId = Schema.Struct({ id: Schema.Number })
 const NextVersion = Schema.Struct({ version: Schema.Number })
 
@@ -22,6 +21,17 @@ export const layer: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = Layer.
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const oneAgent = Rows.first(Agent)
+
+    const agentsList = Paging.list(
+      sql,
+      { table: "agents", orderBy: "created_at DESC, id DESC" },
+      Rows.all(Agent)
+    )
+    const agentDefinitionsList = Paging.list(
+      sql,
+      { table: "agent_definitions", orderBy: "version DESC" },
+      Rows.all(AgentDefinition)
+    )
 
     return {
       insert: ({ workflow_definition, ...fields }, now) =>
@@ -64,14 +74,7 @@ export const layer: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = Layer.
           sql`organization_id = ${organizationId}`,
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
         ])
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          Rows.all(Count)(sql`SELECT count(*)::int8 AS total FROM agents WHERE ${where}`),
-          Rows.all(Agent)(sql`
-            SELECT * FROM agents WHERE ${where}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
+        return agentsList(where, page)
       },
 
       update: (organizationId, id, { workflow_configurations, ...patch }, now) => {
@@ -101,14 +104,7 @@ export const layer: Layer.Layer<AgentStore, never, SqlClient.SqlClient> = Layer.
 
       listDefinitions: (organizationId, agentId, page) => {
         const where = sql`organization_id = ${organizationId} AND agent_id = ${agentId}`
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          Rows.all(Count)(sql`SELECT count(*)::int8 AS total FROM agent_definitions WHERE ${where}`),
-          Rows.all(AgentDefinition)(sql`
-            SELECT * FROM agent_definitions WHERE ${where}
-            ORDER BY version DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
+        return agentDefinitionsList(where, page)
       },
 
       appendDefinition: (organizationId, agentId, derive, now) =>

@@ -107,7 +107,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
         ...(status !== undefined ? [sql`${sql(`${alias}status`)} = ${status}`] : [])
       ])
     const count = (organizationId: number, id: number, status: string | undefined) =>
-      sql<{ readonly total: number }>`
+      sql`
         SELECT count(*)::int8 AS total FROM campaign_contacts WHERE ${contactsWhere(organizationId, id, status)}`
     const insert = (campaign: Omit<CampaignType, "id" | "created_at" | "totals">, now: Date) =>
       Rows.single(CampaignFromRow)(sql`
@@ -123,7 +123,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
       list: (organizationId, page) => {
         const { limit, offset } = Paging.window(page)
         return Paging.page(
-          sql<{ readonly total: number }>`
+          sql`
             SELECT count(*)::int8 AS total FROM campaigns WHERE organization_id = ${organizationId}`,
           Rows.all(CampaignFromRow)(sql`
             SELECT c.*, t.* ${tallied} WHERE c.organization_id = ${organizationId}

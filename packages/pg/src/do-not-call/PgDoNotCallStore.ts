@@ -5,7 +5,6 @@ import { Effect, Layer, Schema } from "effect"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
-const Count = Schema.Struct({ total: Schema.Number })
 const Listed = Schema.Struct({ phone_number: Schema.String })
 
 /**
@@ -16,6 +15,12 @@ export const layer: Layer.Layer<DoNotCallStore, never, SqlClient.SqlClient> = La
   DoNotCallStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const doNotCallList = Paging.list(
+      sql,
+      { table: "do_not_call", orderBy: "created_at DESC, phone_number DESC" },
+      Rows.all(DoNotCallEntry)
+    )
+
     return {
       add: (entry) =>
         Rows.single(DoNotCallEntry)(sql`
@@ -39,18 +44,7 @@ export const layer: Layer.Layer<DoNotCallStore, never, SqlClient.SqlClient> = La
           DELETE FROM do_not_call WHERE organization_id = ${organizationId} AND phone_number = ${phoneNumber}
           RETURNING 1 AS removed`
         ).pipe(Effect.map((rows) => rows.length > 0)),
-      list: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          Rows.all(Count)(
-            sql`SELECT count(*)::int8 AS total FROM do_not_call WHERE organization_id = ${organizationId}`
-          ),
-          Rows.all(DoNotCallEntry)(sql`
-            SELECT * FROM do_not_call WHERE organization_id = ${organizationId}
-            ORDER BY created_at DESC, phone_number DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
-      }
+      list: (organizationId, page) => doNotCallList(sql`organization_id = ${organizationId}`, page)
     }
   })
 )

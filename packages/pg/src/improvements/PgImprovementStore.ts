@@ -1,11 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Improvement } from "@voice-agent-platform/core/improvements/Improvement.js"
 import { ImprovementStore } from "@voice-agent-platform/core/improvements/ImprovementStore.js"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
-
-const Count = Schema.Struct({ total: Schema.Number })
 
 /** Improvement suggestions in PostgreSQL. A decision is one conditional UPDATE: of racing ones one wins. */
 export const layer: Layer.Layer<ImprovementStore, never, SqlClient.SqlClient> = Layer.effect(
@@ -13,6 +11,12 @@ export const layer: Layer.Layer<ImprovementStore, never, SqlClient.SqlClient> = 
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(Improvement)
+    const improvementsList = Paging.list(
+      sql,
+      { table: "improvements", orderBy: "created_at DESC, id DESC" },
+      Rows.all(Improvement)
+    )
+
     return {
       insert: (improvement, now) =>
         Rows.single(Improvement)(sql`
@@ -35,14 +39,7 @@ export const layer: Layer.Layer<ImprovementStore, never, SqlClient.SqlClient> = 
           sql`agent_id = ${agentId}`,
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
         ])
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          Rows.all(Count)(sql`SELECT count(*)::int8 AS total FROM improvements WHERE ${where}`),
-          Rows.all(Improvement)(sql`
-            SELECT * FROM improvements WHERE ${where}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
+        return improvementsList(where, page)
       },
       decideIfPending: (organizationId, id, decision) =>
         one(sql`

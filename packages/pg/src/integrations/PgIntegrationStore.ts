@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql"
 import { IntegrationConnection } from "@voice-agent-platform/core/integrations/IntegrationConnection.js"
 import { IntegrationStore } from "@voice-agent-platform/core/integrations/IntegrationStore.js"
 import { Effect, Layer } from "effect"
@@ -8,7 +7,7 @@ import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
-type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+type Query = SealedColumns.SealedRows
 
 /** A JSON object for a `jsonb` parameter (or SQL NULL). */
 const jsonOrNull = (value: object | null) => (value === null ? null : JSON.stringify(value))
@@ -25,19 +24,14 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
     const seal = (id: string, config: object) =>
       box.seal(JSON.stringify(config), SealedColumns.at(SealedColumns.of("integration_connections"), id))
     /** Rows with their config opened, as the record schema reads them. */
-    const opened = (query: Query) =>
-      Effect.map(query, (rows) =>
-        rows.map((row) => ({
-          ...row,
-          config: JSON.parse(
-            box.open(
-              row["config"] as string,
-              SealedColumns.at(SealedColumns.of("integration_connections"), row["id"] as string)
-            )
-          )
-        }))
-      )
+    const opened = SealedColumns.opener(box, "integration_connections", "json")
     const one = (query: Query) => Rows.first(IntegrationConnection)(opened(query))
+    const integrationConnectionsList = Paging.list(
+      sql,
+      { table: "integration_connections", orderBy: "created_at DESC, id DESC" },
+      (rows) => Rows.all(IntegrationConnection)(opened(rows))
+    )
+
     return {
       insert: (connection) =>
         Rows.single(IntegrationConnection)(
@@ -55,18 +49,8 @@ export const layer: Layer.Layer<IntegrationStore, never, SqlClient.SqlClient | S
         one(sql`
           SELECT * FROM integration_connections
           WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`),
-      list: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM integration_connections WHERE organization_id = ${organizationId}`,
-          Rows.all(IntegrationConnection)(
-            opened(sql`
-              SELECT * FROM integration_connections WHERE organization_id = ${organizationId}
-              ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`)
-          ),
-          page
-        )
-      },
+      list: (organizationId, page) =>
+        integrationConnectionsList(sql`organization_id = ${organizationId}`, page),
       update: (organizationId, id, patch, now) => {
         const { config, auth_error, ...rest } = patch
         return one(sql`

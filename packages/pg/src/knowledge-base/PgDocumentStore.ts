@@ -79,6 +79,12 @@ export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Lay
       Rows.single(Document)(sql`
         INSERT INTO documents ${sql.insert(columns({ ...document, created_at: now, updated_at: now }))}
         RETURNING *`)
+    const documentsList = Paging.list(
+      sql,
+      { table: "documents", orderBy: "created_at DESC, id DESC" },
+      Rows.all(Document)
+    )
+
     return {
       insert,
       insertWithin: (document, now, limit) =>
@@ -89,17 +95,7 @@ export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Lay
           : one(sql`
               SELECT * FROM documents
               WHERE organization_id = ${organizationId} AND document_uuid = ${ref.uuid}`),
-      list: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql<{ readonly total: number }>`
-            SELECT count(*)::int8 AS total FROM documents WHERE organization_id = ${organizationId}`,
-          Rows.all(Document)(sql`
-            SELECT * FROM documents WHERE organization_id = ${organizationId}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
-      },
+      list: (organizationId, page) => documentsList(sql`organization_id = ${organizationId}`, page),
       update: (organizationId, id, patch: DocumentPatch, now) =>
         one(sql`
           UPDATE documents SET ${sql.update(columns({ ...patch, updated_at: now }))}

@@ -21,8 +21,6 @@ const positive = (amount: number) =>
     ? Effect.void
     : Effect.dieMessage(`balance changes take a positive whole amount of minor units, got ${amount}`)
 
-const Count = Schema.Struct({ total: Schema.Number })
-
 /** Organizations in PostgreSQL. Balance changes are single conditional UPDATEs, exact across processes. */
 export const layerOrganizations: Layer.Layer<OrganizationStore, never, SqlClient.SqlClient> = Layer.effect(
   OrganizationStore,
@@ -34,7 +32,7 @@ export const layerOrganizations: Layer.Layer<OrganizationStore, never, SqlClient
         Rows.single(Organization)(sql`
           INSERT INTO organizations ${sql.insert({ ...organization, created_at: now })} RETURNING *`),
       find: (id) => one(sql`SELECT * FROM organizations WHERE id = ${id}`),
-      count: Rows.single(Count)(sql`SELECT count(*)::int8 AS total FROM organizations`).pipe(
+      count: Rows.single(Paging.Count)(sql`SELECT count(*)::int8 AS total FROM organizations`).pipe(
         Effect.map((row) => row.total)
       ),
       update: (id, patch) =>
@@ -102,9 +100,15 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> 
         INSERT INTO api_keys ${sql.insert({ ...key, created_at: now, last_used_at: null, revoked_at: null })}
         RETURNING *`)
     const activeCount = (organizationId: number) =>
-      Rows.single(Count)(sql`
+      Rows.single(Paging.Count)(sql`
         SELECT count(*)::int8 AS total FROM api_keys
         WHERE organization_id = ${organizationId} AND revoked_at IS NULL`)
+    const apiKeysList = Paging.list(
+      sql,
+      { table: "api_keys", orderBy: "created_at DESC, id DESC" },
+      Rows.all(ApiKey)
+    )
+
     return {
       insert,
       insertWithin: (key, now, limit) =>
@@ -152,16 +156,7 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> 
         Rows.all(ApiKey)(sql`
           SELECT * FROM api_keys WHERE organization_id = ${organizationId}
           ORDER BY created_at DESC, id DESC`),
-      listPage: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM api_keys WHERE organization_id = ${organizationId}`,
-          Rows.all(ApiKey)(sql`
-            SELECT * FROM api_keys WHERE organization_id = ${organizationId}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
-      },
+      listPage: (organizationId, page) => apiKeysList(sql`organization_id = ${organizationId}`, page),
       revoke: (id, now) =>
         one(sql`
           UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now}) WHERE id = ${id} RETURNING *`),

@@ -19,6 +19,17 @@ export const layer: Layer.Layer<PhoneNumberStore, never, SqlClient.SqlClient> = 
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(PhoneNumber)
+    const phoneNumbersList = Paging.list(
+      sql,
+      { table: "phone_numbers", orderBy: "coalesce(activated_at, created_at) DESC, id DESC" },
+      Rows.all(PhoneNumber)
+    )
+    const numberRequestsList = Paging.list(
+      sql,
+      { table: "number_requests", orderBy: "created_at DESC, id DESC" },
+      Rows.all(NumberRequest)
+    )
+
     return {
       addToInventory: (input, now) =>
         one(sql`
@@ -40,17 +51,7 @@ export const layer: Layer.Layer<PhoneNumberStore, never, SqlClient.SqlClient> = 
           )
         ),
       find: (id) => one(sql`SELECT * FROM phone_numbers WHERE id = ${id}`),
-      listOwned: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql<{ readonly total: number }>`
-            SELECT count(*)::int8 AS total FROM phone_numbers WHERE organization_id = ${organizationId}`,
-          Rows.all(PhoneNumber)(sql`
-            SELECT * FROM phone_numbers WHERE organization_id = ${organizationId}
-            ORDER BY coalesce(activated_at, created_at) DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
-      },
+      listOwned: (organizationId, page) => phoneNumbersList(sql`organization_id = ${organizationId}`, page),
       claim: (organizationId, choice, now) =>
         one(sql`
           UPDATE phone_numbers
@@ -72,17 +73,8 @@ export const layer: Layer.Layer<PhoneNumberStore, never, SqlClient.SqlClient> = 
         Rows.single(NumberRequest)(sql`
           INSERT INTO number_requests ${sql.insert({ ...request, status: "open", created_at: now })}
           RETURNING *`),
-      listRequests: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql<{ readonly total: number }>`
-            SELECT count(*)::int8 AS total FROM number_requests WHERE organization_id = ${organizationId}`,
-          Rows.all(NumberRequest)(sql`
-            SELECT * FROM number_requests WHERE organization_id = ${organizationId}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
-      }
+      listRequests: (organizationId, page) =>
+        numberRequestsList(sql`organization_id = ${organizationId}`, page)
     }
   })
 )

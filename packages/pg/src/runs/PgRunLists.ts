@@ -4,12 +4,12 @@ import type { OrganizationId } from "@voice-agent-platform/core/organizations/Or
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
 import type { RunListFilter } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Schema } from "effect"
+import * as Paging from "../storage/Paging.js"
 
 /** Pages starting within this many runs of the newest are read in one statement (see `pagedList`). */
 export const onePassOffsets = 1000
 
-const Count = Schema.Struct({ total: Schema.Number })
-const decodeTotal = Schema.decodeUnknownSync(Count)
+const decodeTotal = Schema.decodeUnknownSync(Paging.Count)
 
 /** True when the filter narrows the list by nothing but (maybe) its agent. */
 export const onlyByAgent = (filter: RunListFilter): boolean =>

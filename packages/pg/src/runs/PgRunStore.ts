@@ -12,6 +12,7 @@ import type { NewRun, RunPatch } from "@voice-agent-platform/core/runs/RunStore.
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Layer, Schema } from "effect"
 import * as Batches from "../storage/Batches.js"
+import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 import * as PgRunLists from "./PgRunLists.js"
 import {
@@ -35,8 +36,6 @@ const RunRow = Schema.Struct({
     Schema.Struct({ ...IntegrationDelivery.fields, delivered_at: Schema.Date })
   )
 })
-
-const Count = Schema.Struct({ total: Schema.Number })
 
 const OrganizationRow = Schema.Struct({ organization_id: OrganizationId })
 
@@ -98,7 +97,7 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
     const all = Rows.all(RunRow)
     /** How many runs the agent has, as the database keeps it (`run_counts`, version 2 of the schema). */
     const agentTotal = (organizationId: OrganizationId, agentId: AgentId) =>
-      Rows.single(Count)(sql`SELECT ${PgRunLists.agentTotal(sql, organizationId, agentId)} AS total`)
+      Rows.single(Paging.Count)(sql`SELECT ${PgRunLists.agentTotal(sql, organizationId, agentId)} AS total`)
 
     const update = (patch: RunPatch) => {
       const { files, ...others } = patch

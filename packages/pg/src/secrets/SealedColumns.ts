@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import * as Rows from "../storage/Rows.js"
 import { type SealedAt, SecretBox } from "./SecretBox.js"
@@ -29,6 +30,25 @@ export const at = (column: SealedColumn, key: string): SealedAt => ({
 
 /** Looks a sealed column up by its table (each table has one). */
 export const of = (table: string): SealedColumn => sealedColumns.find((column) => column.table === table)!
+
+/** What a query reads: rows by column name, a sealed column's value still sealed. */
+export type SealedRows = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+
+/**
+ * Opens the sealed column of `table` in every row a query reads, each value bound to its row's key, so the
+ * record's schema reads the plaintext: as the text it was (`"text"`) or parsed back from the JSON text it
+ * was sealed as (`"json"`). A value that does not open is a defect, as any row that does not decode.
+ */
+export const opener = (box: SecretBox["Type"], table: string, plaintext: "text" | "json") => {
+  const column = of(table)
+  return (query: SealedRows): SealedRows =>
+    Effect.map(query, (rows) =>
+      rows.map((row) => {
+        const opened = box.open(row[column.column] as string, at(column, row[column.keyColumn] as string))
+        return { ...row, [column.column]: plaintext === "json" ? JSON.parse(opened) : opened }
+      })
+    )
+}
 
 const Unbound = Schema.Struct({ key: Schema.String, value: Schema.String })
 

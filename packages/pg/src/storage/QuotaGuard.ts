@@ -1,9 +1,8 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
+import { Count } from "./Paging.js"
 import * as Rows from "./Rows.js"
-
-const Count = Schema.Struct({ total: Schema.Number })
 
 /**
  * Locks the organization's row until the transaction ends (`FOR NO KEY UPDATE`): what every decision over

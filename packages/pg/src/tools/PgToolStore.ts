@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql"
 import { Credential } from "@voice-agent-platform/core/tools/Credential.js"
 import { CredentialStore } from "@voice-agent-platform/core/tools/CredentialStore.js"
 import { Tool } from "@voice-agent-platform/core/tools/Tool.js"
@@ -11,7 +10,7 @@ import { SecretBox } from "../secrets/SecretBox.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
-type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+type Query = SealedColumns.SealedRows
 
 const ToolUuid = Schema.Struct({ tool_uuid: Schema.String })
 /** Where a tool's definition is sealed: bound to its `tool_uuid`. */
@@ -29,14 +28,12 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
     /** Rows with their definition opened, as the record schema reads them. */
-    const opened = (query: Query) =>
-      Effect.map(query, (rows) =>
-        rows.map((row) => ({
-          ...row,
-          definition: JSON.parse(box.open(row["definition"] as string, toolAt(row["tool_uuid"] as string)))
-        }))
-      )
+    const opened = SealedColumns.opener(box, "tools", "json")
     const one = (query: Query) => Rows.first(Tool)(opened(query))
+    const toolsList = Paging.list(sql, { table: "tools", orderBy: "created_at DESC, id DESC" }, (rows) =>
+      Rows.all(Tool)(opened(rows))
+    )
+
     return {
       insert: (tool, now) =>
         Rows.single(Tool)(
@@ -75,16 +72,7 @@ export const layerTools: Layer.Layer<ToolStore, never, SqlClient.SqlClient | Sec
           sql`organization_id = ${organizationId}`,
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
         ])
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM tools WHERE ${where}`,
-          Rows.all(Tool)(
-            opened(sql`
-              SELECT * FROM tools WHERE ${where}
-              ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`)
-          ),
-          page
-        )
+        return toolsList(where, page)
       },
       update: (organizationId, toolUuid, patch, now) => {
         const { definition, ...rest } = patch
@@ -122,13 +110,13 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
       const sql = yield* SqlClient.SqlClient
       const box = yield* SecretBox
       /** Rows with their secret opened, as the record schema reads them (it wraps it as Redacted). */
-      const opened = (query: Query) =>
-        Effect.map(query, (rows) =>
-          rows.map((row) => ({
-            ...row,
-            secret: box.open(row["secret"] as string, credentialAt(row["credential_uuid"] as string))
-          }))
-        )
+      const opened = SealedColumns.opener(box, "credentials", "text")
+      const credentialsList = Paging.list(
+        sql,
+        { table: "credentials", orderBy: "created_at DESC, credential_uuid DESC" },
+        (rows) => Rows.all(Credential)(opened(rows))
+      )
+
       return {
         insert: (credential) =>
           Rows.single(Credential)(
@@ -151,18 +139,7 @@ export const layerCredentials: Layer.Layer<CredentialStore, never, SqlClient.Sql
               WHERE organization_id = ${organizationId} AND credential_uuid = ${credentialUuid}
               FOR UPDATE`)
           ),
-        list: (organizationId, page) => {
-          const { limit, offset } = Paging.window(page)
-          return Paging.page(
-            sql`SELECT count(*)::int8 AS total FROM credentials WHERE organization_id = ${organizationId}`,
-            Rows.all(Credential)(
-              opened(sql`
-                SELECT * FROM credentials WHERE organization_id = ${organizationId}
-                ORDER BY created_at DESC, credential_uuid DESC LIMIT ${limit} OFFSET ${offset}`)
-            ),
-            page
-          )
-        },
+        list: (organizationId, page) => credentialsList(sql`organization_id = ${organizationId}`, page),
         remove: (organizationId, credentialUuid) =>
           sql`
             DELETE FROM credentials

@@ -1,14 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Trigger } from "@voice-agent-platform/core/triggers/Trigger.js"
 import { TriggerStore } from "@voice-agent-platform/core/triggers/TriggerStore.js"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 
 /** A jsonb value as a parameter: its JSON text, which the column (or a `::jsonb` cast) reads. */
 const json = (value: unknown): string => JSON.stringify(value)
-
-const Count = Schema.Struct({ total: Schema.Number })
 
 /** Triggers in PostgreSQL, newest first (ties by id, in code-unit order: the column is COLLATE "C"). */
 export const layer: Layer.Layer<TriggerStore, never, SqlClient.SqlClient> = Layer.effect(
@@ -16,6 +14,12 @@ export const layer: Layer.Layer<TriggerStore, never, SqlClient.SqlClient> = Laye
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(Trigger)
+    const triggersList = Paging.list(
+      sql,
+      { table: "triggers", orderBy: "created_at DESC, trigger_id DESC" },
+      Rows.all(Trigger)
+    )
+
     return {
       insert: (trigger) =>
         Rows.single(Trigger)(sql`
@@ -28,14 +32,7 @@ export const layer: Layer.Layer<TriggerStore, never, SqlClient.SqlClient> = Laye
           sql`organization_id = ${organizationId}`,
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
         ])
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          Rows.all(Count)(sql`SELECT count(*)::int8 AS total FROM triggers WHERE ${where}`),
-          Rows.all(Trigger)(sql`
-            SELECT * FROM triggers WHERE ${where}
-            ORDER BY created_at DESC, trigger_id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
+        return triggersList(where, page)
       },
       archive: (organizationId, id) =>
         one(sql`

@@ -54,6 +54,12 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
     const within = (organizationId: OrganizationId, period: UsagePeriod) =>
       periodOf(sql, organizationId, period)
 
+    const usageRecordsList = Paging.list(
+      sql,
+      { table: "usage_records", orderBy: "recorded_at DESC, id DESC" },
+      Rows.all(UsageRecord)
+    )
+
     return {
       record: (line) =>
         one(sql`
@@ -106,14 +112,7 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
               ${sql.literal(onePerRunAndKind)}`),
       list: (organizationId, period, page) => {
         const where = within(organizationId, period)
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql<{ readonly total: number }>`SELECT count(*)::int8 AS total FROM usage_records WHERE ${where}`,
-          Rows.all(UsageRecord)(sql`
-            SELECT * FROM usage_records WHERE ${where}
-            ORDER BY recorded_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
+        return usageRecordsList(where, page)
       },
       // One aggregate over the period's index range (usage_records_for_reports, index-only): the groups
       // come back, never the lines. A day is the UTC calendar day, as UsageReport.dayUtc has it.

@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql"
 import { WebhookDelivery } from "@voice-agent-platform/core/webhooks/WebhookDelivery.js"
 import * as WebhookRetry from "@voice-agent-platform/core/webhooks/WebhookRetry.js"
 import { WebhookEndpoint } from "@voice-agent-platform/core/webhooks/WebhookEndpoint.js"
@@ -13,7 +12,7 @@ import * as Paging from "../storage/Paging.js"
 import * as QuotaGuard from "../storage/QuotaGuard.js"
 import * as Rows from "../storage/Rows.js"
 
-type Query = Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError.SqlError>
+type Query = SealedColumns.SealedRows
 
 /** A delivery joined with its endpoint, whose columns carry an `e_` prefix. */
 /** Where an endpoint's signing secret is sealed: bound to its id. */
@@ -62,13 +61,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
     /** Endpoint rows with their secret opened, as the record schema reads them. */
-    const opened = (query: Query) =>
-      Effect.map(query, (rows) =>
-        rows.map((row) => ({
-          ...row,
-          secret: box.open(row["secret"] as string, secretAt(row["id"] as string))
-        }))
-      )
+    const opened = SealedColumns.opener(box, "webhook_endpoints", "text")
     const oneEndpoint = (query: Query) => Rows.first(WebhookEndpoint)(opened(query))
     const findEndpoint = (organizationId: number, id: string) =>
       oneEndpoint(
@@ -85,6 +78,17 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
           })} RETURNING *`)
       )
 
+    const webhookEndpointsList = Paging.list(
+      sql,
+      { table: "webhook_endpoints", orderBy: "created_at DESC, id DESC" },
+      (rows) => Rows.all(WebhookEndpoint)(opened(rows))
+    )
+    const webhookDeliveriesList = Paging.list(
+      sql,
+      { table: "webhook_deliveries", orderBy: "created_at DESC, id DESC" },
+      Rows.all(WebhookDelivery)
+    )
+
     return {
       insertEndpoint,
       insertEndpointWithin: (endpoint, limit) =>
@@ -96,18 +100,8 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
           insertEndpoint(endpoint)
         ),
       findEndpoint,
-      listEndpoints: (organizationId, page) => {
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM webhook_endpoints WHERE organization_id = ${organizationId}`,
-          Rows.all(WebhookEndpoint)(
-            opened(sql`
-              SELECT * FROM webhook_endpoints WHERE organization_id = ${organizationId}
-              ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`)
-          ),
-          page
-        )
-      },
+      listEndpoints: (organizationId, page) =>
+        webhookEndpointsList(sql`organization_id = ${organizationId}`, page),
       updateEndpoint: (organizationId, id, patch) => {
         const { events, ...rest } = patch
         const columns = { ...rest, ...(events === undefined ? {} : { events: JSON.stringify(events) }) }
@@ -217,14 +211,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
           WHERE id = ${id} AND status = 'pending' AND attempts = ${record.attempts}`),
       listDeliveries: (organizationId, endpointId, page) => {
         const where = sql`organization_id = ${organizationId} AND endpoint_id = ${endpointId}`
-        const { limit, offset } = Paging.window(page)
-        return Paging.page(
-          sql`SELECT count(*)::int8 AS total FROM webhook_deliveries WHERE ${where}`,
-          Rows.all(WebhookDelivery)(sql`
-            SELECT * FROM webhook_deliveries WHERE ${where}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-          page
-        )
+        return webhookDeliveriesList(where, page)
       },
       purgeRun: (organizationId, runId) =>
         sql`DELETE FROM webhook_deliveries WHERE organization_id = ${organizationId} AND run_id = ${runId} RETURNING id`.pipe(
