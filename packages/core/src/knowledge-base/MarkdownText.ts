@@ -71,7 +71,7 @@ class TextTokenizer extends Tokenizer {
   }
 
   private nested<A>(src: string, delimiters: string, read: () => A | undefined): A | undefined {
-    if (!delimiters.includes(src[0] ?? "")) return read()
+    if (src[0] === undefined || !delimiters.includes(src[0])) return read()
     if (this.depth >= maxNesting || this.allowance <= 0) return undefined
     this.depth++
     try {
