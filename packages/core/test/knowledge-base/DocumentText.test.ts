@@ -198,20 +198,44 @@ describe("DocumentText.markdown", () => {
     })
   })
 
-  it("reads a document nested deeper, or with longer marker runs, than any real one as plain text", () => {
+  it("reads a document nested deeper, or with longer backtick runs, than any real one as plain text", () => {
     const deep = `${"- ".repeat(Markdown.maxNesting + 1)}x\n\n# Title`
     expect(markdown(deep)).toEqual({ text: deep, metadata: { heading_count: 0, title: null } })
     const quotes = `${">".repeat(100_000)} x`
     expect(markdown(quotes).text).toBe(quotes)
     const shallow = `${"- ".repeat(Markdown.maxNesting)}x\n\n# Title`
     expect(markdown(shallow).metadata).toEqual({ heading_count: 1, title: "Title" })
-    // long runs of one emphasis marker, but not rules however long
-    const stars = `${"*".repeat(Markdown.maxMarkerRun + 1)}deep${"*".repeat(Markdown.maxMarkerRun + 1)}`
-    expect(markdown(stars).text).toBe(stars)
-    expect(markdown(`a\n\n${"_".repeat(200)}\n\n# b`).metadata).toEqual({ heading_count: 1, title: "b" })
-    // emphasis nested as deep as allowed reads without recursion
-    const nested = `${"*".repeat(Markdown.maxMarkerRun)}deep${"*".repeat(Markdown.maxMarkerRun)}`
+    // unclosed code spans of every length scan the paragraph once a length
+    const ticks = `a ${"`".repeat(Markdown.maxBacktickRun + 1)}code\n\n# b`
+    expect(markdown(ticks).text).toBe(ticks)
+    expect(markdown(`a ${"`".repeat(Markdown.maxBacktickRun)}code\n\n# b`).metadata).toEqual({
+      heading_count: 1,
+      title: "b"
+    })
+  })
+
+  it("reads emphasis nested deeper than the limit, or past the scanning allowance, as text", () => {
+    // emphasis nested as deep as allowed reads without recursion in our code
+    const nested = `${"*".repeat(2 * Markdown.maxNesting)}deep${"*".repeat(2 * Markdown.maxNesting)}`
     expect(markdown(nested).text).toBe("deep")
+    // one emphasis and maxNesting - 1 strong levels read; the two markers left are text
+    const deeper = `${"*".repeat(2 * Markdown.maxNesting + 1)}deep${"*".repeat(2 * Markdown.maxNesting + 1)}`
+    expect(markdown(deeper).text).toBe("**deep**")
+    // each unmatched opener scans to the one closer at the end: the allowance runs out
+    const openers = (count: number) => `${"_a ".repeat(count)}b_\n\nlater *emphasis*`
+    const spent = Math.ceil(2 * Math.sqrt(Markdown.emphasisScanFloor / 3))
+    expect(markdown(openers(spent)).text.endsWith("later *emphasis*")).toBe(true)
+    // (the closest opener matches, as CommonMark has it)
+    expect(markdown(openers(10)).text).toBe(`${"_a ".repeat(9)}a b\n\nlater emphasis`)
+    // a long document of matched emphasis stays within it
+    const long = "Some **bold** and _quiet_ words, ~~gone~~ too.\n".repeat(20_000)
+    expect(markdown(long).text).toBe("Some bold and quiet words, gone too.\n".repeat(20_000).trim())
+  })
+
+  it("reads URLs and e-mail addresses as the text they are", () => {
+    expect(
+      markdown("see https://example.com/a_b_c?x=*y* or www.example.org, mail ann_b@example.com").text
+    ).toBe("see https://example.com/a_b_c?x=y or www.example.org, mail ann_b@example.com")
   })
 
   it.prop(
