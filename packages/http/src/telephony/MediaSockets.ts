@@ -13,13 +13,14 @@ import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { WebSocketServer } from "ws"
 import { NodeServer } from "../server/HardenedNodeServer.js"
+import * as UpgradeFallback from "../server/UpgradeFallback.js"
 
 /**
  * The carrier's media sockets: WebSocket upgrades of `/telephony/{provider}/stream/{run}/{token}` on the
  * Node server's `upgrade` event (`ws` with `noServer`). The token (`StreamToken`, from the answer webhook)
- * is checked, then the run (it exists, is a phone call, has not ended), all before the upgrade: anything
- * else — another path, a wrong or expired token, an unknown or ended run — is refused with a plain HTTP
- * status and the connection closed, never upgraded. An accepted socket becomes the call's
+ * is checked, then the run (it exists, is a phone call, has not ended), all before the upgrade: a wrong
+ * or expired token, an unknown or ended run is refused with a plain HTTP status and the connection closed,
+ * never upgraded. Any other request with `Upgrade` (another path, `h2c`) is the API's (`UpgradeFallback`). An accepted socket becomes the call's
  * `TwilioMediaSession` and its conversation runs here (`VoiceCalls.serve`), whichever server placed the
  * call. The calls belong to the layer: when the server stops, each is interrupted and hung up.
  */
@@ -78,6 +79,14 @@ export const layer = Layer.scopedDiscard(
 
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on("error", () => socket.destroy())
+      // anything but a WebSocket on a stream path is an ordinary request (`Upgrade: h2c` …): the API answers it
+      const url = request.url ?? ""
+      const path = URL.canParse(url, "http://path.invalid")
+        ? new URL(url, "http://path.invalid").pathname
+        : ""
+      if (!UpgradeFallback.isWebSocket(request) || !pattern.test(path)) {
+        return UpgradeFallback.serveAsRequest(server, request, socket, head)
+      }
       Runtime.runPromise(runtime)(
         Effect.orElseSucceed(admit(request.url ?? ""), () => ({ refused: 503 }) as const)
       )
