@@ -1,6 +1,7 @@
 import {
   CarrierAddresses,
   CarrierCallbacks,
+  MediaSession,
   Run,
   RunId,
   RunStore,
@@ -77,6 +78,24 @@ export const layer = Layer.scopedDiscard(
         return { runId } as const
       })
 
+    /**
+     * The call a started stream serves: its `start` must name this account and the call dialed for the run,
+     * and take the run's socket first (`RunStore.claimMedia`, once, across servers); else it is refused.
+     */
+    const bind = (runId: RunId.RunId, media: TwilioMediaSession.TwilioMediaSession) =>
+      Effect.gen(function* () {
+        if (addresses.account !== null && media.accountSid !== addresses.account) {
+          return yield* new MediaSession.MediaSessionFailed({ reason: "its start names another account" })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        if (!(yield* runs.claimMedia(runId, media.callSid, now))) {
+          return yield* new MediaSession.MediaSessionFailed({
+            reason: "its start names another call than the run's, or the run's socket was taken"
+          })
+        }
+        return media.callSid
+      })
+
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on("error", () => socket.destroy())
       // anything but a WebSocket on a stream path is an ordinary request (`Upgrade: h2c` …): the API answers it
@@ -96,7 +115,9 @@ export const layer = Layer.scopedDiscard(
             runCall(
               Effect.scoped(
                 Effect.flatMap(TwilioMediaSession.make(ws), (media) =>
-                  calls.serve(admitted.runId, media.callSid, media.session)
+                  Effect.flatMap(bind(admitted.runId, media), (callId) =>
+                    calls.serve(admitted.runId, callId, media.session)
+                  )
                 )
               ).pipe(
                 Effect.catchAll((error) =>

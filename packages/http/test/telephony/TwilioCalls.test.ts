@@ -229,7 +229,9 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         streamUrl.replace(`/stream/${runId}/`, `/stream/${runId + 1}/`),
         `${base}/${expired}`
       ]) {
-        const refused = yield* Effect.either(FakeMediaStream.connect(url, { callSid: call!.sid }))
+        const refused = yield* Effect.either(
+          FakeMediaStream.connect(url, { callSid: call!.sid, accountSid: twilio.accountSid })
+        )
         expect(Either.isLeft(refused) && refused.left.message).toContain("refused (403)")
       }
 
@@ -240,7 +242,28 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         content: "Thank you, see you on Tuesday. Goodbye!",
         tool_calls: [{ name: "end_call", arguments: "{}" }]
       })
-      const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call!.sid })
+      // a valid token, but a start naming another call (maybe another organization's) or another account:
+      // closed after its start, nothing hung up, and the run's socket still free for the dialed call
+      const otherSid = `CA${"9".repeat(32)}`
+      for (const start of [
+        { callSid: otherSid, accountSid: twilio.accountSid },
+        { callSid: call!.sid, accountSid: `AC${"9".repeat(32)}` }
+      ]) {
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const intruder = yield* FakeMediaStream.connect(streamUrl, start)
+            yield* intruder.start
+            yield* until(() => intruder.closedWith() !== null, "the intruding socket closed")
+            expect(intruder.received()).toEqual([])
+          })
+        )
+      }
+      expect(twilio.requests().filter((r) => r.path.includes("/Calls/CA"))).toEqual([])
+
+      const stream = yield* FakeMediaStream.connect(streamUrl, {
+        callSid: call!.sid,
+        accountSid: twilio.accountSid
+      })
       yield* stream.start
       // the greeting is heard: audio frames, then its mark
       yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
@@ -252,6 +275,20 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
           .filter((m) => m.event === "media")
           .every((m) => m.event === "media" && m.media.payload.length === 160)
       ).toBe(true)
+
+      // a second socket with the same valid token and the right call: the run's socket is taken
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const second = yield* FakeMediaStream.connect(streamUrl, {
+            callSid: call!.sid,
+            accountSid: twilio.accountSid
+          })
+          yield* second.start
+          yield* until(() => second.closedWith() !== null, "the second socket closed")
+          expect(second.received()).toEqual([])
+        })
+      )
+      expect(stream.closedWith()).toBeNull()
 
       yield* stream.sendAudio(AudioFixtures.mulawTone(440, 400))
       // the reply is spoken, then the call hung up through Twilio's API
@@ -382,7 +419,10 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "in-progress", 2))
         yield* Effect.scoped(
           Effect.gen(function* () {
-            const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+            const stream = yield* FakeMediaStream.connect(streamUrl, {
+              callSid: call.sid,
+              accountSid: twilio.accountSid
+            })
             yield* stream.start
             yield* stream.waitFor((received) => received.some((m) => m.event === "media"), 20_000)
           })
