@@ -56,5 +56,35 @@ export const phoneNumberStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
         expect((yield* numbers.listRequests(org.id, page(1))).items).toEqual([request])
       })
     )
+
+    it.effect("gives the active number an organization has held longest, in one read", () =>
+      Effect.gen(function* () {
+        const numbers = yield* PhoneNumberStore
+        const org = yield* Fixtures.organization()
+        const other = yield* Fixtures.organization()
+        expect(Option.isNone(yield* numbers.oldestActive(org.id))).toBe(true)
+        const take = (organizationId: typeof org.id, second: number) =>
+          Effect.gen(function* () {
+            const added = yield* numbers.addToInventory(
+              { number: yield* randomPolishNumber, number_type: "mobile" },
+              at(0)
+            )
+            return Option.getOrThrow(
+              yield* numbers.claim(organizationId, { number_type: "mobile", id: added.id }, at(second))
+            )
+          })
+        // added first but taken last: held for the shortest time
+        const newest = yield* take(org.id, 30)
+        const oldest = yield* take(org.id, 10)
+        const middle = yield* take(org.id, 20)
+        yield* take(other.id, 5)
+        expect(Option.getOrThrow(yield* numbers.oldestActive(org.id)).id).toBe(oldest.id)
+        yield* numbers.release(org.id, oldest.id, at(40))
+        expect(Option.getOrThrow(yield* numbers.oldestActive(org.id)).id).toBe(middle.id)
+        yield* numbers.release(org.id, middle.id, at(41))
+        yield* numbers.release(org.id, newest.id, at(42))
+        expect(Option.isNone(yield* numbers.oldestActive(org.id))).toBe(true)
+      })
+    )
   })
 }

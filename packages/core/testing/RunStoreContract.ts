@@ -136,6 +136,40 @@ export const runStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
       })
     )
 
+    it.effect("gives a phone run's media socket once, and only for the call that was dialed", () =>
+      Effect.gen(function* () {
+        const runs = yield* RunStore
+        const org = yield* Fixtures.organization()
+        const { agent } = yield* Fixtures.agent(org.id)
+        const dialed = `CA${"1".repeat(32)}`
+        const other = `CA${"2".repeat(32)}`
+        const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+        const id = run.workflow_run_id
+        // nothing dialed yet: no socket
+        expect(yield* runs.claimMedia(id, dialed, at(1))).toBe(false)
+        yield* runs.recordCarrierCall(id, dialed)
+        expect(yield* runs.claimMedia(id, other, at(1))).toBe(false)
+        const racing = yield* Effect.all(
+          [runs.claimMedia(id, dialed, at(2)), runs.claimMedia(id, dialed, at(2))],
+          { concurrency: "unbounded" }
+        )
+        expect(racing.filter((taken) => taken)).toHaveLength(1)
+        expect(yield* runs.claimMedia(id, dialed, at(3))).toBe(false)
+        // an ended run and a chat take none
+        const ended = yield* runs.insert(Fixtures.newRun(org.id, agent.id, { status: "completed" }), at(0))
+        yield* runs.recordCarrierCall(ended.workflow_run_id, dialed)
+        expect(yield* runs.claimMedia(ended.workflow_run_id, dialed, at(1))).toBe(false)
+        const chat = yield* runs.insert(
+          Fixtures.newRun(org.id, agent.id, { mode: "chat", status: "in_progress" }),
+          at(0)
+        )
+        yield* runs.recordCarrierCall(chat.workflow_run_id, dialed)
+        expect(yield* runs.claimMedia(chat.workflow_run_id, dialed, at(1))).toBe(false)
+        // the run itself reads as before
+        expect(Option.getOrThrow(yield* runs.findAnyOrganization(id))).toEqual(run)
+      })
+    )
+
     it.effect(
       "keeps the agent version a run was placed with, and tool-call lines in its logs until erased",
       () =>

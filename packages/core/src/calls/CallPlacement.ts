@@ -12,7 +12,6 @@ import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import * as E164 from "../phone-numbers/E164.js"
 import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
-import * as Pagination from "../pagination/Page.js"
 import type { PhoneNumberId } from "../phone-numbers/PhoneNumber.js"
 import { PhoneNumberNotFound } from "../phone-numbers/PhoneNumberErrors.js"
 import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
@@ -93,17 +92,9 @@ export const layer = Layer.effect(
         return number.value.number
       })
 
-    /** The organization's first active number (the one it has held longest), if any. */
+    /** The organization's first active number (the one it has held longest), if any: one store read. */
     const firstActiveNumber = (organizationId: OrganizationId) =>
-      Effect.gen(function* () {
-        let first: string | null = null
-        for (let page = 1; ; page++) {
-          const listed = yield* numbers.listOwned(organizationId, { page, limit: Pagination.maxLimit })
-          // newest first: the last active one seen is the first held
-          for (const number of listed.items) if (number.status === "active") first = number.number
-          if (page >= listed.total_pages) return first
-        }
-      })
+      Effect.map(numbers.oldestActive(organizationId), (n) => (Option.isSome(n) ? n.value.number : null))
 
     /** The caller id of a runtime that needs one: the chosen number, the organization's, the default. */
     const requiredCallerId = (organizationId: OrganizationId, chosen: string | null) =>

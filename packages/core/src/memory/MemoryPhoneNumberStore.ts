@@ -6,6 +6,8 @@ import { PhoneNumberStore } from "../phone-numbers/PhoneNumberStore.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { byCreation, organizationTable } from "./OrganizationTable.js"
 
+const heldSince = (n: PhoneNumber) => (n.activated_at ?? n.created_at).getTime()
+
 /** The number inventory, the organizations' numbers and demand requests in memory. */
 export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabase> = Layer.effect(
   PhoneNumberStore,
@@ -42,6 +44,15 @@ export const layer: Layer.Layer<PhoneNumberStore, never, MemoryDatabase> = Layer
           .pipe(Effect.flatMap((r) => (r instanceof PhoneNumberExists ? Effect.fail(r) : Effect.succeed(r)))),
       find: (id) => db.atomically(() => Option.fromNullable(numbers.get(id))),
       listOwned: (organizationId, page) => db.atomically(() => numbers.newestPage(organizationId, page)),
+      oldestActive: (organizationId) =>
+        db.atomically(() =>
+          Option.fromNullable(
+            numbers
+              .values()
+              .filter((n) => n.organization_id === organizationId && n.status === "active")
+              .sort((a, b) => heldSince(a) - heldSince(b) || a.id - b.id)[0]
+          )
+        ),
       claim: (organizationId, choice, now) =>
         db.atomically(() => {
           const candidate =

@@ -35,6 +35,10 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       id: (r) => r.workflow_run_id
     })
     const analysisJobs = db.table<AnalysisJobId, AnalysisJob>("analysis_jobs")
+    // each carrier-dialed run's call id, and whether its media socket was taken
+    const carrierCalls = db.table<RunId, { readonly callId: string; readonly mediaTaken: boolean }>(
+      "run_carrier_calls"
+    )
     const agents = db.table<AgentId, Agent>("agents")
     return {
       insert: (run, now) =>
@@ -86,6 +90,19 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           )
         ),
       findAnyOrganization: (id) => db.atomically(() => Option.fromNullable(runs.get(id))),
+      recordCarrierCall: (id, callId) =>
+        db.atomically(() => {
+          if (runs.get(id) !== undefined) carrierCalls.set(id, { callId, mediaTaken: false })
+        }),
+      claimMedia: (id, callId) =>
+        db.atomically(() => {
+          const run = runs.get(id)
+          const call = carrierCalls.get(id)
+          if (run === undefined || run.mode !== "phone" || !isLive(run.status)) return false
+          if (call === undefined || call.callId !== callId || call.mediaTaken) return false
+          carrierCalls.set(id, { callId, mediaTaken: true })
+          return true
+        }),
       list: (organizationId, agentId, filter, page) =>
         db.atomically(() =>
           runs.newestPage(organizationId, page, (r) => r.workflow_id === agentId && matchesFilter(r, filter))

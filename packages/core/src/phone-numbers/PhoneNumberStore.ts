@@ -22,6 +22,8 @@ export class PhoneNumberStore extends Context.Tag("@voice-agent-platform/core/Ph
       organizationId: OrganizationId,
       page: PageRequest
     ) => Effect.Effect<Page<PhoneNumber>>
+    /** The organization's active number it has held longest (earliest activated, then lowest id), if any. */
+    readonly oldestActive: (organizationId: OrganizationId) => Effect.Effect<Option.Option<PhoneNumber>>
     /**
      * Takes an available number (the given one, or any of the type, oldest first) for the organization and
      * activates it, atomically: two orders racing for the last number cannot both get it.

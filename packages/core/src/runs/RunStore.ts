@@ -120,6 +120,14 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
      * global run id; everything an organization asks for goes through `find`.
      */
     readonly findAnyOrganization: (id: RunId) => Effect.Effect<Option.Option<Run>>
+    /** Keeps the carrier's id of the run's call (Twilio's CallSid), once the dial succeeded. */
+    readonly recordCarrierCall: (id: RunId, callId: string) => Effect.Effect<void>
+    /**
+     * Takes the run's media socket for the call `callId`, once: true only when the run is a live phone run
+     * whose dialed call is `callId` and whose socket was not taken before (by any server). Atomic: of two
+     * sockets racing, one gets it.
+     */
+    readonly claimMedia: (id: RunId, callId: string, now: Date) => Effect.Effect<boolean>
     /** Runs of one agent, newest first, as lists show them (a store may leave the other fields unread). */
     readonly list: (
       organizationId: OrganizationId,

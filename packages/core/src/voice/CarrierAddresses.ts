@@ -17,6 +17,8 @@ export interface Addresses {
   readonly publicBaseUrl: string
   /** The media tokens' secret (at least `StreamToken.minimumSecretBytes`), the same on every server. */
   readonly streamSecret: Uint8Array
+  /** The carrier account a media stream's `start` must name (Twilio's AccountSid); null checks none. */
+  readonly account: string | null
 }
 
 export class CarrierAddresses extends Context.Tag("@voice-agent-platform/core/CarrierAddresses")<
@@ -42,13 +44,16 @@ export const streamUrl = (addresses: Addresses, provider: string, runId: RunId |
   )
 
 /** The addresses from `PUBLIC_BASE_URL` and the secret's text (UTF-8); a short secret is a defect. */
-export const make = (publicBaseUrl: string, secret: string): Addresses => {
+export const make = (publicBaseUrl: string, secret: string, account: string | null = null): Addresses => {
   const streamSecret = new TextEncoder().encode(secret)
   if (streamSecret.length < StreamToken.minimumSecretBytes) {
     throw new Error(`the media stream secret needs ${StreamToken.minimumSecretBytes} bytes`)
   }
-  return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""), streamSecret }
+  return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""), streamSecret, account }
 }
 
-export const layer = (publicBaseUrl: string, secret: string): Layer.Layer<CarrierAddresses> =>
-  Layer.sync(CarrierAddresses, () => make(publicBaseUrl, secret))
+export const layer = (
+  publicBaseUrl: string,
+  secret: string,
+  account: string | null = null
+): Layer.Layer<CarrierAddresses> => Layer.sync(CarrierAddresses, () => make(publicBaseUrl, secret, account))

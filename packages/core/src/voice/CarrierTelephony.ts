@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { Telephony, TelephonyUnavailable } from "../calls/Telephony.js"
+import { RunStore } from "../runs/RunStore.js"
 import { Carrier } from "./Carrier.js"
 import * as CarrierAddresses from "./CarrierAddresses.js"
 
@@ -15,6 +16,7 @@ export const make = (fallbackCallerId: string | null) =>
   Effect.gen(function* () {
     const carrier = yield* Carrier
     const addresses = yield* CarrierAddresses.CarrierAddresses
+    const runs = yield* RunStore
     return Telephony.of({
       callerId: { fallback: fallbackCallerId },
       placeCall: (call) =>
@@ -27,7 +29,7 @@ export const make = (fallbackCallerId: string | null) =>
               `run ${runId} reached the carrier without a caller id or a number to call`
             )
           }
-          yield* carrier
+          const placed = yield* carrier
             .dial({
               run_id: runId,
               to,
@@ -42,6 +44,8 @@ export const make = (fallbackCallerId: string | null) =>
                 attributes: { provider: carrier.provider, run: runId }
               })
             )
+          // the media socket will have to name this call (`MediaSockets`), and hang-ups go to it
+          yield* runs.recordCarrierCall(runId, placed.call_id)
         })
     })
   })
@@ -49,5 +53,5 @@ export const make = (fallbackCallerId: string | null) =>
 /** Real calls through the `Carrier` and `CarrierAddresses` of the environment. */
 export const layer = (
   fallbackCallerId: string | null
-): Layer.Layer<Telephony, never, Carrier | CarrierAddresses.CarrierAddresses> =>
+): Layer.Layer<Telephony, never, Carrier | CarrierAddresses.CarrierAddresses | RunStore> =>
   Layer.effect(Telephony, make(fallbackCallerId))

@@ -1,6 +1,7 @@
 import {
   CarrierAddresses,
   CarrierCallbacks,
+  MediaSession,
   Run,
   RunId,
   RunStore,
@@ -13,13 +14,14 @@ import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { WebSocketServer } from "ws"
 import { NodeServer } from "../server/HardenedNodeServer.js"
+import * as UpgradeFallback from "../server/UpgradeFallback.js"
 
 /**
  * The carrier's media sockets: WebSocket upgrades of `/telephony/{provider}/stream/{run}/{token}` on the
  * Node server's `upgrade` event (`ws` with `noServer`). The token (`StreamToken`, from the answer webhook)
- * is checked, then the run (it exists, is a phone call, has not ended), all before the upgrade: anything
- * else — another path, a wrong or expired token, an unknown or ended run — is refused with a plain HTTP
- * status and the connection closed, never upgraded. An accepted socket becomes the call's
+ * is checked, then the run (it exists, is a phone call, has not ended), all before the upgrade: a wrong
+ * or expired token, an unknown or ended run is refused with a plain HTTP status and the connection closed,
+ * never upgraded. Any other request with `Upgrade` (another path, `h2c`) is the API's (`UpgradeFallback`). An accepted socket becomes the call's
  * `TwilioMediaSession` and its conversation runs here (`VoiceCalls.serve`), whichever server placed the
  * call. The calls belong to the layer: when the server stops, each is interrupted and hung up. Upgrades
  * outside `/telephony/` are left to `BrowserSockets` (which answers an unknown path 404).
@@ -77,10 +79,36 @@ export const layer = Layer.scopedDiscard(
         return { runId } as const
       })
 
+    /**
+     * The call a started stream serves: its `start` must name this account and the call dialed for the run,
+     * and take the run's socket first (`RunStore.claimMedia`, once, across servers); else it is refused.
+     */
+    const bind = (runId: RunId.RunId, media: TwilioMediaSession.TwilioMediaSession) =>
+      Effect.gen(function* () {
+        if (addresses.account !== null && media.accountSid !== addresses.account) {
+          return yield* new MediaSession.MediaSessionFailed({ reason: "its start names another account" })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        if (!(yield* runs.claimMedia(runId, media.callSid, now))) {
+          return yield* new MediaSession.MediaSessionFailed({
+            reason: "its start names another call than the run's, or the run's socket was taken"
+          })
+        }
+        return media.callSid
+      })
+
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       // the other upgrades (browser voice sessions, unknown paths) are `BrowserSockets`' to answer
       if (!new URL(request.url ?? "", "http://path.invalid").pathname.startsWith("/telephony/")) return
       socket.on("error", () => socket.destroy())
+      // anything but a WebSocket on a stream path is an ordinary request (`Upgrade: h2c` …): the API answers it
+      const url = request.url ?? ""
+      const path = URL.canParse(url, "http://path.invalid")
+        ? new URL(url, "http://path.invalid").pathname
+        : ""
+      if (!UpgradeFallback.isWebSocket(request) || !pattern.test(path)) {
+        return UpgradeFallback.serveAsRequest(server, request, socket, head)
+      }
       Runtime.runPromise(runtime)(
         Effect.orElseSucceed(admit(request.url ?? ""), () => ({ refused: 503 }) as const)
       )
@@ -90,7 +118,9 @@ export const layer = Layer.scopedDiscard(
             runCall(
               Effect.scoped(
                 Effect.flatMap(TwilioMediaSession.make(ws), (media) =>
-                  calls.serve(admitted.runId, media.callSid, media.session)
+                  Effect.flatMap(bind(admitted.runId, media), (callId) =>
+                    calls.serve(admitted.runId, callId, media.session)
+                  )
                 )
               ).pipe(
                 Effect.catchAll((error) =>

@@ -39,7 +39,11 @@ type Twilio = Extract<TelephonySettings, { readonly kind: "twilio" }>
 export const carrier = (twilio: Twilio) =>
   Layer.merge(
     Layer.orDie(TwilioCarrier.layer(twilio.twilio)),
-    CarrierAddresses.layer(twilio.publicBaseUrl, Redacted.value(twilio.mediaStreamSecret))
+    CarrierAddresses.layer(
+      twilio.publicBaseUrl,
+      Redacted.value(twilio.mediaStreamSecret),
+      twilio.twilio.accountSid
+    )
   )
 
 /** The telephony that dials through the carrier, `TWILIO_DEFAULT_FROM` its fallback caller id. */

@@ -58,7 +58,11 @@ describe("a real call's turns through the server's media socket (fakes)", { time
         { kind: "reply", content: "Sure, I am listening." },
         { kind: "reply", content: "Goodbye.", tool_calls: [{ name: "end_call", arguments: "{}" }] }
       )
-      const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid, holdMarks: true })
+      const stream = yield* FakeMediaStream.connect(streamUrl, {
+        callSid: call.sid,
+        accountSid: servers.twilio.accountSid,
+        holdMarks: true
+      })
       yield* stream.start
       yield* marksSent(stream, 1)
       yield* playAll(stream)
@@ -136,7 +140,10 @@ describe("a real call's turns through the server's media socket (fakes)", { time
             content: "Transferring you now.",
             tool_calls: [{ name: "transfer", arguments: JSON.stringify({ destination_number: asked }) }]
           })
-          const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+          const stream = yield* FakeMediaStream.connect(streamUrl, {
+            callSid: call.sid,
+            accountSid: servers.twilio.accountSid
+          })
           yield* stream.start
           yield* marksSent(stream, 1)
           yield* stream.sendAudio(AudioFixtures.mulawTone(440, 400))
@@ -173,7 +180,10 @@ describe("a real call's turns through the server's media socket (fakes)", { time
       const { twilio, origin } = servers
       const agent = yield* agentWithEndCall(origin)
       const { runId, call, streamUrl } = yield* answeredCall(servers, agent)
-      const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+      const stream = yield* FakeMediaStream.connect(streamUrl, {
+        callSid: call.sid,
+        accountSid: servers.twilio.accountSid
+      })
       yield* stream.start
       // the greeting, the reprompt and the goodbye, each a sentence with its mark; then the hang-up
       yield* until(() => updatesOf(servers, call.sid).length === 1, "the hang-up after the silence")

@@ -1,3 +1,4 @@
+import { connect } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { CallAudioHandOver, StreamToken, WavFile } from "@voice-agent-platform/core"
 import { AudioFixtures, DeepgramScript, FakeMediaStream } from "@voice-agent-platform/voice/testing"
@@ -7,6 +8,7 @@ import {
   agentWithEndCall,
   answerUrl,
   api,
+  apiKey,
   type Body,
   defaultFrom,
   download,
@@ -24,6 +26,18 @@ import {
  * loopback: the server dials the fake Twilio, answers its signed webhooks, takes its media socket, hears
  * the caller through the fake Deepgram, thinks with the fake model, speaks through the fake speech server.
  */
+
+/** Sends `raw` as it is on a new connection; what came back when the server closed it. */
+const rawExchange = (origin: string, raw: string) =>
+  Effect.async<string>((resume) => {
+    const { hostname, port } = new URL(origin)
+    const socket = connect(Number(port), hostname, () => socket.write(raw))
+    let received = ""
+    socket.on("data", (chunk) => (received += chunk.toString("utf8")))
+    socket.on("error", () => socket.destroy())
+    socket.on("close", () => resume(Effect.succeed(received)))
+    return Effect.sync(() => socket.destroy())
+  })
 
 describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
   it.scopedLive("a call end to end: dial, signed answer, stream, greeting, a turn, end_call, completed", () =>
@@ -108,7 +122,9 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         streamUrl.replace(`/stream/${runId}/`, `/stream/${runId + 1}/`),
         `${base}/${expired}`
       ]) {
-        const refused = yield* Effect.either(FakeMediaStream.connect(url, { callSid: call!.sid }))
+        const refused = yield* Effect.either(
+          FakeMediaStream.connect(url, { callSid: call!.sid, accountSid: twilio.accountSid })
+        )
         expect(Either.isLeft(refused) && refused.left.message).toContain("refused (403)")
       }
 
@@ -119,7 +135,28 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         content: "Thank you, see you on Tuesday. Goodbye!",
         tool_calls: [{ name: "end_call", arguments: "{}" }]
       })
-      const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call!.sid })
+      // a valid token, but a start naming another call (maybe another organization's) or another account:
+      // closed after its start, nothing hung up, and the run's socket still free for the dialed call
+      const otherSid = `CA${"9".repeat(32)}`
+      for (const start of [
+        { callSid: otherSid, accountSid: twilio.accountSid },
+        { callSid: call!.sid, accountSid: `AC${"9".repeat(32)}` }
+      ]) {
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const intruder = yield* FakeMediaStream.connect(streamUrl, start)
+            yield* intruder.start
+            yield* until(() => intruder.closedWith() !== null, "the intruding socket closed")
+            expect(intruder.received()).toEqual([])
+          })
+        )
+      }
+      expect(twilio.requests().filter((r) => r.path.includes("/Calls/CA"))).toEqual([])
+
+      const stream = yield* FakeMediaStream.connect(streamUrl, {
+        callSid: call!.sid,
+        accountSid: twilio.accountSid
+      })
       yield* stream.start
       // the greeting is heard: audio frames, then its mark
       yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
@@ -131,6 +168,20 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
           .filter((m) => m.event === "media")
           .every((m) => m.event === "media" && m.media.payload.length === 160)
       ).toBe(true)
+
+      // a second socket with the same valid token and the right call: the run's socket is taken
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const second = yield* FakeMediaStream.connect(streamUrl, {
+            callSid: call!.sid,
+            accountSid: twilio.accountSid
+          })
+          yield* second.start
+          yield* until(() => second.closedWith() !== null, "the second socket closed")
+          expect(second.received()).toEqual([])
+        })
+      )
+      expect(stream.closedWith()).toBeNull()
 
       yield* stream.sendAudio(AudioFixtures.mulawTone(440, 400))
       // the reply is spoken, then the call hung up through Twilio's API
@@ -210,7 +261,10 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
 
         yield* deepgram.script({ steps: [DeepgramScript.utterance("Sorry I have to go", 3200)] })
         yield* model.script({ kind: "reply", content: "All right, have a good day." })
-        const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+        const stream = yield* FakeMediaStream.connect(streamUrl, {
+          callSid: call.sid,
+          accountSid: twilio.accountSid
+        })
         yield* stream.start
         yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
         yield* stream.sendAudio(AudioFixtures.mulawTone(440, 400))
@@ -256,6 +310,38 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
       })
   )
 
+  it.scopedLive("a request with Upgrade: h2c (curl --http2) is answered by the API, not refused", () =>
+    Effect.gen(function* () {
+      const { origin } = yield* started()
+      const host = new URL(origin).host
+      const listed = yield* rawExchange(
+        origin,
+        `GET /api/v1/agents HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${apiKey}\r\n` +
+          "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n"
+      )
+      expect(listed).toMatch(/^HTTP\/1\.1 200 /)
+      expect(listed).toMatch(/\r\nconnection: close\r\n/i)
+      expect(listed).toContain('"items":[')
+      // without the key, the API's own 401, not the media sockets' 404
+      const unauthorized = yield* rawExchange(
+        origin,
+        `GET /api/v1/agents HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n`
+      )
+      expect(unauthorized).toMatch(/^HTTP\/1\.1 401 /)
+      // a body Node never parsed cannot be served: a 400 that says what to do
+      const body = JSON.stringify({ agent: { greeting: "Hello", agent_goal: "Confirm" } })
+      const posted = yield* rawExchange(
+        origin,
+        `POST /api/v1/agents/from-script HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${apiKey}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+          `Connection: Upgrade\r\nUpgrade: h2c\r\n\r\n${body}`
+      )
+      expect(posted).toMatch(/^HTTP\/1\.1 400 /)
+      expect(posted).toContain("without the Upgrade header")
+      expect((yield* api(origin, "GET", "/agents")).body.items).toEqual([])
+    })
+  )
+
   it.scopedLive(
     "busy, no answer, failed, a dropped media socket, the carrier down: each run ends, its channel free",
     () =>
@@ -292,7 +378,10 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "in-progress", 2))
         yield* Effect.scoped(
           Effect.gen(function* () {
-            const stream = yield* FakeMediaStream.connect(streamUrl, { callSid: call.sid })
+            const stream = yield* FakeMediaStream.connect(streamUrl, {
+              callSid: call.sid,
+              accountSid: twilio.accountSid
+            })
             yield* stream.start
             yield* stream.waitFor((received) => received.some((m) => m.event === "media"), 20_000)
           })

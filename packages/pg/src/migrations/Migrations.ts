@@ -14,6 +14,7 @@ import fragmentMarks from "./0009_fragment_marks.js"
 import analysis from "./0010_analysis.js"
 import consoleAdditions from "./0011_console.js"
 import promptCharges from "./0012_prompt_charges.js"
+import mediaSockets from "./0013_media_sockets.js"
 
 /**
  * The schema's versions, in order. A migration that has run is never edited: a change to the schema is a
@@ -31,7 +32,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0009_fragment_marks": fragmentMarks,
   "0010_analysis": analysis,
   "0011_console": consoleAdditions,
-  "0012_prompt_charges": promptCharges
+  "0012_prompt_charges": promptCharges,
+  "0013_media_sockets": mediaSockets
 }
 
 /** The table that records which versions ran. */

@@ -52,6 +52,10 @@ export const layer: Layer.Layer<PhoneNumberStore, never, SqlClient.SqlClient> = 
         ),
       find: (id) => one(sql`SELECT * FROM phone_numbers WHERE id = ${id}`),
       listOwned: (organizationId, page) => phoneNumbersList(sql`organization_id = ${organizationId}`, page),
+      oldestActive: (organizationId) =>
+        one(sql`
+          SELECT * FROM phone_numbers WHERE organization_id = ${organizationId} AND status = 'active'
+          ORDER BY coalesce(activated_at, created_at), id LIMIT 1`),
       claim: (organizationId, choice, now) =>
         one(sql`
           UPDATE phone_numbers

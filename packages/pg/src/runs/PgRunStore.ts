@@ -164,6 +164,20 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
               WHERE r.organization_id = e.organization_id AND r.workflow_run_id = e.workflow_run_id
               RETURNING r.*`),
       findAnyOrganization: (id) => one(sql`SELECT * FROM runs WHERE workflow_run_id = ${id}`),
+      recordCarrierCall: (id, callId) =>
+        sql`UPDATE runs SET carrier_call_id = ${callId} WHERE workflow_run_id = ${id}`.pipe(
+          Effect.orDie,
+          Effect.asVoid
+        ),
+      claimMedia: (id, callId, now) =>
+        sql`
+          UPDATE runs SET media_connected_at = ${now}
+          WHERE workflow_run_id = ${id} AND carrier_call_id = ${callId} AND media_connected_at IS NULL
+            AND mode = 'phone' AND ${sql.unsafe(live)}
+          RETURNING workflow_run_id`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.length === 1)
+        ),
       list: (organizationId, agentId, filter, page) =>
         PgRunLists.pagedList(
           sql,

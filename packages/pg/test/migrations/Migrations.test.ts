@@ -48,7 +48,8 @@ describe.skipIf(!reachable)("migrations (PostgreSQL)", () => {
         { migration_id: 9, name: "fragment_marks" },
         { migration_id: 10, name: "analysis" },
         { migration_id: 11, name: "console" },
-        { migration_id: 12, name: "prompt_charges" }
+        { migration_id: 12, name: "prompt_charges" },
+        { migration_id: 13, name: "media_sockets" }
       ])
       expect(yield* Migrations.run).toEqual([])
     }).pipe(Effect.provide(layerFreshDatabase))

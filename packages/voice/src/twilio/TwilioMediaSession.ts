@@ -27,6 +27,8 @@ const mulawSilence = 0xff
 
 export interface TwilioMediaSession {
   readonly callSid: string
+  /** The account the stream's `start` names (null when it names none): the server checks it is its own. */
+  readonly accountSid: string | null
   readonly streamSid: string
   readonly session: MediaSession
 }
@@ -39,7 +41,10 @@ export const make = (
 ): Effect.Effect<TwilioMediaSession, MediaSessionFailed, Scope.Scope> =>
   Effect.gen(function* () {
     const inbound = yield* Queue.unbounded<Take.Take<InboundEvent, MediaSessionFailed>>()
-    const started = yield* Deferred.make<{ callSid: string; streamSid: string }, MediaSessionFailed>()
+    const started = yield* Deferred.make<
+      { callSid: string; accountSid: string | null; streamSid: string },
+      MediaSessionFailed
+    >()
     let ended = false
     const end = (take: Take.Take<InboundEvent, MediaSessionFailed>, event?: InboundEvent) => {
       if (ended) return
@@ -64,7 +69,11 @@ export const make = (
         case "start":
           Deferred.unsafeDone(
             started,
-            Effect.succeed({ callSid: message.start.callSid, streamSid: message.streamSid })
+            Effect.succeed({
+              callSid: message.start.callSid,
+              accountSid: message.start.accountSid ?? null,
+              streamSid: message.streamSid
+            })
           )
           return
         case "media":
@@ -108,7 +117,7 @@ export const make = (
       })
     )
 
-    const { callSid, streamSid } = yield* Deferred.await(started).pipe(
+    const { accountSid, callSid, streamSid } = yield* Deferred.await(started).pipe(
       Effect.timeoutFail({
         duration: options.startTimeout ?? defaultStartTimeout,
         onTimeout: () => failed("Twilio did not start the stream in time")
@@ -161,5 +170,5 @@ export const make = (
         return sendText(MediaStreamMessages.clear(streamSid))
       })
     }
-    return { callSid, streamSid, session }
+    return { callSid, accountSid, streamSid, session }
   })
