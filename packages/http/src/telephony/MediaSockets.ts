@@ -98,14 +98,14 @@ export const layer = Layer.scopedDiscard(
       })
 
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      // the other upgrades (browser voice sessions, unknown paths) are `BrowserSockets`' to answer
-      if (!new URL(request.url ?? "", "http://path.invalid").pathname.startsWith("/telephony/")) return
-      socket.on("error", () => socket.destroy())
-      // anything but a WebSocket on a stream path is an ordinary request (`Upgrade: h2c` …): the API answers it
       const url = request.url ?? ""
       const path = URL.canParse(url, "http://path.invalid")
         ? new URL(url, "http://path.invalid").pathname
         : ""
+      // the other upgrades (browser voice sessions, ordinary requests with `Upgrade`) are `BrowserSockets`' to answer
+      if (!path.startsWith("/telephony/")) return
+      socket.on("error", () => socket.destroy())
+      // anything but a WebSocket on a stream path is an ordinary request (`Upgrade: h2c` …): the API answers it
       if (!UpgradeFallback.isWebSocket(request) || !pattern.test(path)) {
         return UpgradeFallback.serveAsRequest(server, request, socket, head)
       }

@@ -4,6 +4,7 @@ import { Clock, Effect, FiberSet, Layer, Option, Runtime } from "effect"
 import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { WebSocketServer } from "ws"
+import * as UpgradeFallback from "../server/UpgradeFallback.js"
 import { NodeServer } from "../server/HardenedNodeServer.js"
 import * as SessionTokens from "./SessionTokens.js"
 
@@ -17,8 +18,9 @@ import * as SessionTokens from "./SessionTokens.js"
  * with the reason, and the socket is closed. The sessions belong to the layer: a server that stops ends
  * them (the run ended, its recording stored).
  *
- * Upgrades of other paths are not this layer's, except that one under no known prefix is answered 404:
- * the carrier's media sockets (`/telephony/…`, `MediaSockets`) answer their own.
+ * Upgrades of the carrier's media sockets (`/telephony/…`) are `MediaSockets`' to answer. Any other request
+ * with `Upgrade` (an unknown path, `Upgrade: h2c` as `curl --http2` sends) is an ordinary request the API
+ * answers (`UpgradeFallback`).
  */
 
 const statusText: Record<number, string> = { 403: "Forbidden", 404: "Not Found", 503: "Service Unavailable" }
@@ -27,6 +29,9 @@ const refuse = (socket: Duplex, status: number) => {
   if (socket.destroyed) return
   socket.end(`HTTP/1.1 ${status} ${statusText[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
 }
+
+/** Where the sessions' sockets are. */
+const sessionsPrefix = "/voice/sessions/"
 
 /** The prefixes other upgrade listeners answer. */
 const othersPrefixes = ["/telephony/"]
@@ -75,9 +80,16 @@ export const layer = Layer.scopedDiscard(
       })
 
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const pathname = new URL(request.url ?? "", "http://path.invalid").pathname
+      const url = request.url ?? ""
+      const pathname = URL.canParse(url, "http://path.invalid")
+        ? new URL(url, "http://path.invalid").pathname
+        : ""
       if (othersPrefixes.some((prefix) => pathname.startsWith(prefix))) return
       socket.on("error", () => socket.destroy())
+      // anything but a WebSocket on a session path is an ordinary request (`Upgrade: h2c` …): the API answers it
+      if (!UpgradeFallback.isWebSocket(request) || !pathname.startsWith(sessionsPrefix)) {
+        return UpgradeFallback.serveAsRequest(server, request, socket, head)
+      }
       Runtime.runPromise(runtime)(Effect.orElseSucceed(admit(pathname), () => ({ refused: 503 }) as const))
         .then((admitted) => {
           if ("refused" in admitted) return refuse(socket, admitted.refused)

@@ -5,6 +5,7 @@ import { BrowserSocketMessages } from "@voice-agent-platform/voice"
 import { ConfigProvider, Effect, Either, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
+import { connect } from "node:net"
 import { join } from "node:path"
 import WebSocket from "ws"
 import * as Server from "../../src/server/Server.js"
@@ -144,6 +145,24 @@ describe("browser voice sessions through the server", { timeout: 120_000 }, () =
           const refused = yield* open(refusedUrl)
           expect(Either.isLeft(refused) && refused.left).toBe(status)
         }
+        // the sessions' upgrade listener takes no ordinary request: one with `Upgrade: h2c` (curl --http2)
+        // is the API's, on every server (not only with TELEPHONY=twilio)
+        const h2c = yield* Effect.promise(
+          () =>
+            new Promise<string>((resolve) => {
+              const socket = connect(port, "127.0.0.1", () =>
+                socket.write(
+                  `GET /api/v1/agents HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-API-Key: ${apiKey}\r\n` +
+                    "Connection: Upgrade\r\nUpgrade: h2c\r\n\r\n"
+                )
+              )
+              let received = ""
+              socket.on("data", (chunk) => (received += chunk.toString("utf8")))
+              socket.on("error", () => socket.destroy())
+              socket.on("close", () => resolve(received))
+            })
+        )
+        expect(h2c).toMatch(/^HTTP\/1\.1 200 /)
 
         yield* model.script({
           kind: "reply",
