@@ -48,17 +48,38 @@ export const call = (
 
 const children = new Set<ChildProcess>()
 
-/** Stops a server's whole process group and waits for it to end (bounded). */
+/** Whether any process of the group led by `pid` is still there. */
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Resumes once the group led by `pid` is gone, or after `ms`. */
+const groupGone = async (pid: number, ms: number) => {
+  const deadline = Date.now() + ms
+  while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+}
+
+/**
+ * Stops a server's whole process group and waits for every process of it to end (bounded): a server
+ * started through `npm start` is npm, a shell and node, and npm exits before node has let go of its
+ * data directory.
+ */
 export const stop = async (child: ChildProcess) => {
-  if (child.exitCode === null && child.signalCode === null) {
-    const ended = new Promise((r) => child.once("exit", r))
+  const pid = child.pid
+  if (pid !== undefined) {
     try {
-      process.kill(-child.pid!, "SIGTERM")
+      process.kill(-pid, "SIGTERM")
     } catch {}
-    await Promise.race([ended, new Promise((r) => setTimeout(r, 5000))])
+    await groupGone(pid, 5000)
     try {
-      process.kill(-child.pid!, "SIGKILL")
+      process.kill(-pid, "SIGKILL")
     } catch {}
+    await groupGone(pid, 5000)
   }
   children.delete(child)
 }
