@@ -13,8 +13,7 @@ import { TextToSpeech } from "./TextToSpeech.js"
 import * as VoiceLoop from "./VoiceLoop.js"
 import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
 import { VoiceLoopSettings } from "./VoiceLoopSettings.js"
-import * as VoiceMetrics from "./VoiceMetrics.js"
-import { endLine, latencyLine, recorded } from "./VoiceCalls.js"
+import { endLine, runLoopInput } from "./VoiceCalls.js"
 
 /**
  * A browser voice session's conversation (`mode: webrtc` or `smallwebrtc`), once its socket is open on
@@ -86,20 +85,16 @@ export const make = Effect.gen(function* () {
           })
         })
 
-      const end = yield* VoiceLoop.run({
-        version,
-        media: recorded(media, recording),
-        language: version.definition.workflow_definition.language,
-        voice: version.agent.workflow_configurations.voice ?? undefined,
-        transcript: (fragment) =>
-          Effect.zipRight(report({ type: "fragment", ...fragment }), onFragment(fragment)),
-        latency: (latency) =>
-          Effect.zipRight(
-            VoiceMetrics.recordTurn(latency),
-            report({ type: "log", level: "info", message: latencyLine(latency) })
-          ),
-        usage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
-      }).pipe(
+      const end = yield* VoiceLoop.run(
+        runLoopInput({
+          version,
+          media,
+          recording,
+          report,
+          addModelUsage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage)),
+          onFragment
+        })
+      ).pipe(
         Effect.provide(loopContext),
         Effect.provideService(VoiceLoopSettings, settings),
         Effect.onInterrupt(() => finish(null))

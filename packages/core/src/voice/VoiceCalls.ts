@@ -78,6 +78,36 @@ export const recorded = (media: MediaSession, recording: CallRecording.CallRecor
   clear: Effect.tap(media.clear, () => Effect.sync(() => recording.clear()))
 })
 
+/**
+ * The voice loop's input for a run's conversation (a call's or a browser session's): its agent version's
+ * language and voice, the audio recorded into `recording`, each fragment and each turn's latency line
+ * reported as the run's events (and the latency in /metrics), the model's tokens on the run.
+ */
+export const runLoopInput = (run: {
+  readonly version: VoiceLoop.VoiceLoopInput["version"]
+  readonly media: MediaSession
+  readonly recording: CallRecording.CallRecording
+  readonly report: (event: CallEvent) => Effect.Effect<void>
+  readonly addModelUsage: NonNullable<VoiceLoop.VoiceLoopInput["usage"]>
+  /** Also told of each fragment once it is reported (the browser is sent it). */
+  readonly onFragment?: VoiceLoop.VoiceLoopInput["transcript"]
+}): VoiceLoop.VoiceLoopInput => ({
+  version: run.version,
+  media: recorded(run.media, run.recording),
+  language: run.version.definition.workflow_definition.language,
+  voice: run.version.agent.workflow_configurations.voice ?? undefined,
+  transcript: (fragment) => {
+    const reported = run.report({ type: "fragment", ...fragment })
+    return run.onFragment === undefined ? reported : Effect.zipRight(reported, run.onFragment(fragment))
+  },
+  latency: (latency) =>
+    Effect.zipRight(
+      VoiceMetrics.recordTurn(latency),
+      run.report({ type: "log", level: "info", message: latencyLine(latency) })
+    ),
+  usage: run.addModelUsage
+})
+
 export const make = Effect.gen(function* () {
   const events = yield* CallEvents
   const runtimeTools = yield* RuntimeTools
@@ -110,19 +140,15 @@ export const make = Effect.gen(function* () {
 
       // from here the carrier's end of the call waits (bounded) for this loop's recording and transcript
       yield* report({ type: "log", level: "info", message: CallAudioHandOver.connectedMessage })
-      const end = yield* VoiceLoop.run({
-        version,
-        media: recorded(media, recording),
-        language: version.definition.workflow_definition.language,
-        voice: version.agent.workflow_configurations.voice ?? undefined,
-        transcript: (fragment) => report({ type: "fragment", ...fragment }),
-        latency: (latency) =>
-          Effect.zipRight(
-            VoiceMetrics.recordTurn(latency),
-            report({ type: "log", level: "info", message: latencyLine(latency) })
-          ),
-        usage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
-      }).pipe(
+      const end = yield* VoiceLoop.run(
+        runLoopInput({
+          version,
+          media,
+          recording,
+          report,
+          addModelUsage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
+        })
+      ).pipe(
         Effect.provide(loopContext),
         Effect.provideService(VoiceLoopSettings, settings),
         // a server stopping mid-call: the caller is not left on a dead line
