@@ -123,6 +123,9 @@ export const make = <A, E>(
   const maxBatch = Math.max(1, options.maxBatch ?? defaultMaxBatch)
   const turn = options.nextTurn ?? nextTurn
   const entries = new Map<string, Entry<A, E>>()
+  /** The gauge raised as a caller starts waiting for a read of its page, lowered as it stops. */
+  const raised = gauge === undefined ? Effect.void : Metric.modify(gauge, 1)
+  const lowered = gauge === undefined ? Effect.void : Metric.modify(gauge, -1)
 
   const batchOf = (read: Effect.Effect<A, E>, opener: FiberRefs.FiberRefs): Batch<A, E> => ({
     answer: Deferred.unsafeMake<A, E>(FiberId.none),
@@ -225,41 +228,49 @@ export const make = <A, E>(
     batch: Batch<A, E>,
     restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
   ): Effect.Effect<A, E> =>
-    restore(turn).pipe(
-      Effect.onInterrupt(() =>
-        Effect.suspend(() => {
-          batch.waiting--
-          return batch.waiting > 0 ? start(key, entry, batch, false) : finish(key, entry)
-        })
-      ),
-      Effect.zipRight(
-        Effect.suspend(() => {
-          batch.started = true
-          // Only the opener still waits (nobody joined, or those who did went away).
-          if (batch.waiting === 1)
-            return restore(batch.read).pipe(
-              Effect.ensuring(
-                Effect.suspend(() => {
-                  batch.waiting--
-                  return finish(key, entry)
-                })
-              )
+    // the opener waits for its batch's read like any caller (the gauge counts it), alone or not
+    Effect.zipRight(
+      raised,
+      restore(turn).pipe(
+        Effect.onInterrupt(() =>
+          Effect.suspend(() => {
+            batch.waiting--
+            return Effect.zipRight(
+              lowered,
+              batch.waiting > 0 ? start(key, entry, batch, false) : finish(key, entry)
             )
-          return Effect.zipRight(start(key, entry, batch, true), answerOf(batch, restore))
-        })
+          })
+        ),
+        Effect.zipRight(
+          Effect.suspend(() => {
+            batch.started = true
+            // Only the opener still waits (nobody joined, or those who did went away).
+            if (batch.waiting === 1)
+              return restore(batch.read).pipe(
+                Effect.ensuring(
+                  Effect.suspend(() => {
+                    batch.waiting--
+                    return Effect.zipRight(lowered, finish(key, entry))
+                  })
+                )
+              )
+            return Effect.zipRight(start(key, entry, batch, true), answerOf(batch, restore, false))
+          })
+        )
       )
     )
 
   /** A caller's wait for its batch's answer; the read is interrupted when its last caller goes away. */
   const answerOf = (
     batch: Batch<A, E>,
-    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>
+    restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>,
+    // false for the opener: the gauge counted it when it opened the batch
+    count = true
   ): Effect.Effect<A, E> => {
     const answer = restore(Deferred.await(batch.answer)).pipe(
       Effect.ensuring(
         Effect.suspend(() => {
           batch.waiting--
-          const lowered = gauge === undefined ? Effect.void : Metric.modify(gauge, -1)
           // The last caller went away from a read under way: nobody is left to answer.
           if (batch.waiting > 0 || !batch.started || batch.fiber === undefined) return lowered
           const fiber = batch.fiber
@@ -272,7 +283,7 @@ export const make = <A, E>(
         })
       )
     )
-    return gauge === undefined ? answer : Effect.zipRight(Metric.modify(gauge, 1), answer)
+    return count ? Effect.zipRight(raised, answer) : answer
   }
 
   const read = (key: string, read: Effect.Effect<A, E>): Effect.Effect<A, E> =>

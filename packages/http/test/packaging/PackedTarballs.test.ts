@@ -16,6 +16,7 @@ const packages = [
   "packages/pg",
   "packages/blob-stores",
   "packages/language-models",
+  "packages/voice",
   "packages/console",
   "packages/http"
 ]
@@ -93,7 +94,8 @@ describe("the packed packages", () => {
       "voice-agent-platform-core-0.1.0.tgz",
       "voice-agent-platform-http-0.1.0.tgz",
       "voice-agent-platform-language-models-0.1.0.tgz",
-      "voice-agent-platform-pg-0.1.0.tgz"
+      "voice-agent-platform-pg-0.1.0.tgz",
+      "voice-agent-platform-voice-0.1.0.tgz"
     ])
 
     // An empty service of a user: no TypeScript, no tsx, no workspace; dependencies from the npm cache or
