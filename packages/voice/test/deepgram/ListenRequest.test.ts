@@ -9,9 +9,9 @@ const phone = { language: "en", ...phoneAudio }
 describe("Deepgram's listen request", () => {
   it("builds the query from the session and the operator's choices", () => {
     const url = new URL(
-      listenUrl("wss://api.deepgram.com/v1/listen", phone, { endpointingMs: 300, utteranceEndMs: 1000 })
+      listenUrl("wss://stt.example.com/v1/listen", phone, { endpointingMs: 300, utteranceEndMs: 1000 })
     )
-    expect(url.origin + url.pathname).toBe("wss://api.deepgram.com/v1/listen")
+    expect(url.origin + url.pathname).toBe("wss://stt.example.com/v1/listen")
     expect(Object.fromEntries(url.searchParams)).toEqual({
       encoding: "mulaw",
       sample_rate: "8000",
@@ -37,7 +37,7 @@ describe("Deepgram's listen request", () => {
   })
 
   it("takes only ws(s) URLs without credentials, query or fragment", () => {
-    expect(isListenUrl("wss://api.deepgram.com/v1/listen")).toBe(true)
+    expect(isListenUrl("wss://stt.example.com/v1/listen")).toBe(true)
     expect(isListenUrl("ws://127.0.0.1:8081/v1/listen")).toBe(true)
     for (const bad of [
       "https://stt.example/v1/listen",
