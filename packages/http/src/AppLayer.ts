@@ -134,9 +134,9 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
         Layer.provide([
-          GroupContext.only(HealthHandlers, [OrganizationStore.OrganizationStore]),
-          GroupContext.only(AgentsHandlers, [Agents.Agents, Authentication.Authentication]),
-          GroupContext.only(improvementsHandlers, [
+          GroupContext.builtWith(HealthHandlers, [OrganizationStore.OrganizationStore]),
+          GroupContext.builtWith(AgentsHandlers, [Agents.Agents, Authentication.Authentication]),
+          GroupContext.builtWith(improvementsHandlers, [
             Improvements.Improvements,
             Agents.Agents,
             AgentStore.AgentStore,
@@ -148,26 +148,29 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             UsageStore.UsageStore,
             Authentication.Authentication
           ]),
-          GroupContext.only(CallsHandlers, [
+          GroupContext.builtWith(CallsHandlers, [
             CallPlacement.CallPlacement,
             Triggers.Triggers,
             IdempotencyStore.IdempotencyStore,
             Authentication.Authentication
           ]),
-          GroupContext.only(TriggersHandlers, [Triggers.Triggers, Authentication.Authentication]),
-          GroupContext.only(CampaignsHandlers, [
+          GroupContext.builtWith(TriggersHandlers, [Triggers.Triggers, Authentication.Authentication]),
+          GroupContext.builtWith(CampaignsHandlers, [
             Campaigns.Campaigns,
             AgentStore.AgentStore,
             Authentication.Authentication
           ]),
-          GroupContext.only(DoNotCallHandlers, [DoNotCallList.DoNotCallList, Authentication.Authentication]),
-          GroupContext.only(ConversationsHandlers, [
+          GroupContext.builtWith(DoNotCallHandlers, [
+            DoNotCallList.DoNotCallList,
+            Authentication.Authentication
+          ]),
+          GroupContext.builtWith(ConversationsHandlers, [
             Runs.Runs,
             DownloadLinks.LinkSigningKey,
             Authentication.Authentication
           ]),
-          GroupContext.only(RunsHandlers, [Runs.Runs, Authentication.Authentication]),
-          GroupContext.only(chatsHandlers, [
+          GroupContext.builtWith(RunsHandlers, [Runs.Runs, Authentication.Authentication]),
+          GroupContext.builtWith(chatsHandlers, [
             Agents.Agents,
             Tools.Tools,
             AgentStore.AgentStore,
@@ -187,8 +190,8 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             DownloadLinks.LinkSigningKey,
             Authentication.Authentication
           ]),
-          GroupContext.only(FilesHandlers, [BlobStore.BlobStore, DownloadLinks.LinkSigningKey]),
-          GroupContext.only(toolsHandlers, [
+          GroupContext.builtWith(FilesHandlers, [BlobStore.BlobStore, DownloadLinks.LinkSigningKey]),
+          GroupContext.builtWith(toolsHandlers, [
             Agents.Agents,
             Tools.Tools,
             CredentialStore.CredentialStore,
@@ -196,29 +199,35 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             OutboundHttp.OutboundHttp,
             Authentication.Authentication
           ]),
-          GroupContext.only(CredentialsHandlers, [Credentials.Credentials, Authentication.Authentication]),
-          GroupContext.only(IntegrationsHandlers, [Integrations.Integrations, Authentication.Authentication]),
-          GroupContext.only(PhoneNumbersHandlers, [
+          GroupContext.builtWith(CredentialsHandlers, [
+            Credentials.Credentials,
+            Authentication.Authentication
+          ]),
+          GroupContext.builtWith(IntegrationsHandlers, [
+            Integrations.Integrations,
+            Authentication.Authentication
+          ]),
+          GroupContext.builtWith(PhoneNumbersHandlers, [
             PhoneNumbers.PhoneNumbers,
             IdempotencyStore.IdempotencyStore,
             Authentication.Authentication
           ]),
-          GroupContext.only(UsageHandlers, [Usage.Usage, Authentication.Authentication]),
-          GroupContext.only(KnowledgeBaseHandlers, [
+          GroupContext.builtWith(UsageHandlers, [Usage.Usage, Authentication.Authentication]),
+          GroupContext.builtWith(KnowledgeBaseHandlers, [
             KnowledgeBase.KnowledgeBase,
             Authentication.Authentication
           ]),
-          GroupContext.only(WebhooksHandlers, [
+          GroupContext.builtWith(WebhooksHandlers, [
             Webhooks.Webhooks,
             OutboundPolicy.OutboundPolicy,
             Authentication.Authentication
           ]),
-          GroupContext.only(OrganizationHandlers, [
+          GroupContext.builtWith(OrganizationHandlers, [
             Organizations.Organizations,
             Authentication.Authentication
           ]),
-          GroupContext.only(ApiKeysHandlers, [ApiKeys.ApiKeys, Authentication.Authentication]),
-          GroupContext.only(runtimeHandlers, [
+          GroupContext.builtWith(ApiKeysHandlers, [ApiKeys.ApiKeys, Authentication.Authentication]),
+          GroupContext.builtWith(runtimeHandlers, [
             Agents.Agents,
             Tools.Tools,
             RuntimeCalls.RuntimeCalls,
@@ -230,7 +239,7 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
             OutboundHttp.OutboundHttp,
             RuntimeAuthentication.RuntimeAuthentication
           ]),
-          GroupContext.only(AdminHandlers, [
+          GroupContext.builtWith(AdminHandlers, [
             Organizations.Organizations,
             PhoneNumbers.PhoneNumbers,
             OperatorAuthentication.OperatorAuthentication

@@ -217,7 +217,9 @@ export const layer = Layer.effect(
           const fromConfiguration = configured !== undefined && requested?.transfer_numbers === undefined
           const wanted = fromConfiguration ? { ...requested, transfer_numbers: configured } : requested
           const changes =
-            wanted === undefined ? undefined : yield* DefinitionChanges.normalize(wanted, fromConfiguration)
+            wanted === undefined
+              ? undefined
+              : yield* DefinitionChanges.deduplicatedWithE164Numbers(wanted, fromConfiguration)
           // Every tool named must be one of the organization's, and active: another organization's is
           // not found, exactly like a missing one.
           for (const toolUuid of changes?.tools ?? []) {

@@ -48,7 +48,7 @@ const distinct = (items: ReadonlyArray<string>): ReadonlyArray<string> => [...ne
  * The changes with their transfer numbers in E.164 (duplicates after normalisation dropped) and their
  * tools without repeats; the first number that is not a valid phone number fails, with its index.
  */
-export const normalize = (
+export const deduplicatedWithE164Numbers = (
   changes: DefinitionChanges,
   numbersInConfiguration = false
 ): Either.Either<DefinitionChanges, InvalidTransferNumber> => {

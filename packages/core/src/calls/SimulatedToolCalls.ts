@@ -25,7 +25,7 @@ export const usableTools = (tools: ReadonlyArray<Tool>): ReadonlyArray<Simulated
     .flatMap((tool): ReadonlyArray<SimulatedTool> => {
       const definition = tool.definition
       if (definition.type !== "http_api") return []
-      const phrases = (definition.config.trigger_phrases ?? []).filter((phrase) => normalize(phrase) !== "")
+      const phrases = (definition.config.trigger_phrases ?? []).filter((phrase) => plainWords(phrase) !== "")
       if (phrases.length === 0) return []
       return [
         {
@@ -40,7 +40,7 @@ export const usableTools = (tools: ReadonlyArray<Tool>): ReadonlyArray<Simulated
     .slice(0, maxToolsPerCall)
 
 /** Lower case, every run of characters that are not letters or digits one space, trimmed. */
-export const normalize = (text: string): string =>
+export const plainWords = (text: string): string =>
   text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
@@ -48,8 +48,8 @@ export const normalize = (text: string): string =>
 
 /** True when the line holds the phrase as whole words (case and punctuation aside). */
 export const matches = (line: string, phrase: string): boolean => {
-  const wanted = normalize(phrase)
-  return wanted !== "" && ` ${normalize(line)} `.includes(` ${wanted} `)
+  const wanted = plainWords(phrase)
+  return wanted !== "" && ` ${plainWords(line)} `.includes(` ${wanted} `)
 }
 
 /**

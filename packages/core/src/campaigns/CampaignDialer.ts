@@ -49,7 +49,7 @@ export const make = (owner: string, settings: DialerSettings = defaults) =>
     const store = yield* CampaignStore
     const events = yield* CallEvents
     const claim = yield* DialerClaim.make(owner, settings)
-    const dial = yield* DialerDials.make
+    const dial = yield* DialerDials.makeClaimDialer
     const recover = yield* LeaseRecovery.make(settings.recoveryBatch)
 
     /**

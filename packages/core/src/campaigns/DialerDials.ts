@@ -22,7 +22,7 @@ const dialsAtOnce = 16
  * withdrawn instead (unless its campaign runs again by then). A refused dial, or one that fails
  * unexpectedly (a defect), ends the attempt `failed` and frees its channel; the others go on.
  */
-export const make = Effect.gen(function* () {
+export const makeClaimDialer = Effect.gen(function* () {
   const store = yield* CampaignStore
   const transactions = yield* Transactions
   const channels = yield* ChannelStore

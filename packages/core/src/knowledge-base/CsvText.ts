@@ -1,6 +1,6 @@
 /** The readable text of CSV: RFC 4180 records, one `header: value` line per field. */
 import type { Extraction } from "./Extraction.js"
-import { normalize, oneLine } from "./PlainText.js"
+import { tidy, oneLine } from "./PlainText.js"
 
 /** RFC 4180 records: quoted fields may hold delimiters, quotes (doubled) and line breaks. */
 export const parseCsv = (source: string, delimiter = ","): Array<Array<string>> => {
@@ -81,7 +81,7 @@ export const csv = (source: string): Extraction => {
       .join("\n")
   )
   return {
-    text: normalize(records.filter((record) => record !== "").join("\n\n")),
+    text: tidy(records.filter((record) => record !== "").join("\n\n")),
     metadata: {
       row_count: records.length,
       column_count: header.length,

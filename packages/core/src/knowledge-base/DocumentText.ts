@@ -29,7 +29,7 @@ export {
   type Extraction,
   type ExtractedDocument
 } from "./Extraction.js"
-export { decodeUtf8, normalize, plainText } from "./PlainText.js"
+export { decodeUtf8, tidy, plainText } from "./PlainText.js"
 export { markdown } from "./MarkdownText.js"
 export { parseCsv, sniffDelimiter, csv } from "./CsvText.js"
 export { json } from "./JsonText.js"

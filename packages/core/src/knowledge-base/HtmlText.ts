@@ -2,7 +2,7 @@
 import { decodeHTML } from "entities/decode"
 import { Parser } from "htmlparser2"
 import type { Extraction } from "./Extraction.js"
-import { normalize, oneLine } from "./PlainText.js"
+import { tidy, oneLine } from "./PlainText.js"
 
 /**
  * Decodes character references as HTML text does (the `entities` package: every named reference of
@@ -77,7 +77,7 @@ export const html = (source: string): Extraction => {
   parser.end(source)
   const lines = text.split("\n").map((line) => line.replace(/[ \t\u00a0]+/gu, " ").trim())
   return {
-    text: normalize(lines.join("\n")),
+    text: tidy(lines.join("\n")),
     metadata: { title: title === null ? null : oneLine(title) || null }
   }
 }

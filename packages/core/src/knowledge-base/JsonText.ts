@@ -1,7 +1,7 @@
 /** The readable text of JSON: one `path: value` line per leaf. */
 import { Either } from "effect"
 import { type Extraction, MalformedDocument } from "./Extraction.js"
-import { normalize, oneLine } from "./PlainText.js"
+import { tidy, oneLine } from "./PlainText.js"
 
 const identifier = /^[A-Za-z_$][\w$]*$/
 
@@ -57,7 +57,7 @@ export const json = (source: string): Either.Either<Extraction, MalformedDocumen
       : [flatten(value, "")]
   const separator = groups.some((group) => group.length > 1) ? "\n\n" : "\n"
   return Either.right({
-    text: normalize(groups.map((group) => group.join("\n")).join(separator)),
+    text: tidy(groups.map((group) => group.join("\n")).join(separator)),
     metadata: { value_count: groups.reduce((n, group) => n + group.length, 0) }
   })
 }

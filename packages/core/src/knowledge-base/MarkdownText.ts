@@ -2,7 +2,7 @@
 import { Lexer, type Token, Tokenizer, type Tokens } from "marked"
 import type { Extraction } from "./Extraction.js"
 import { decodeEntities, html } from "./HtmlText.js"
-import { normalize } from "./PlainText.js"
+import { tidy } from "./PlainText.js"
 
 /**
  * How deep emphasis and strikethrough (deeper markers read as text), and quotes and list items (a
@@ -239,7 +239,7 @@ export const markdown = (source: string): Extraction => {
     return text
   }
 
-  if (tooCostly(source)) return { text: normalize(source), metadata: { heading_count: 0, title: null } }
-  const text = normalize(blocks(parse(source)))
+  if (tooCostly(source)) return { text: tidy(source), metadata: { heading_count: 0, title: null } }
+  const text = tidy(blocks(parse(source)))
   return { text, metadata: { heading_count: headings.length, title: headings[0] ?? null } }
 }

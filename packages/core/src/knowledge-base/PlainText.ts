@@ -18,7 +18,7 @@ export const decodeUtf8 = (bytes: Uint8Array): Option.Option<string> => {
  * Tidies extracted text: `\n` line ends, no trailing blanks on a line, at most one empty line in a
  * row (an empty line is a paragraph break, which chunking prefers to split at), trimmed.
  */
-export const normalize = (text: string): string =>
+export const tidy = (text: string): string =>
   text
     .replace(/\r\n?/g, "\n")
     .split("\n")
@@ -31,7 +31,7 @@ const countLines = (text: string) => (text === "" ? 0 : text.split("\n").length)
 
 /** Plain text, tidied. */
 export const plainText = (source: string): Extraction => {
-  const text = normalize(source)
+  const text = tidy(source)
   return { text, metadata: { line_count: countLines(text) } }
 }
 

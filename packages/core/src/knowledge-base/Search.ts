@@ -22,7 +22,7 @@ export const tokenize = (text: string): ReadonlyArray<string> =>
  * normalisation happens here, in code, so that PostgreSQL needs no `unaccent` extension (the embedded
  * PGlite and a managed server may not offer it) and both storages find the same words.
  */
-export const normalize = (text: string): string => tokenize(text).join(" ")
+export const indexedWords = (text: string): string => tokenize(text).join(" ")
 
 /** An item with its relevance to a query; higher is more relevant. */
 export interface Ranked<A> {

@@ -1,6 +1,6 @@
 import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
 import * as RandomIds from "../randomness/RandomIds.js"
-import { Transactions, within } from "../storage/Transactions.js"
+import { Transactions, markedInTransaction } from "../storage/Transactions.js"
 
 /** One table: rows by key. Rows are immutable values; writers replace them. */
 export interface MemoryTable<K, V> {
@@ -122,7 +122,7 @@ export const layer: Layer.Layer<MemoryDatabase> = Layer.sync(MemoryDatabase, () 
 /** Transactions over the in-memory database. */
 export const layerTransactions: Layer.Layer<Transactions, never, MemoryDatabase> = Layer.effect(
   Transactions,
-  Effect.map(MemoryDatabase, (db) => ({ run: (effect) => db.transaction(within(effect)) }))
+  Effect.map(MemoryDatabase, (db) => ({ run: (effect) => db.transaction(markedInTransaction(effect)) }))
 )
 
 /** Display order of every list: newest first, ties broken by the higher id. */

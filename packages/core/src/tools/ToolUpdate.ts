@@ -18,7 +18,7 @@ export interface ToolChanges {
  * The definition as it is stored: a `null` timeout means the documented default (5000 ms), so the
  * runtime never meets a tool without one; an empty integration `api_key` means "no key".
  */
-export const normalize = (definition: ToolDefinition): ToolDefinition => {
+export const withStoredDefaults = (definition: ToolDefinition): ToolDefinition => {
   switch (definition.type) {
     case "http_api":
       return definition.config.timeout_ms === null
@@ -83,7 +83,7 @@ export const patch = (current: Tool, changes: ToolChanges): ToolPatch => {
   if (changes.icon !== undefined) out.icon = changes.icon
   if (changes.icon_color !== undefined) out.icon_color = changes.icon_color
   if (changes.definition !== undefined) {
-    const definition = normalize(
+    const definition = withStoredDefaults(
       keepSecretHeaders(current.definition, keepApiKey(current.definition, changes.definition))
     )
     out.definition = definition

@@ -77,7 +77,7 @@ export const layer = Layer.effect(
       create: (organizationId, request) =>
         Effect.gen(function* () {
           const toolUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
-          const definition = ToolUpdate.normalize(request.definition)
+          const definition = ToolUpdate.withStoredDefaults(request.definition)
           return yield* transactions.run(
             Effect.gen(function* () {
               yield* checkCredential(organizationId, definition)

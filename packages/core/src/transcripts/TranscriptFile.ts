@@ -1,6 +1,6 @@
 import { Either, Schema } from "effect"
 import type { Role, TranscriptFragment } from "./Transcript.js"
-import { normalize } from "./TranscriptTurns.js"
+import { shownFragments } from "./TranscriptTurns.js"
 
 /**
  * The raw transcript file: one fragment per line, `[<ISO 8601 timestamp>] <role>: <text>\n`, UTF-8 text.
@@ -19,7 +19,7 @@ export class MalformedTranscriptLine extends Schema.TaggedError<MalformedTranscr
 
 /** Renders fragments, ordered and canonicalised exactly as `TranscriptTurns.merge` sees them, one per line. */
 export const render = (fragments: Iterable<TranscriptFragment>): string =>
-  normalize(fragments)
+  shownFragments(fragments)
     .map((fragment) => `[${fragment.timestamp.toISOString()}] ${fragment.role}: ${fragment.text}\n`)
     .join("")
 

@@ -11,7 +11,9 @@ export const canonicalText = (text: string): string => text.replace(/\s+/g, " ")
  * text canonicalised, and dropped when the text is then empty or the timestamp is not a valid date, so such
  * fragments can neither split nor create turns.
  */
-export const normalize = (fragments: Iterable<TranscriptFragment>): ReadonlyArray<TranscriptFragment> => {
+export const shownFragments = (
+  fragments: Iterable<TranscriptFragment>
+): ReadonlyArray<TranscriptFragment> => {
   const kept: Array<TranscriptFragment> = []
   for (const fragment of fragments) {
     const text = canonicalText(fragment.text)
@@ -23,12 +25,12 @@ export const normalize = (fragments: Iterable<TranscriptFragment>): ReadonlyArra
 }
 
 /**
- * Merges fragments into turns: consecutive fragments of one role (after `normalize`) form one turn, texts
+ * Merges fragments into turns: consecutive fragments of one role (after `shownFragments`) form one turn, texts
  * joined with one space, `start` = first fragment's timestamp, `end` = last's (so `start <= end`).
  */
 export const merge = (fragments: Iterable<TranscriptFragment>): ReadonlyArray<TranscriptTurn> => {
   const turns: Array<{ role: TranscriptTurn["role"]; texts: Array<string>; start: Date; end: Date }> = []
-  for (const fragment of normalize(fragments)) {
+  for (const fragment of shownFragments(fragments)) {
     const last = turns[turns.length - 1]
     if (last !== undefined && last.role === fragment.role) {
       last.texts.push(fragment.text)

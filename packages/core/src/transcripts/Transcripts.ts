@@ -14,7 +14,7 @@ import * as TranscriptTurns from "./TranscriptTurns.js"
 /** A run's transcript: the turns and the storage key of the raw file they were read from. */
 export interface RunTranscript {
   readonly run: Run
-  /** The file's fragments as a transcript shows them (`TranscriptTurns.normalize`), in order. */
+  /** The file's fragments as a transcript shows them (`TranscriptTurns.shownFragments`), in order. */
   readonly fragments: ReadonlyArray<TranscriptFragment>
   readonly turns: ReadonlyArray<TranscriptTurn>
   readonly file_key: string
@@ -91,7 +91,7 @@ export const layer = Layer.effect(
           }
           return {
             run,
-            fragments: TranscriptTurns.normalize(parsed.right),
+            fragments: TranscriptTurns.shownFragments(parsed.right),
             turns: TranscriptTurns.merge(parsed.right),
             file_key: key
           }

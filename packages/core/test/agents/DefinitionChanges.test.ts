@@ -34,12 +34,14 @@ describe("DefinitionChanges", () => {
 
   it("normalises transfer numbers to E.164 without repeats and names the first invalid one", () => {
     expect(
-      DefinitionChanges.normalize({
+      DefinitionChanges.deduplicatedWithE164Numbers({
         transfer_numbers: ["+48 500 000 111", "+48500000111"],
         tools: ["x", "x"]
       })
     ).toEqual(Either.right({ transfer_numbers: ["+48500000111"], tools: ["x"] }))
-    const refused = DefinitionChanges.normalize({ transfer_numbers: ["+48500000111", "12", "nope"] })
+    const refused = DefinitionChanges.deduplicatedWithE164Numbers({
+      transfer_numbers: ["+48500000111", "12", "nope"]
+    })
     expect(Either.isLeft(refused) && refused.left.index).toBe(1)
   })
 

@@ -7,7 +7,7 @@ import {
   extract,
   html,
   json,
-  normalize,
+  tidy,
   parseCsv,
   plainText,
   sniffDelimiter
@@ -63,11 +63,9 @@ describe("DocumentText.detect", () => {
   )
 })
 
-describe("DocumentText.normalize and plainText", () => {
+describe("DocumentText.tidy and plainText", () => {
   it("unifies line ends, drops trailing blanks, keeps at most one empty line, trims", () => {
-    expect(normalize("  \r\nFirst line   \r\nsecond\t\r\r\r\n\n\nthird  \n\n")).toBe(
-      "First line\nsecond\n\nthird"
-    )
+    expect(tidy("  \r\nFirst line   \r\nsecond\t\r\r\r\n\n\nthird  \n\n")).toBe("First line\nsecond\n\nthird")
     expect(plainText("a\nb\n\nc").metadata).toEqual({ line_count: 4 })
   })
 
@@ -75,8 +73,8 @@ describe("DocumentText.normalize and plainText", () => {
     "is idempotent and leaves no CR, triple line break, trailing blank or outer whitespace",
     [FastCheck.string({ unit: "grapheme" })],
     ([text]) => {
-      const once = normalize(text)
-      expect(normalize(once)).toBe(once)
+      const once = tidy(text)
+      expect(tidy(once)).toBe(once)
       expect(once).not.toMatch(/\r|\n{3}|[ \t]\n/)
       expect(once).toBe(once.trim())
     }
@@ -332,7 +330,7 @@ describe("DocumentText.extract", () => {
     ],
     ([text]) => {
       expect(rightText(extract({ filename: "x.txt", mime_type: "", bytes: bytes(text) }))).toBe(
-        normalize(text.replace(/^\ufeff/, ""))
+        tidy(text.replace(/^\ufeff/, ""))
       )
     }
   )

@@ -46,11 +46,13 @@ describe("ToolUpdate", () => {
         parameters: [{ name: "q", type: "string", description: "query" }]
       }
     })
-    const normalized = ToolUpdate.normalize(explicitNull)
+    const normalized = ToolUpdate.withStoredDefaults(explicitNull)
     expect(normalized.type === "http_api" && normalized.config.timeout_ms).toBe(5000)
     expect(normalized.type === "http_api" && normalized.config.parameters?.[0]?.required).toBe(true)
-    expect(ToolUpdate.normalize(integration({ api_key: "" }))).toEqual(integration({ api_key: null }))
-    expect(ToolUpdate.normalize(endCall)).toBe(endCall)
+    expect(ToolUpdate.withStoredDefaults(integration({ api_key: "" }))).toEqual(
+      integration({ api_key: null })
+    )
+    expect(ToolUpdate.withStoredDefaults(endCall)).toBe(endCall)
   })
 
   it("the category defaults to the definition's type", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import { TranscriptFragment, TranscriptTurn, type Role } from "../../src/transcripts/Transcript.js"
-import { canonicalText, merge, normalize } from "../../src/transcripts/TranscriptTurns.js"
+import { canonicalText, merge, shownFragments } from "../../src/transcripts/TranscriptTurns.js"
 import { fragments } from "./arbitraries.js"
 
 const t = (second: number, millis = 0) => new Date(Date.UTC(2025, 0, 1, 12, 0, second, millis))
@@ -116,9 +116,9 @@ describe("TranscriptTurns.merge", () => {
   })
 })
 
-describe("TranscriptTurns.normalize", () => {
+describe("TranscriptTurns.shownFragments", () => {
   it.prop("keeps only canonical, non-empty fragments, sorted by timestamp", [fragments], ([input]) => {
-    const normalized = normalize(input)
+    const normalized = shownFragments(input)
     for (let i = 0; i < normalized.length; i++) {
       const fragment = normalized[i]!
       expect(fragment.text).toBe(canonicalText(fragment.text))

@@ -26,7 +26,7 @@ import * as MetricsRoute from "../observability/MetricsRoute.js"
  * `Context.Reference` read while a request is answered belongs here (`GroupContextAlways.test.ts` checks
  * that every one declared in the packages is).
  */
-export const always = [
+export const everyGroupGets = [
   HttpApiBuilder.Router,
   HttpApiBuilder.Middleware,
   HttpApi.Api,
@@ -59,17 +59,17 @@ type Missing<R, T extends Tags> = Exclude<R, Context.Tag.Identifier<T[number]>>
 /**
  * A handler group (`HttpApiBuilder.group`) built in a context of its own services only: `tags` (which
  * must name every service of the group's type: a list that leaves one out does not compile) and the few
- * every group gets (`always`). The platform merges the context a group was built in into every request
+ * every group gets (`everyGroupGets`). The platform merges the context a group was built in into every request
  * it answers, and every span and service provided while a handler runs copies it again: the engine's
  * whole context is some seventy services, a group's a dozen or fewer.
  */
-export const only = <A, E, R, const T extends Tags>(
+export const builtWith = <A, E, R, const T extends Tags>(
   group: Layer.Layer<A, E, R>,
   tags: T,
   // a third argument is asked for, named by the services missing from `tags`, when the list is not complete
   ..._complete: [Missing<R, T>] extends [never] ? [] : [missing: Missing<R, T>]
 ): Layer.Layer<A, E, R> => {
-  const kept = Context.pick(...tags, ...always)
+  const kept = Context.pick(...tags, ...everyGroupGets)
   return Layer.scopedContext(
     Effect.flatMap(Effect.scope, (scope) =>
       Effect.flatMap(Layer.CurrentMemoMap, (memoMap) =>

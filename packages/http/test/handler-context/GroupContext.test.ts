@@ -44,16 +44,16 @@ const group = HttpApiBuilder.group(api, "g", (handlers) =>
 )
 
 /**
- * What to do when this fails after an upgrade of @effect/platform: `GroupContext.only` relies on an
+ * What to do when this fails after an upgrade of @effect/platform: `GroupContext.builtWith` relies on an
  * internal detail of `HttpApiBuilder.group` (it builds a group's handlers once, in the context of the
  * layer that builds the group, and the platform merges that context into each request the group answers;
  * the router and middleware registry, `HttpApiBuilder.Router`/`Middleware`, travel in it).
  */
 const upgradeAdvice =
-  "GroupContext.only no longer gives a group its services: @effect/platform's HttpApiBuilder.group changed how " +
+  "GroupContext.builtWith no longer gives a group its services: @effect/platform's HttpApiBuilder.group changed how " +
   "it builds a group's handlers or which context they run in. Read HttpApiBuilder.group and httpApp in the new " +
-  "version; if a service the platform needs moved, add its tag to GroupContext.always; if groups no longer keep " +
-  "the context they were built in, drop GroupContext.only from AppLayer (every group then gets the whole context, " +
+  "version; if a service the platform needs moved, add its tag to GroupContext.everyGroupGets; if groups no longer keep " +
+  "the context they were built in, drop GroupContext.builtWith from AppLayer (every group then gets the whole context, " +
   "correct but a slower request path: docs/performance.md, 'the service context')."
 
 const answer = (groupLayer: Layer.Layer<HttpApiGroup.ApiGroup<"groupContext", "g">, never, Listed>) =>
@@ -73,10 +73,10 @@ const answer = (groupLayer: Layer.Layer<HttpApiGroup.ApiGroup<"groupContext", "g
     }
   })
 
-describe("GroupContext.only", () => {
+describe("GroupContext.builtWith", () => {
   it.effect("builds a group with its listed services and the settings, not with the rest", () =>
     Effect.gen(function* () {
-      const narrowed = yield* answer(GroupContext.only(group, [Listed]))
+      const narrowed = yield* answer(GroupContext.builtWith(group, [Listed]))
       expect(narrowed, upgradeAdvice).toEqual({
         status: 200,
         body: {
@@ -93,12 +93,12 @@ describe("GroupContext.only", () => {
   )
 })
 
-describe("GroupContext.only's completeness check", () => {
+describe("GroupContext.builtWith's completeness check", () => {
   it("does not compile a list that leaves out a service the group needs", () => {
     // `group` needs `Listed`: an empty list must ask for the missing service (typecheck covers this file;
     // were the check to stop working, the directive below would be unused and the typecheck would fail)
     // @ts-expect-error Listed is missing from the list
-    const incomplete = GroupContext.only(group, [])
+    const incomplete = GroupContext.builtWith(group, [])
     expect(Layer.isLayer(incomplete)).toBe(true)
   })
 })

@@ -26,7 +26,7 @@ const packageSources = readdirSync(packages, { withFileTypes: true })
 /** `class X extends Context.Reference<X>()("key", …`: the class's name and key. */
 const referencePattern = /class\s+(\w+)\s+extends\s+Context\.Reference<\w+>\(\)\(\s*"([^"]+)"/g
 
-describe("GroupContext.always", () => {
+describe("GroupContext.everyGroupGets", () => {
   it("holds every Context.Reference declared in the packages' sources", () => {
     const declared = packageSources.flatMap(({ path, text }) => {
       const found = [...text.matchAll(referencePattern)].map((match) => ({
@@ -43,7 +43,7 @@ describe("GroupContext.always", () => {
     })
     // the scan finds what it should (core's settings and the server's)
     expect(declared.map(({ name }) => name)).toEqual(expect.arrayContaining(["Quotas", "PublicBaseUrl"]))
-    const kept = new Set(GroupContext.always.map((tag) => tag.key))
+    const kept = new Set(GroupContext.everyGroupGets.map((tag) => tag.key))
     const missing = declared.filter(({ key }) => !kept.has(key)).map(({ name, path }) => `${name} (${path})`)
     expect(missing).toEqual([])
   })
@@ -53,7 +53,7 @@ describe("GroupContext.always", () => {
       path.endsWith("Handlers.ts")
     )
     expect(handlerFiles.length).toBeGreaterThan(10)
-    // a service a handler reads as an option is not in its group's type: `only` would drop it silently
+    // a service a handler reads as an option is not in its group's type: `builtWith` would drop it silently
     const optional = handlerFiles
       .filter(({ text }) => text.includes("Effect.serviceOption("))
       .map(({ path }) => path)

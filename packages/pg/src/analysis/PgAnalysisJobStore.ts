@@ -66,7 +66,7 @@ export const layer: Layer.Layer<AnalysisJobStore, never, SqlClient.SqlClient> = 
       enqueue: (jobs, now) =>
         jobs.length === 0
           ? Effect.void
-          : Rows.run(sql`
+          : Rows.execute(sql`
               WITH v AS (
                 SELECT * FROM ${Batches.recordset(
                   sql,

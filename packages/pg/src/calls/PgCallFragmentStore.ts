@@ -20,7 +20,7 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
       append: (organizationId, runId, fragment) =>
         // Run ids are global: a run with another organization's fragments is never written to (a refused
         // fragment inserts nothing, so its trigger marks nothing).
-        Rows.run(sql`
+        Rows.execute(sql`
           INSERT INTO call_fragments (organization_id, run_id, role, text, "timestamp")
           SELECT ${organizationId}::int8, ${runId}::int8, ${fragment.role}::text, ${fragment.text}::text,
             ${fragment.timestamp}::timestamptz
@@ -33,7 +33,7 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
           WHERE organization_id = ${organizationId} AND run_id = ${runId}
           ORDER BY id`),
       clear: (organizationId, runId) =>
-        Rows.run(
+        Rows.execute(
           sql`DELETE FROM call_fragments WHERE organization_id = ${organizationId} AND run_id = ${runId}`
         )
     }

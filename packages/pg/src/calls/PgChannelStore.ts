@@ -26,9 +26,9 @@ export const layer: Layer.Layer<ChannelStore, never, SqlClient.SqlClient> = Laye
     /** Holds the organization's channels until the transaction ends, and reclaims the expired ones. */
     const lockAndReclaim = (organizationId: number, now: Date) =>
       Effect.zipRight(
-        Rows.run(sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`),
+        Rows.execute(sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`),
         // Expired reservations are reclaimed here, so that the table does not grow without bound.
-        Rows.run(sql`
+        Rows.execute(sql`
           DELETE FROM channel_reservations WHERE organization_id = ${organizationId} AND expires_at <= ${now}`)
       )
     return {
@@ -41,7 +41,7 @@ export const layer: Layer.Layer<ChannelStore, never, SqlClient.SqlClient> = Laye
             now
           )
           if (decision._tag === "Granted") {
-            yield* Rows.run(sql`INSERT INTO channel_reservations ${sql.insert({ ...reservation })}`)
+            yield* Rows.execute(sql`INSERT INTO channel_reservations ${sql.insert({ ...reservation })}`)
           }
           return decision
         }).pipe(sql.withTransaction, Effect.orDie),
@@ -60,7 +60,7 @@ export const layer: Layer.Layer<ChannelStore, never, SqlClient.SqlClient> = Laye
           )
           const granted = batch.slice(0, decision.granted)
           if (granted.length > 0) {
-            yield* Rows.run(
+            yield* Rows.execute(
               sql`INSERT INTO channel_reservations ${sql.insert(granted.map((r) => ({ ...r })))}`
             )
           }

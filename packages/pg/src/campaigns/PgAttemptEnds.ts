@@ -108,7 +108,7 @@ export const make = (
   endAttempts: (ends) =>
     ends.length === 0
       ? Effect.void
-      : Rows.run(sql`
+      : Rows.execute(sql`
           WITH moved AS (
             UPDATE campaign_contacts k SET status = m.status, outcome = m.outcome,
               next_attempt_at = m.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL

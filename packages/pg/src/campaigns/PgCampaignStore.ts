@@ -135,13 +135,13 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
         Object.keys(patch).length === 0
           ? find(organizationId, id)
           : Effect.zipRight(
-              Rows.run(sql`
+              Rows.execute(sql`
                 UPDATE campaigns SET ${sql.update(patch)}
                 WHERE organization_id = ${organizationId} AND id = ${id}`),
               find(organizationId, id)
             ),
       tally: (organizationId, id, d) =>
-        Rows.run(sql`
+        Rows.execute(sql`
           UPDATE campaigns SET
             pending_count = pending_count + ${d.counts.pending},
             in_progress_count = in_progress_count + ${d.counts.in_progress},
@@ -219,7 +219,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
       startAttempts: (organizationId, attempts, owner, leaseSeconds) =>
         attempts.length === 0
           ? Effect.void
-          : Rows.run(sql`
+          : Rows.execute(sql`
               UPDATE campaign_contacts k SET status = 'in_progress', attempts = k.attempts + 1,
                 last_run_id = a.run_id, outcome = NULL, next_attempt_at = NULL, lease_owner = ${owner},
                 lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
@@ -262,7 +262,7 @@ export const layer: Layer.Layer<CampaignStore, never, SqlClient.SqlClient> = Lay
           ORDER BY k.added_order LIMIT ${limit}`
         ).pipe(Effect.map((rows) => rows.map(reported))),
       forgetRun: (organizationId, runId) =>
-        Rows.run(sql`
+        Rows.execute(sql`
           UPDATE campaign_contacts SET last_run_id = NULL
           WHERE organization_id = ${organizationId} AND last_run_id = ${runId}`),
       running: (now, limit, perOrganization) =>

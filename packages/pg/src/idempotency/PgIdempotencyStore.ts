@@ -57,7 +57,7 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
             if (Option.isNone(stored)) return Option.none()
             const decision = IdempotencyRule.decide(stored.value, claim.fingerprint, now)
             if (!IdempotencyRule.mayClaim(decision)) return Option.some<BeginOutcome>(decision)
-            yield* Rows.run(sql`
+            yield* Rows.execute(sql`
             UPDATE idempotency_keys SET ${sql.update(columns(fresh), ["organization_id", "key"])}
             WHERE ${keyIs(claim)}`)
             return Option.some<BeginOutcome>({ _tag: "Claimed" })

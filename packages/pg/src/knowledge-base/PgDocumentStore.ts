@@ -122,17 +122,17 @@ export const layer: Layer.Layer<DocumentStore, never, SqlClient.SqlClient> = Lay
               const document = yield* Rows.first(Found)(sql`
                 SELECT id FROM documents WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`)
               if (Option.isNone(document)) return
-              yield* Rows.run(sql`DELETE FROM document_chunks WHERE document_id = ${id}`)
+              yield* Rows.execute(sql`DELETE FROM document_chunks WHERE document_id = ${id}`)
               const rows = chunks.map((chunk) => ({
                 document_id: id,
                 organization_id: organizationId,
                 index: chunk.index,
                 text: chunk.text,
-                search_text: Search.normalize(chunk.text)
+                search_text: Search.indexedWords(chunk.text)
               }))
               yield* Effect.forEach(
                 Arr.chunksOf(rows, chunksPerStatement),
-                (batch) => Rows.run(sql`INSERT INTO document_chunks ${sql.insert(batch)}`),
+                (batch) => Rows.execute(sql`INSERT INTO document_chunks ${sql.insert(batch)}`),
                 { discard: true }
               )
             })

@@ -9,7 +9,7 @@ import { Effect, Schema } from "effect"
  *   the answer in the same transaction. Answers kept before this version are linked by the
  *   `workflow_run_id` of their body; those naming runs already deleted are erased now.
  * - Knowledge-base chunks carry their searchable words (`search_text`, normalised in code by
- *   `Search.normalize`: lower case, no diacritics, so that it needs no `unaccent` extension) and a
+ *   `Search.indexedWords`: lower case, no diacritics, so that it needs no `unaccent` extension) and a
  *   `tsvector` of them under a GIN index: search runs in the database and reads only matching chunks.
  * - Unfinished documents (the processing queue) and the usage reports get the indexes they read.
  */
@@ -56,7 +56,7 @@ const backfill = Effect.gen(function* () {
     yield* sql`
       UPDATE document_chunks c SET search_text = v.search_text
       FROM (SELECT * FROM json_to_recordset(${JSON.stringify(
-        rows.map((row) => ({ ...row, search_text: Search.normalize(row.text) }))
+        rows.map((row) => ({ ...row, search_text: Search.indexedWords(row.text) }))
       )}::json) AS x(document_id bigint, "index" integer, search_text text)) v
       WHERE c.document_id = v.document_id AND c."index" = v."index"`
     after = rows[rows.length - 1]!

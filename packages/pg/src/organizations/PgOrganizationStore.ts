@@ -181,7 +181,7 @@ export const layerApiKeys: Layer.Layer<ApiKeyStore, never, SqlClient.SqlClient> 
           .pipe(Effect.orDie),
       // No trigger hears this column (schema version 11): recording a use invalidates no lookup.
       recordUse: (id, at, since) =>
-        Rows.run(sql`
+        Rows.execute(sql`
           UPDATE api_keys SET last_used_at = ${at}
           WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${since})`)
     }

@@ -73,7 +73,7 @@ export const resealUnbound: Effect.Effect<number, EncryptionKeyMismatch, SqlClie
           try: () => box.openUnbound(row.value),
           catch: () => new EncryptionKeyMismatch()
         })
-        yield* Rows.run(sql`
+        yield* Rows.execute(sql`
           UPDATE ${sql(column.table)} SET ${sql(column.column)} = ${box.seal(plaintext, at(column, row.key))}
           WHERE ${sql(column.keyColumn)} = ${row.key} AND ${sql(column.column)} = ${row.value}`)
         resealed += 1

@@ -12,7 +12,7 @@ const Stored = Schema.Struct({ value: Schema.String })
 /** Stores `sealed` under `name` unless a value is there already, and answers the stored one (sealed). */
 const storedOnce = (name: string, sealed: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Rows.run(
+    Rows.execute(
       sql`INSERT INTO server_secrets (name, value) VALUES (${name}, ${sealed}) ON CONFLICT (name) DO NOTHING`
     ).pipe(
       Effect.zipRight(Rows.single(Stored)(sql`SELECT value FROM server_secrets WHERE name = ${name}`)),

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Transactions, within } from "@voice-agent-platform/core/storage/Transactions.js"
+import { Transactions, markedInTransaction } from "@voice-agent-platform/core/storage/Transactions.js"
 import { Effect, Layer } from "effect"
 
 /**
@@ -11,7 +11,7 @@ export const layer: Layer.Layer<Transactions, never, SqlClient.SqlClient> = Laye
   Effect.map(SqlClient.SqlClient, (sql) => ({
     run: (effect) =>
       sql
-        .withTransaction(within(effect))
+        .withTransaction(markedInTransaction(effect))
         .pipe(Effect.catchTag("SqlError" as never, Effect.die as never)) as typeof effect
   }))
 )

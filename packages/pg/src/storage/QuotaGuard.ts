@@ -12,7 +12,7 @@ export const lockOrganization = (
   sql: SqlClient.SqlClient,
   organizationId: OrganizationId
 ): Effect.Effect<void> =>
-  Rows.run(sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`)
+  Rows.execute(sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`)
 
 /**
  * Runs `insert` only while the organization holds fewer than `limit` rows of `table`, in one transaction

@@ -56,5 +56,5 @@ export const single =
     )
 
 /** A statement whose rows do not matter. */
-export const run = (query: Effect.Effect<unknown, SqlError.SqlError>): Effect.Effect<void> =>
+export const execute = (query: Effect.Effect<unknown, SqlError.SqlError>): Effect.Effect<void> =>
   query.pipe(Effect.orDie, Effect.asVoid)

@@ -83,7 +83,7 @@ export const layer: Layer.Layer<UsageStore, never, SqlClient.SqlClient> = Layer.
       recordMany: (lines) =>
         lines.length === 0
           ? Effect.void
-          : Rows.run(sql`
+          : Rows.execute(sql`
               INSERT INTO usage_records
                 (organization_id, kind, run_id, agent_id, mode, duration_seconds, cost, prompt_tokens,
                   completion_tokens, currency, recorded_at)

@@ -128,7 +128,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
       enqueue: (deliveries) =>
         deliveries.length === 0
           ? Effect.void
-          : Rows.run(sql`
+          : Rows.execute(sql`
               INSERT INTO webhook_deliveries (${sql.literal(deliveryColumnNames)})
               SELECT ${sql.literal(
                 deliveryColumnNames
@@ -206,7 +206,7 @@ export const layer: Layer.Layer<WebhookStore, never, SqlClient.SqlClient | Secre
               )
             ),
       recordAttempt: (id, record) =>
-        Rows.run(sql`
+        Rows.execute(sql`
           UPDATE webhook_deliveries SET ${sql.update({ ...record })}
           WHERE id = ${id} AND status = 'pending' AND attempts = ${record.attempts}`),
       listDeliveries: (organizationId, endpointId, page) => {
