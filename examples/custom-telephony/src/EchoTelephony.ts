@@ -1,4 +1,4 @@
-import { CallEvents, Telephony } from "@voice-agent-platform/core"
+import { CallEvents, Telephony, CallErrors } from "@voice-agent-platform/core"
 import { Effect, FiberSet, Layer } from "effect"
 
 /**
@@ -37,7 +37,7 @@ export const make = Effect.gen(function* () {
     placeCall: (call) =>
       call.run.phone_number?.endsWith("0000")
         ? Effect.fail(
-            new Telephony.TelephonyUnavailable({ reason: "the echo runtime refuses numbers ending in 0000" })
+            new CallErrors.TelephonyUnavailable({ reason: "the echo runtime refuses numbers ending in 0000" })
           )
         : Effect.sync(() => {
             run(converse(call))

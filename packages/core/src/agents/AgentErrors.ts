@@ -51,3 +51,14 @@ export class ModelNotAllowed extends Schema.TaggedError<ModelNotAllowed>()("Mode
     return `The model ${JSON.stringify(this.model)} is not one this server lets agents choose; it allows: ${this.allowed.join(", ")}`
   }
 }
+
+/**
+ * The language model could not write the prompt; the deterministic composition is used instead. `usage`:
+ * the tokens a reply that was refused (empty, too long) still cost, charged all the same.
+ */
+export class PromptWriterFailure extends Schema.TaggedError<PromptWriterFailure>()("PromptWriterFailure", {
+  reason: Schema.String,
+  usage: Schema.optional(
+    Schema.Struct({ prompt_tokens: Schema.NonNegativeInt, completion_tokens: Schema.NonNegativeInt })
+  )
+}) {}

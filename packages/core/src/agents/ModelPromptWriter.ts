@@ -2,7 +2,8 @@ import { Effect, Layer } from "effect"
 import { LanguageModel } from "../language-model/LanguageModel.js"
 import * as CodePoints from "../text/CodePoints.js"
 import { limits } from "./DefinitionChanges.js"
-import { PromptWriter, PromptWriterFailure } from "./PromptWriter.js"
+import { PromptWriter } from "./PromptWriter.js"
+import { PromptWriterFailure } from "./AgentErrors.js"
 
 /**
  * `generate_with_ai` over the deployment's language model: the model is given the call script and the

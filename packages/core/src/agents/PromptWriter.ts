@@ -1,18 +1,8 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, type Effect } from "effect"
 import type { TokenUsage } from "../language-model/LanguageModel.js"
 import type { WorkflowDefinition } from "./Agent.js"
 import type { CallScriptRequest } from "./CallScript.js"
-
-/**
- * The language model could not write the prompt; the deterministic composition is used instead. `usage`:
- * the tokens a reply that was refused (empty, too long) still cost, charged all the same.
- */
-export class PromptWriterFailure extends Schema.TaggedError<PromptWriterFailure>()("PromptWriterFailure", {
-  reason: Schema.String,
-  usage: Schema.optional(
-    Schema.Struct({ prompt_tokens: Schema.NonNegativeInt, completion_tokens: Schema.NonNegativeInt })
-  )
-}) {}
+import { PromptWriterFailure } from "./AgentErrors.js"
 
 /** A prompt the model wrote, and the tokens it took (charged to the organization as a `prompt` ledger line). */
 export interface WrittenPrompt {

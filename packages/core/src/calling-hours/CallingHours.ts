@@ -1,4 +1,5 @@
 import { Cause, Data, DateTime, Schema } from "effect"
+import { NoCallingWindow } from "./CallingHoursErrors.js"
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -25,12 +26,6 @@ export type Decision = Data.TaggedEnum<{
 
 /** Constructors and matchers of `Decision`. */
 export const Decision = Data.taggedEnum<Decision>()
-
-/** A defect: no allowed instant within the search limit (no candidate set in the data can cause it). */
-export class NoCallingWindow extends Data.TaggedError("NoCallingWindow")<{
-  readonly zones: ReadonlyArray<string>
-  readonly from: Date
-}> {}
 
 interface DayOffsets {
   readonly before: number

@@ -41,3 +41,39 @@ export class NoCallerId extends Schema.TaggedError<NoCallerId>()("NoCallerId", {
     return "no_caller_id: there is no number to call from: choose one of the organization's numbers with from_phone_number_id, give the organization an active number, or set TWILIO_DEFAULT_FROM"
   }
 }
+
+/** Bytes that are not a PCM WAV file; `reason` says what is wrong. */
+export class InvalidWav extends Schema.TaggedError<InvalidWav>()("InvalidWav", { reason: Schema.String }) {
+  override get message() {
+    return `Not a PCM WAV file: ${this.reason}`
+  }
+}
+
+/** The voice runtime did not take the call (it is down or refused it). */
+export class TelephonyUnavailable extends Schema.TaggedError<TelephonyUnavailable>()("TelephonyUnavailable", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `telephony_unavailable: the call could not be handed to the voice runtime (${this.reason})`
+  }
+}
+
+/** A run that has ended makes no more tool calls (409). */
+export class RunEndedNoToolCalls extends Schema.TaggedError<RunEndedNoToolCalls>()("RunEndedNoToolCalls", {
+  workflow_run_id: Schema.Number,
+  status: Schema.String
+}) {
+  override get message() {
+    return `run_ended: run ${this.workflow_run_id} has ended (${this.status}); it makes no more tool calls`
+  }
+}
+
+/** A run has made as many tool calls as one run may (409); the call was not made. */
+export class ToolCallLimitReached extends Schema.TaggedError<ToolCallLimitReached>()("ToolCallLimitReached", {
+  workflow_run_id: Schema.Number,
+  limit: Schema.Int
+}) {
+  override get message() {
+    return `tool_call_limit: run ${this.workflow_run_id} has made ${this.limit} tool calls, the most one run may make`
+  }
+}

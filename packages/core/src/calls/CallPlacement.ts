@@ -1,3 +1,4 @@
+import * as PhoneNumberErrors from "../phone-numbers/PhoneNumberErrors.js"
 import { Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import * as OperationalEvents from "../observability/OperationalEvents.js"
 import { withOperationSpans } from "../observability/OperationSpans.js"
@@ -22,7 +23,8 @@ import { RunStore } from "../runs/RunStore.js"
 import { ChannelsBusy, DoNotCallListed, NoCallerId, OutsideCallingHours } from "./CallErrors.js"
 import * as CallGates from "./CallGates.js"
 import { ChannelStore } from "./ChannelStore.js"
-import { Telephony, TelephonyUnavailable } from "./Telephony.js"
+import { Telephony } from "./Telephony.js"
+import { TelephonyUnavailable } from "./CallErrors.js"
 
 /** A request to call someone with an agent. */
 export interface PlaceCallRequest {
@@ -39,7 +41,7 @@ export interface PlaceCallRequest {
 }
 
 export type PlaceCallError =
-  | E164.InvalidPhoneNumber
+  | PhoneNumberErrors.InvalidPhoneNumber
   | AgentNotFound
   | AgentArchived
   | PhoneNumberNotFound

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
@@ -14,32 +14,13 @@ import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import type { Tool } from "../tools/Tool.js"
 import { withoutSecrets } from "../tools/Tool.js"
 import * as ToolCallLog from "../tools/ToolCallLog.js"
-import { ToolArchivedNotRun, ToolNotFound } from "../tools/ToolErrors.js"
 import { ToolExecutor, type RunRefusal } from "../tools/ToolExecutor.js"
 import type { ToolResult } from "../tools/ToolResult.js"
 import { ToolStore } from "../tools/ToolStore.js"
 import * as RunVersion from "./RunVersion.js"
 
-/** A run that has ended makes no more tool calls (409). */
-export class RunEndedNoToolCalls extends Schema.TaggedError<RunEndedNoToolCalls>()("RunEndedNoToolCalls", {
-  workflow_run_id: Schema.Number,
-  status: Schema.String
-}) {
-  override get message() {
-    return `run_ended: run ${this.workflow_run_id} has ended (${this.status}); it makes no more tool calls`
-  }
-}
-
-/** A run has made as many tool calls as one run may (409); the call was not made. */
-export class ToolCallLimitReached extends Schema.TaggedError<ToolCallLimitReached>()("ToolCallLimitReached", {
-  workflow_run_id: Schema.Number,
-  limit: Schema.Int
-}) {
-  override get message() {
-    return `tool_call_limit: run ${this.workflow_run_id} has made ${this.limit} tool calls, the most one run may make`
-  }
-}
-
+import { RunEndedNoToolCalls, ToolCallLimitReached } from "./CallErrors.js"
+import { ToolArchivedNotRun, ToolNotFound } from "../tools/ToolErrors.js"
 /** The agent version a run was placed with, as a voice runtime uses it. */
 export interface RunAgentVersion {
   readonly run: Run

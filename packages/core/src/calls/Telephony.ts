@@ -1,6 +1,7 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, type Effect } from "effect"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import type { Run } from "../runs/Run.js"
+import { TelephonyUnavailable } from "./CallErrors.js"
 
 /** Everything a voice runtime needs to dial and run one call. */
 export interface OutboundCall {
@@ -17,15 +18,6 @@ export interface OutboundCall {
   readonly first_message: string
   /** The system prompt with `{{initial_context.*}}` filled in from the run's context. */
   readonly system_prompt: string
-}
-
-/** The voice runtime did not take the call (it is down or refused it). */
-export class TelephonyUnavailable extends Schema.TaggedError<TelephonyUnavailable>()("TelephonyUnavailable", {
-  reason: Schema.String
-}) {
-  override get message() {
-    return `telephony_unavailable: the call could not be handed to the voice runtime (${this.reason})`
-  }
 }
 
 /** A runtime that needs a caller id for every call (a real carrier) says so, with the deployment's default. */

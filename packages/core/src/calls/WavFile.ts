@@ -1,4 +1,5 @@
-import { Either, Schema } from "effect"
+import { Either } from "effect"
+import { InvalidWav } from "./CallErrors.js"
 
 /**
  * PCM WAV files: the format of call recordings. `generate` writes the simulated runtime's recordings
@@ -36,13 +37,6 @@ export interface WavInfo {
   readonly data_offset: number
   /** `data_bytes / byte_rate`. */
   readonly duration_seconds: number
-}
-
-/** Bytes that are not a PCM WAV file; `reason` says what is wrong. */
-export class InvalidWav extends Schema.TaggedError<InvalidWav>()("InvalidWav", { reason: Schema.String }) {
-  override get message() {
-    return `Not a PCM WAV file: ${this.reason}`
-  }
 }
 
 /** The samples of a recording of `seconds` (rounded to the nearest sample; negative or non-finite is 0). */

@@ -53,3 +53,12 @@ export class TooManyContacts extends Schema.TaggedError<TooManyContacts>()("TooM
     return `A campaign holds at most ${this.limit} contacts`
   }
 }
+
+/** The CSV file cannot be imported at all: malformed, or without a `phone_number` column (422). */
+export class InvalidContactFile extends Schema.TaggedError<InvalidContactFile>()("InvalidContactFile", {
+  detail: Schema.String
+}) {
+  override get message() {
+    return this.detail
+  }
+}

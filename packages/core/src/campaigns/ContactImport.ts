@@ -1,6 +1,7 @@
-import { Either, Schema } from "effect"
+import { Either } from "effect"
 import * as CsvReader from "../csv/CsvReader.js"
 import * as E164 from "../phone-numbers/E164.js"
+import { InvalidContactFile } from "./CampaignErrors.js"
 
 /** The most contacts one request may add (a JSON list or a CSV file's rows). */
 export const maxContactsPerRequest = 10_000
@@ -47,15 +48,6 @@ export interface ImportPlan {
   readonly accepted: ReadonlyArray<AcceptedRow>
   readonly duplicates: number
   readonly rejected: ReadonlyArray<RejectedRow>
-}
-
-/** The CSV file cannot be imported at all: malformed, or without a `phone_number` column (422). */
-export class InvalidContactFile extends Schema.TaggedError<InvalidContactFile>()("InvalidContactFile", {
-  detail: Schema.String
-}) {
-  override get message() {
-    return this.detail
-  }
 }
 
 const contextBytes = (context: Readonly<Record<string, unknown>>) =>

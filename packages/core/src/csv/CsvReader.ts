@@ -1,4 +1,5 @@
-import { Either, Schema } from "effect"
+import { Either } from "effect"
+import { MalformedCsv } from "./CsvErrors.js"
 
 /** How much a CSV document may hold; a document past any bound is refused, not cut. */
 export interface CsvLimits {
@@ -8,17 +9,6 @@ export interface CsvLimits {
   readonly maxFields: number
   /** Characters in one field (after unquoting). */
   readonly maxFieldLength: number
-}
-
-/** The document is not CSV as RFC 4180 writes it, or is bigger than the limits allow. */
-export class MalformedCsv extends Schema.TaggedError<MalformedCsv>()("MalformedCsv", {
-  /** The 1-based record (line of the file, for records without line breaks) where it went wrong. */
-  record: Schema.Int,
-  reason: Schema.String
-}) {
-  override get message() {
-    return `The CSV file is malformed at record ${this.record}: ${this.reason}`
-  }
 }
 
 const byteOrderMark = "\uFEFF"

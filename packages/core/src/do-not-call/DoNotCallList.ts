@@ -1,3 +1,4 @@
+import * as PhoneNumberErrors from "../phone-numbers/PhoneNumberErrors.js"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
@@ -24,19 +25,19 @@ export class DoNotCallList extends Context.Tag("@voice-agent-platform/core/DoNot
     readonly add: (
       organizationId: OrganizationId,
       input: AddToDoNotCall
-    ) => Effect.Effect<DoNotCallEntry, E164.InvalidPhoneNumber>
+    ) => Effect.Effect<DoNotCallEntry, PhoneNumberErrors.InvalidPhoneNumber>
     /** The list, newest first. */
     readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<DoNotCallEntry>>
     /** Takes the number off the list; 404 when it was not listed. */
     readonly remove: (
       organizationId: OrganizationId,
       phoneNumber: string
-    ) => Effect.Effect<void, E164.InvalidPhoneNumber | DoNotCallEntryNotFound>
+    ) => Effect.Effect<void, PhoneNumberErrors.InvalidPhoneNumber | DoNotCallEntryNotFound>
     /** True when the number (in any valid format) is on the list. */
     readonly check: (
       organizationId: OrganizationId,
       phoneNumber: string
-    ) => Effect.Effect<boolean, E164.InvalidPhoneNumber>
+    ) => Effect.Effect<boolean, PhoneNumberErrors.InvalidPhoneNumber>
   }
 >() {}
 

@@ -1,6 +1,7 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import * as HmacSignatures from "../signing/HmacSignatures.js"
+import { LinkSigningSecretTooShort, DownloadLinkRefused } from "./FileErrors.js"
 
 /**
  * Signed, expiring download links. A link names a blob key and an expiry instant (whole Unix seconds)
@@ -24,23 +25,13 @@ export class LinkSigningKey extends Context.Tag("@voice-agent-platform/core/Link
 /** The shortest secret accepted: HMAC-SHA256 gains nothing from a longer one and is weakened by a shorter one. */
 export const minimumSecretBytes = 32
 
-/** A configured secret is shorter than `minimumSecretBytes`. */
-export class LinkSigningSecretTooShort extends Schema.TaggedError<LinkSigningSecretTooShort>()(
-  "LinkSigningSecretTooShort",
-  { bytes: Schema.Number }
-) {
-  override get message(): string {
-    return `The link signing secret has ${this.bytes} bytes; it needs at least ${minimumSecretBytes}`
-  }
-}
-
 /** The key from a configured secret (text is taken as UTF-8); at least `minimumSecretBytes` bytes. */
 export const layer = (
   secret: Uint8Array | string
 ): Layer.Layer<LinkSigningKey, LinkSigningSecretTooShort> => {
   const bytes = typeof secret === "string" ? new TextEncoder().encode(secret) : secret.slice()
   return bytes.length < minimumSecretBytes
-    ? Layer.fail(new LinkSigningSecretTooShort({ bytes: bytes.length }))
+    ? Layer.fail(new LinkSigningSecretTooShort({ bytes: bytes.length, minimum: minimumSecretBytes }))
     : Layer.succeed(LinkSigningKey, { secret: bytes })
 }
 
@@ -61,15 +52,6 @@ export interface SignedLink {
   readonly key: string
   readonly expires: number
   readonly signature: string
-}
-
-/** Why a link was refused; the API answers the same 403 for all of them, so the reason is for logs only. */
-export class DownloadLinkRefused extends Schema.TaggedError<DownloadLinkRefused>()("DownloadLinkRefused", {
-  reason: Schema.Literal("malformed", "bad_signature", "expired")
-}) {
-  override get message(): string {
-    return "The download link is invalid or has expired"
-  }
 }
 
 const signatureOf = (key: string, expires: number): Effect.Effect<string, never, LinkSigningKey> =>

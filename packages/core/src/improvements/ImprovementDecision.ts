@@ -1,11 +1,7 @@
-import { Data, Either } from "effect"
+import { Either } from "effect"
 import type { WorkflowDefinition } from "../agents/Agent.js"
-import type { Improvement, ImprovementStatus } from "./Improvement.js"
-
-/** A suggestion that was already accepted or dismissed cannot be decided again. */
-export class AlreadyDecided extends Data.TaggedError("AlreadyDecided")<{
-  readonly status: Exclude<ImprovementStatus, "pending">
-}> {}
+import type { Improvement } from "./Improvement.js"
+import { AlreadyDecided } from "./ImprovementErrors.js"
 
 /** What a decision does: accept applies the text, dismiss only records the decision. */
 export type Decision = "accepted" | "dismissed"

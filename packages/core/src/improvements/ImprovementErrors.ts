@@ -1,3 +1,4 @@
+import { Data } from "effect"
 import { Schema } from "effect"
 import { ImprovementStatus } from "./Improvement.js"
 
@@ -18,3 +19,8 @@ export class ImprovementAlreadyDecided extends Schema.TaggedError<ImprovementAlr
     return `already_decided: improvement ${this.improvement_id} is already ${this.status}`
   }
 }
+
+/** A suggestion that was already accepted or dismissed cannot be decided again. */
+export class AlreadyDecided extends Data.TaggedError("AlreadyDecided")<{
+  readonly status: Exclude<ImprovementStatus, "pending">
+}> {}

@@ -5,30 +5,26 @@
 import { Either, Option } from "effect"
 import { csv } from "./CsvText.js"
 import { DocumentType, detect } from "./DocumentType.js"
+import { type ExtractedDocument, type Extraction, type ExtractionError } from "./Extraction.js"
 import {
   EmptyDocument,
-  type ExtractedDocument,
-  type Extraction,
-  type ExtractionError,
   MalformedDocument,
   UndecodableDocument,
   UnsupportedDocumentType
-} from "./Extraction.js"
+} from "./KnowledgeBaseErrors.js"
 import { html } from "./HtmlText.js"
 import { json } from "./JsonText.js"
 import { markdown } from "./MarkdownText.js"
 import { decodeUtf8, plainText } from "./PlainText.js"
 
 export { mimeTypes, supported, essence, extensionOf, detect, DocumentType } from "./DocumentType.js"
+export { type ExtractionError, type Extraction, type ExtractedDocument } from "./Extraction.js"
 export {
   UnsupportedDocumentType,
   UndecodableDocument,
   MalformedDocument,
-  EmptyDocument,
-  type ExtractionError,
-  type Extraction,
-  type ExtractedDocument
-} from "./Extraction.js"
+  EmptyDocument
+} from "./KnowledgeBaseErrors.js"
 export { decodeUtf8, tidy, plainText } from "./PlainText.js"
 export { markdown } from "./MarkdownText.js"
 export { parseCsv, sniffDelimiter, csv } from "./CsvText.js"

@@ -1,6 +1,7 @@
 /** The readable text of JSON: one `path: value` line per leaf. */
 import { Either } from "effect"
-import { type Extraction, MalformedDocument } from "./Extraction.js"
+import { type Extraction } from "./Extraction.js"
+import { MalformedDocument } from "./KnowledgeBaseErrors.js"
 import { tidy, oneLine } from "./PlainText.js"
 
 const identifier = /^[A-Za-z_$][\w$]*$/

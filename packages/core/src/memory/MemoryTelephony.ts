@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { OutboundCall } from "../calls/Telephony.js"
-import { Telephony, TelephonyUnavailable } from "../calls/Telephony.js"
+import { Telephony } from "../calls/Telephony.js"
+import { TelephonyUnavailable } from "../calls/CallErrors.js"
 
 /**
  * A telephony that only remembers the calls handed to it: nothing rings. For tests of call placement

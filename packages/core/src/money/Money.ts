@@ -1,4 +1,5 @@
 import { Either, Schema } from "effect"
+import { InvalidMoneyAmount } from "./MoneyErrors.js"
 
 /**
  * Money is computed in integer minor units (grosze for PLN) and only rendered as a decimal number at the
@@ -22,23 +23,6 @@ export type MinorUnits = typeof MinorUnits.Type
 /** The currencies the platform bills in; only PLN for now. */
 export const Currency = Schema.Literal("PLN").annotations({ identifier: "Currency" })
 export type Currency = typeof Currency.Type
-
-/** Why a decimal amount cannot be turned into minor units. */
-export class InvalidMoneyAmount extends Schema.TaggedError<InvalidMoneyAmount>()("InvalidMoneyAmount", {
-  amount: Schema.Number,
-  reason: Schema.Literal("not_finite", "too_many_decimals", "out_of_range")
-}) {
-  override get message(): string {
-    switch (this.reason) {
-      case "not_finite":
-        return `Amount ${this.amount} is not a finite number`
-      case "too_many_decimals":
-        return `Amount ${this.amount} has more than 2 decimal places`
-      case "out_of_range":
-        return `Amount ${this.amount} is outside the supported range`
-    }
-  }
-}
 
 /**
  * Renders minor units as a decimal number with at most 2 decimals (1999 → 19.99). Division is correctly

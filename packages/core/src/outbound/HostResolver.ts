@@ -1,8 +1,6 @@
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { IpAddress } from "./IpAddress.js"
-
-/** A name that did not resolve. */
-export class ResolutionFailed extends Data.TaggedError("ResolutionFailed")<{ readonly detail: string }> {}
+import { ResolutionFailed } from "./OutboundErrors.js"
 
 /**
  * Resolves a host name to every address it has. A port so that the outbound client's checks can be

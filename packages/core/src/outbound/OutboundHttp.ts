@@ -1,4 +1,5 @@
-import { Context, Data, type Duration, type Effect } from "effect"
+import { Context, type Duration, type Effect } from "effect"
+import { OutboundFailure } from "./OutboundErrors.js"
 
 /** The methods the engine sends: webhooks POST, `http_api` tools any of these. */
 export type OutboundMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -31,15 +32,6 @@ export interface OutboundResponse {
 
 /** What a tenant may see of a failure: a category, never the error behind it. */
 export type OutboundFailureCategory = "timeout" | "connection_failed" | "destination_not_allowed"
-
-/**
- * A request that got no answer. `category` is what tenants see; `detail` is for the operator's logs
- * only (it may name internal addresses).
- */
-export class OutboundFailure extends Data.TaggedError("OutboundFailure")<{
-  readonly category: OutboundFailureCategory
-  readonly detail: string
-}> {}
 
 /**
  * The one way out: every HTTP request the engine makes for a tenant goes through it. Its adapter

@@ -1,18 +1,10 @@
 import { Either, Schema } from "effect"
 import { parsePhoneNumberFromString } from "libphonenumber-js/max"
+import { InvalidPhoneNumber } from "./PhoneNumberErrors.js"
 
 /** A phone number in E.164 form (`+48500000486`). */
 export const E164 = Schema.String.pipe(Schema.pattern(/^\+[1-9][0-9]{6,14}$/), Schema.brand("E164"))
 export type E164 = typeof E164.Type
-
-/** The input is not a valid phone number. */
-export class InvalidPhoneNumber extends Schema.TaggedError<InvalidPhoneNumber>()("InvalidPhoneNumber", {
-  input: Schema.String
-}) {
-  override get message() {
-    return "phone_number must be a valid phone number in international format, e.g. +48500000486"
-  }
-}
 
 /**
  * Normalises a phone number to E.164. The number must be in international form (`+` and the country

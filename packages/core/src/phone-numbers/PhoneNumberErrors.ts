@@ -49,3 +49,12 @@ export class NumberTypeMismatch extends Schema.TaggedError<NumberTypeMismatch>()
     return `Phone number ${this.phone_number_id} is a ${this.number_type} number, not ${this.requested}`
   }
 }
+
+/** The input is not a valid phone number. */
+export class InvalidPhoneNumber extends Schema.TaggedError<InvalidPhoneNumber>()("InvalidPhoneNumber", {
+  input: Schema.String
+}) {
+  override get message() {
+    return "phone_number must be a valid phone number in international format, e.g. +48500000486"
+  }
+}

@@ -1,3 +1,4 @@
+import * as PhoneNumberErrors from "./PhoneNumberErrors.js"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import { MinorUnits } from "../money/Money.js"
@@ -89,7 +90,7 @@ export class PhoneNumbers extends Context.Tag("@voice-agent-platform/core/PhoneN
     readonly addToInventory: (input: {
       readonly number: string
       readonly number_type: NumberType
-    }) => Effect.Effect<PhoneNumber, E164.InvalidPhoneNumber | PhoneNumberExists>
+    }) => Effect.Effect<PhoneNumber, PhoneNumberErrors.InvalidPhoneNumber | PhoneNumberExists>
   }
 >() {}
 
@@ -247,7 +248,8 @@ export const layer = Layer.effect(
       addToInventory: (input) =>
         Effect.gen(function* () {
           const number = yield* E164.normalize(input.number)
-          if (!number.startsWith("+48")) return yield* new E164.InvalidPhoneNumber({ input: input.number })
+          if (!number.startsWith("+48"))
+            return yield* new PhoneNumberErrors.InvalidPhoneNumber({ input: input.number })
           return yield* numbers.addToInventory({ number, number_type: input.number_type }, yield* now)
         })
     })

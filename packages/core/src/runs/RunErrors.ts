@@ -29,3 +29,13 @@ export class RunFileNotAvailable extends Schema.TaggedError<RunFileNotAvailable>
     }
   }
 }
+
+/** A live call (`queued`, `ringing`, `in_progress`) cannot be deleted: it still holds a channel and writes files. */
+export class RunStillLive extends Schema.TaggedError<RunStillLive>()("RunStillLive", {
+  workflow_run_id: Schema.Number,
+  status: Schema.String
+}) {
+  override get message() {
+    return `Run ${this.workflow_run_id} is ${this.status}; it can be deleted once the call has ended`
+  }
+}

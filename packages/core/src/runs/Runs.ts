@@ -1,7 +1,6 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
-import { AgentArchived } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
 import { Agents } from "../agents/Agents.js"
@@ -19,12 +18,14 @@ import type { Run, RunListing, RunStatus, RunSummary } from "./Run.js"
 import { isLive } from "./Run.js"
 import { newRun } from "./NewRun.js"
 import { RunFileNotAvailable, RunNotFound } from "./RunErrors.js"
-import type { RunId } from "./RunId.js"
 import type { RunFilter } from "./RunStore.js"
 import { RunStore } from "./RunStore.js"
 import type { ConversationMode } from "./ConversationMode.js"
 import { recordingContentType } from "./Recording.js"
 
+import { RunStillLive } from "./RunErrors.js"
+import { AgentArchived } from "../agents/AgentErrors.js"
+import type { RunId } from "./RunId.js"
 export { ConversationMode } from "./ConversationMode.js"
 
 /** A new conversation record. */
@@ -45,16 +46,6 @@ export interface RunRecording {
   readonly run: Run
   readonly file_key: string
   readonly content_type: typeof recordingContentType
-}
-
-/** A live call (`queued`, `ringing`, `in_progress`) cannot be deleted: it still holds a channel and writes files. */
-export class RunStillLive extends Schema.TaggedError<RunStillLive>()("RunStillLive", {
-  workflow_run_id: Schema.Number,
-  status: Schema.String
-}) {
-  override get message() {
-    return `Run ${this.workflow_run_id} is ${this.status}; it can be deleted once the call has ended`
-  }
 }
 
 /**

@@ -1,18 +1,9 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { CheckedArguments } from "./ToolArguments.js"
 import type { IntegrationConfig } from "./ToolDefinition.js"
 import type { ToolError } from "./ToolResult.js"
-
-/** No adapter runs this provider's integration tools in this deployment. */
-export class IntegrationProviderMissing extends Schema.TaggedError<IntegrationProviderMissing>()(
-  "IntegrationProviderMissing",
-  { provider: Schema.String }
-) {
-  override get message() {
-    return `integration_provider_missing: no integration provider adapter for ${JSON.stringify(this.provider)} is installed in this engine, so integration tools cannot run`
-  }
-}
+import { IntegrationProviderMissing } from "./ToolErrors.js"
 
 /** What an integration answered: the response for the model, or why it failed. */
 export interface IntegrationAnswer {

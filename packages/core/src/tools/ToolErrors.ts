@@ -45,3 +45,13 @@ export class ToolArchivedNotRun extends Schema.TaggedError<ToolArchivedNotRun>()
     return `tool_archived: tool ${this.tool_uuid} is archived and is no longer run; create a new tool instead`
   }
 }
+
+/** No adapter runs this provider's integration tools in this deployment. */
+export class IntegrationProviderMissing extends Schema.TaggedError<IntegrationProviderMissing>()(
+  "IntegrationProviderMissing",
+  { provider: Schema.String }
+) {
+  override get message() {
+    return `integration_provider_missing: no integration provider adapter for ${JSON.stringify(this.provider)} is installed in this engine, so integration tools cannot run`
+  }
+}

@@ -1,21 +1,12 @@
-import { Either, Schema } from "effect"
+import { Either } from "effect"
 import type { Role, TranscriptFragment } from "./Transcript.js"
 import { shownFragments } from "./TranscriptTurns.js"
+import { MalformedTranscriptLine } from "./TranscriptErrors.js"
 
 /**
  * The raw transcript file: one fragment per line, `[<ISO 8601 timestamp>] <role>: <text>\n`, UTF-8 text.
  * Rendered timestamps are UTC with milliseconds (`Date.prototype.toISOString`).
  */
-
-/** A line of a raw transcript that is not `[<timestamp>] <role>: <text>`; `line` counts from 1. */
-export class MalformedTranscriptLine extends Schema.TaggedError<MalformedTranscriptLine>()(
-  "MalformedTranscriptLine",
-  { line: Schema.Number, content: Schema.String }
-) {
-  override get message(): string {
-    return `Transcript line ${this.line} is not "[<ISO 8601 timestamp>] <user|assistant>: <text>": ${JSON.stringify(this.content)}`
-  }
-}
 
 /** Renders fragments, ordered and canonicalised exactly as `TranscriptTurns.merge` sees them, one per line. */
 export const render = (fragments: Iterable<TranscriptFragment>): string =>

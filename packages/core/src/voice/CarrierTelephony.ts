@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
-import { Telephony, TelephonyUnavailable } from "../calls/Telephony.js"
+import { Telephony } from "../calls/Telephony.js"
+import { TelephonyUnavailable } from "../calls/CallErrors.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Carrier } from "./Carrier.js"
 import * as CarrierAddresses from "./CarrierAddresses.js"

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { parsePhoneNumberFromString } from "libphonenumber-js/max"
-import {
-  check,
-  Decision,
-  defaultWindow,
-  isAllowedAt,
-  NoCallingWindow
-} from "../../src/calling-hours/CallingHours.js"
+import { check, Decision, defaultWindow, isAllowedAt } from "../../src/calling-hours/CallingHours.js"
+import { NoCallingWindow } from "../../src/calling-hours/CallingHoursErrors.js"
 import { forNumber, forPrefix, listedPrefixes } from "../../src/calling-hours/TimeZoneCandidates.js"
 
 const MINUTE = 60_000

@@ -1,3 +1,4 @@
+import * as FileErrors from "../../src/files/FileErrors.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, FastCheck, Layer } from "effect"
 import * as DownloadLinks from "../../src/files/DownloadLinks.js"
@@ -18,7 +19,7 @@ const parts = (link: DownloadLinks.SignedLink): DownloadLinks.LinkParts => ({
 })
 
 const reasonOf = (
-  effect: Effect.Effect<string, DownloadLinks.DownloadLinkRefused, DownloadLinks.LinkSigningKey>
+  effect: Effect.Effect<string, FileErrors.DownloadLinkRefused, DownloadLinks.LinkSigningKey>
 ) => Effect.map(Effect.flip(effect), (refused) => refused.reason)
 
 /** Blob keys: the ones the engine makes, and any text at all (slashes, spaces, `&`, `=`, emoji...). */

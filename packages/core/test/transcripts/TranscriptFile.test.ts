@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import type { Role, TranscriptFragment, TranscriptTurn } from "../../src/transcripts/Transcript.js"
-import { MalformedTranscriptLine, parse, render } from "../../src/transcripts/TranscriptFile.js"
+import { parse, render } from "../../src/transcripts/TranscriptFile.js"
+import { MalformedTranscriptLine } from "../../src/transcripts/TranscriptErrors.js"
 import { merge } from "../../src/transcripts/TranscriptTurns.js"
 import { fragments } from "./arbitraries.js"
 

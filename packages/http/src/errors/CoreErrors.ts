@@ -7,19 +7,14 @@ import type {
   CallEventErrors,
   CampaignErrors,
   DoNotCallErrors,
-  DownloadLinks,
-  E164,
+  FileErrors,
   ImprovementErrors,
   IntegrationErrors,
-  IntegrationProvider,
   KnowledgeBaseErrors,
   OrganizationErrors,
   PhoneNumberErrors,
   QuotaErrors,
   RunErrors,
-  Runs,
-  RuntimeTools,
-  Telephony,
   ToolErrors,
   TriggerErrors,
   UsageErrors,
@@ -74,9 +69,9 @@ export const answers = {
 
   AgentArchived: conflict<AgentErrors.AgentArchived>,
   AgentToolArchived: conflict<AgentErrors.AgentToolArchived>,
-  RunEndedNoToolCalls: conflict<RuntimeTools.RunEndedNoToolCalls>,
-  ToolCallLimitReached: conflict<RuntimeTools.ToolCallLimitReached>,
-  RunStillLive: conflict<Runs.RunStillLive>,
+  RunEndedNoToolCalls: conflict<CallErrors.RunEndedNoToolCalls>,
+  ToolCallLimitReached: conflict<CallErrors.ToolCallLimitReached>,
+  RunStillLive: conflict<RunErrors.RunStillLive>,
   CallAlreadyEnded: conflict<CallEventErrors.CallAlreadyEnded>,
   ImprovementAlreadyDecided: conflict<ImprovementErrors.ImprovementAlreadyDecided>,
   NoInventory: conflict<PhoneNumberErrors.NoInventory>,
@@ -108,7 +103,7 @@ export const answers = {
     invalid(["body", "phone_number_id"], "value_error.number_type", e.message),
   NoCallerId: (e: CallErrors.NoCallerId) =>
     invalid(["body", "from_phone_number_id"], "value_error.no_caller_id", e.message),
-  InvalidPhoneNumber: (e: E164.InvalidPhoneNumber) =>
+  InvalidPhoneNumber: (e: PhoneNumberErrors.InvalidPhoneNumber) =>
     invalid(["body", "phone_number"], "value_error.phone_number", e.message),
   InvalidTransferNumber: (e: AgentErrors.InvalidTransferNumber) =>
     invalid(
@@ -124,7 +119,7 @@ export const answers = {
     invalid(["query", e.field], "value_error.period_too_long", e.message),
   DocumentTooLarge: (e: KnowledgeBaseErrors.DocumentTooLarge) =>
     invalid(["body", "file"], "value_error.file_too_large", e.message),
-  IntegrationProviderMissing: (e: IntegrationProvider.IntegrationProviderMissing) =>
+  IntegrationProviderMissing: (e: ToolErrors.IntegrationProviderMissing) =>
     invalid(["path", "tool_uuid"], "value_error.integration_provider_missing", e.message),
   InvalidRecording: (e: CallEventErrors.InvalidRecording) =>
     invalid(["body"], "value_error.recording", e.message),
@@ -143,7 +138,7 @@ export const answers = {
     invalid(["body"], "value_error.conversation_too_long", e.message),
 
   DoNotCallListed: forbidden<CallErrors.DoNotCallListed>,
-  DownloadLinkRefused: forbidden<DownloadLinks.DownloadLinkRefused>,
+  DownloadLinkRefused: forbidden<FileErrors.DownloadLinkRefused>,
   OutsideCallingHours: (e: CallErrors.OutsideCallingHours) =>
     OutsideCallingHours.withRetryAfter(
       { code: "outside_calling_hours", message: e.message, retry_at: e.retry_at.toISOString() },
@@ -151,7 +146,7 @@ export const answers = {
     ),
   ChannelsBusy: (e: CallErrors.ChannelsBusy) =>
     TooManyRequests.withRetryAfter(e.message, e.retry_after_seconds),
-  TelephonyUnavailable: (e: Telephony.TelephonyUnavailable) => new ServiceUnavailable({ detail: e.message }),
+  TelephonyUnavailable: (e: CallErrors.TelephonyUnavailable) => new ServiceUnavailable({ detail: e.message }),
   // the model's failures are one answer, 503 `model_unavailable: …`, retried after what the provider asked
   ModelUnavailable: (e: LanguageModelErrors.ModelUnavailable) =>
     ServiceUnavailable.withRetryAfter(`model_unavailable: ${e.reason}`, modelRetrySeconds),

@@ -1,4 +1,4 @@
-import { HostResolver, IpAddress } from "@voice-agent-platform/core"
+import { HostResolver, IpAddress, OutboundErrors } from "@voice-agent-platform/core"
 import { Effect, Layer, Option } from "effect"
 import { lookup } from "node:dns/promises"
 
@@ -8,12 +8,14 @@ export const layer: Layer.Layer<HostResolver.HostResolver> = Layer.succeed(HostR
     Effect.tryPromise({
       try: () => lookup(name, { all: true, verbatim: true }),
       catch: (error) =>
-        new HostResolver.ResolutionFailed({ detail: error instanceof Error ? error.message : String(error) })
+        new OutboundErrors.ResolutionFailed({
+          detail: error instanceof Error ? error.message : String(error)
+        })
     }).pipe(
       Effect.flatMap((answers) => {
         const addresses = answers.flatMap((answer) => Option.toArray(IpAddress.parseHost(answer.address)))
         return addresses.length === 0
-          ? Effect.fail(new HostResolver.ResolutionFailed({ detail: `${name} has no address` }))
+          ? Effect.fail(new OutboundErrors.ResolutionFailed({ detail: `${name} has no address` }))
           : Effect.succeed(addresses)
       })
     )

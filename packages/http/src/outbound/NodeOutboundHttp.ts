@@ -3,7 +3,8 @@ import {
   HostResolver,
   IpAddress,
   OutboundHttp,
-  OutboundPolicy
+  OutboundPolicy,
+  OutboundErrors
 } from "@voice-agent-platform/core"
 import { Clock, Duration, Effect, Either, Layer } from "effect"
 import * as http from "node:http"
@@ -11,7 +12,7 @@ import * as https from "node:https"
 import type { LookupFunction } from "node:net"
 import * as NodeHostResolver from "./NodeHostResolver.js"
 
-const { OutboundFailure } = OutboundHttp
+const { OutboundFailure } = OutboundErrors
 
 /** The real clock: a network exchange takes real time even where a test clock drives the rest. */
 const realClock = Clock.make()
@@ -51,7 +52,7 @@ const exchange = (
   address: IpAddress.IpAddress,
   request: OutboundHttp.OutboundRequest
 ) =>
-  Effect.async<OutboundHttp.OutboundResponse, OutboundHttp.OutboundFailure>((resume) => {
+  Effect.async<OutboundHttp.OutboundResponse, OutboundErrors.OutboundFailure>((resume) => {
     const { url } = target
     const secure = url.protocol === "https:"
     const named = target.host._tag === "Name"
@@ -62,7 +63,7 @@ const exchange = (
           ? Buffer.from(request.body, "utf8")
           : Buffer.from(request.body)
     let settled = false
-    const settle = (result: Effect.Effect<OutboundHttp.OutboundResponse, OutboundHttp.OutboundFailure>) => {
+    const settle = (result: Effect.Effect<OutboundHttp.OutboundResponse, OutboundErrors.OutboundFailure>) => {
       if (settled) return
       settled = true
       resume(result)
@@ -128,7 +129,7 @@ export const send = (
   request: OutboundHttp.OutboundRequest
 ): Effect.Effect<
   OutboundHttp.OutboundResponse,
-  OutboundHttp.OutboundFailure,
+  OutboundErrors.OutboundFailure,
   OutboundPolicy.OutboundPolicy | HostResolver.HostResolver
 > =>
   Effect.gen(function* () {

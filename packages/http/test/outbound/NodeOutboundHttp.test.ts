@@ -1,5 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { AllowList, HostResolver, IpAddress, OutboundHttp, OutboundPolicy } from "@voice-agent-platform/core"
+import {
+  AllowList,
+  HostResolver,
+  IpAddress,
+  OutboundHttp,
+  OutboundPolicy,
+  OutboundErrors
+} from "@voice-agent-platform/core"
 import { Cause, Effect, Either, Exit, Layer, Option } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
@@ -72,7 +79,7 @@ const get = (url: string, overrides: Partial<OutboundHttp.OutboundRequest> = {})
   )
 
 /** The failure's category, or `answered`. */
-const categoryOf = <A>(exit: Exit.Exit<A, OutboundHttp.OutboundFailure>) =>
+const categoryOf = <A>(exit: Exit.Exit<A, OutboundErrors.OutboundFailure>) =>
   Exit.match(exit, {
     onSuccess: () => "answered",
     onFailure: (cause) =>
