@@ -12,9 +12,9 @@ const source = "@voice-agent-platform/source"
  */
 export const onceSuites = [
   "test/**/*InBrowser.test.ts",
-  "test/Crash.test.ts",
-  "test/AnalysisCrash.test.ts",
-  "test/SharedDatabase.test.ts",
+  "test/server/Crash.test.ts",
+  "test/conversations/AnalysisCrash.test.ts",
+  "test/server/SharedDatabase.test.ts",
   "test/campaigns/CampaignCrash.test.ts"
 ]
 

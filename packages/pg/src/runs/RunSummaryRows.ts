@@ -18,7 +18,7 @@ import { Schema } from "effect"
  *   with the schema, which drops that key, so that the answer is the one the schema gave.
  *
  * A property test over generated runs, on PGlite and on PostgreSQL, holds the list's answer byte for byte
- * equal to the schema-decoded runs' (packages/http/test/RunListRows.test.ts).
+ * equal to the schema-decoded runs' (packages/http/test/conversations/RunListRows.test.ts).
  */
 
 /** Epoch milliseconds of an instant column, floored, as an integer (exact: below 2^53). */
