@@ -265,27 +265,33 @@ export const make = Effect.gen(function* () {
       )
       .pipe(inTurn)
 
-  /** Events of one run in one transaction, the run read and held once (`reportAll`). */
+  /**
+   * Events of one run in one transaction, the run read and held once (`reportAll`). Inside a caller's
+   * transaction, in that one rather than a savepoint of its own (a statement saved on every chat turn)
+   * when no part of the events can need undoing: the call ending is refused before any write (only an
+   * end, never among these events, makes the run final), and only a recording (its WAV checked) can
+   * be refused after others were written, so events with a recording keep their savepoint.
+   */
   const reportAll = (
     organizationId: OrganizationId,
     runId: RunId,
     events: ReadonlyArray<Exclude<CallEvent, { readonly type: "ended" }>>
-  ) =>
-    transactions
-      .run(
-        Effect.gen(function* () {
-          let outcome: CallEventOutcome = { _tag: "Ignored", run: yield* find(organizationId, runId) }
-          for (const event of events) {
-            const run: Run = outcome.run
-            const verdict = CallProgress.decide(run.status, reportedStatus(event))
-            if (verdict._tag === "AfterEnd")
-              return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
-            if (verdict._tag === "Apply") outcome = yield* apply(run, event, verdict.status)
-          }
-          return outcome
-        })
-      )
-      .pipe(inTurn)
+  ) => {
+    const report = Effect.gen(function* () {
+      let outcome: CallEventOutcome = { _tag: "Ignored", run: yield* find(organizationId, runId) }
+      for (const event of events) {
+        const run: Run = outcome.run
+        const verdict = CallProgress.decide(run.status, reportedStatus(event))
+        if (verdict._tag === "AfterEnd")
+          return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
+        if (verdict._tag === "Apply") outcome = yield* apply(run, event, verdict.status)
+      }
+      return outcome
+    })
+    return Effect.flatMap(FiberRef.get(inTransaction), (inside) =>
+      inside && events.every((event) => event.type !== "recording") ? report : transactions.run(report)
+    ).pipe(inTurn)
+  }
 
   /**
    * Calls' ends reported at the same time, in one transaction: the runs read and held in one statement,
