@@ -141,16 +141,21 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
         const kept = (organizationId: typeof org.id, runId: typeof run.workflow_run_id) =>
           Effect.map(runs.find(organizationId, runId), (found) => Option.getOrThrow(found).fragments_kept)
         expect(yield* kept(org.id, run.workflow_run_id)).toBe(false)
-        for (const fragment of said) yield* fragments.append(org.id, run.workflow_run_id, fragment)
+        // appending none is nothing: the run is not marked
+        yield* fragments.append(org.id, run.workflow_run_id, [])
+        expect(yield* kept(org.id, run.workflow_run_id)).toBe(false)
+        // one, then two at once: kept in their order, within an append and across appends
+        yield* fragments.append(org.id, run.workflow_run_id, said.slice(0, 1))
+        yield* fragments.append(org.id, run.workflow_run_id, said.slice(1))
         expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual(said)
         expect(yield* kept(org.id, run.workflow_run_id)).toBe(true)
         expect(yield* kept(org.id, second.workflow_run_id)).toBe(false)
         // another organization's append under the run's id marks nothing of this organization's
         const third = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
-        yield* fragments.append(other.id, third.workflow_run_id, said[0]!)
+        yield* fragments.append(other.id, third.workflow_run_id, [said[0]!])
         expect(yield* kept(org.id, third.workflow_run_id)).toBe(false)
         // ... and this organization's fragment under it now is refused: it is not kept, and marks nothing
-        yield* fragments.append(org.id, third.workflow_run_id, said[1]!)
+        yield* fragments.append(org.id, third.workflow_run_id, said.slice(1))
         expect(yield* fragments.list(org.id, third.workflow_run_id)).toEqual([])
         expect(yield* kept(org.id, third.workflow_run_id)).toBe(false)
         // another run and another organization see none of them
@@ -161,11 +166,9 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
         // simultaneous appends lose nothing
         yield* Effect.all(
           Array.from({ length: 50 }, (_, i) =>
-            fragments.append(org.id, second.workflow_run_id, {
-              role: "user",
-              text: `${i}`,
-              timestamp: at(i)
-            })
+            fragments.append(org.id, second.workflow_run_id, [
+              { role: "user", text: `${i}`, timestamp: at(i) }
+            ])
           ),
           { concurrency: "unbounded" }
         )

@@ -11,7 +11,7 @@ import * as Runs from "../runs/Runs.js"
 import type { RunPatch } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
 import { inTransaction, Transactions } from "../storage/Transactions.js"
-import { Role } from "../transcripts/Transcript.js"
+import { Role, type TranscriptFragment } from "../transcripts/Transcript.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import type { RunEventType } from "../webhooks/WebhookEndpoint.js"
@@ -209,11 +209,9 @@ export const make = Effect.gen(function* () {
           return applied(moved)
         }
         case "fragment":
-          yield* fragments.append(run.organization_id, run.workflow_run_id, {
-            role: event.role,
-            text: event.text,
-            timestamp: event.timestamp
-          })
+          yield* fragments.append(run.organization_id, run.workflow_run_id, [
+            { role: event.role, text: event.text, timestamp: event.timestamp }
+          ])
           return applied(run)
         case "gathered":
           // Later values win: a runtime may correct what it gathered earlier.
@@ -279,13 +277,28 @@ export const make = Effect.gen(function* () {
   ) => {
     const report = Effect.gen(function* () {
       let outcome: CallEventOutcome = { _tag: "Ignored", run: yield* find(organizationId, runId) }
+      // fragments in a row are appended together, in one write (a fragment moves no status)
+      let said: Array<TranscriptFragment> = []
+      const keepSaid = Effect.suspend(() => {
+        const appended = said
+        said = []
+        return fragments.append(organizationId, runId, appended)
+      })
       for (const event of events) {
         const run: Run = outcome.run
         const verdict = CallProgress.decide(run.status, reportedStatus(event))
         if (verdict._tag === "AfterEnd")
           return yield* new CallAlreadyEnded({ workflow_run_id: runId, status: run.status })
-        if (verdict._tag === "Apply") outcome = yield* apply(run, event, verdict.status)
+        if (verdict._tag !== "Apply") continue
+        if (event.type === "fragment") {
+          said.push({ role: event.role, text: event.text, timestamp: event.timestamp })
+          outcome = applied(run)
+          continue
+        }
+        yield* keepSaid
+        outcome = yield* apply(run, event, verdict.status)
       }
+      yield* keepSaid
       return outcome
     })
     return Effect.flatMap(FiberRef.get(inTransaction), (inside) =>

@@ -12,13 +12,14 @@ export class CallFragmentStore extends Context.Tag("@voice-agent-platform/core/C
   CallFragmentStore,
   {
     /**
-     * Adds a fragment to the run's and marks the run (`Run.fragments_kept`), in one step; appending never
-     * loses a concurrent append.
+     * Adds fragments to the run's, in their order, and marks the run (`Run.fragments_kept`), in one step
+     * (a chat turn's message and reply are one write); appending never loses a concurrent append. None is
+     * nothing.
      */
     readonly append: (
       organizationId: OrganizationId,
       runId: RunId,
-      fragment: TranscriptFragment
+      fragments: ReadonlyArray<TranscriptFragment>
     ) => Effect.Effect<void>
     /** The run's fragments in the order they were appended (none when there are none). */
     readonly list: (

@@ -21,14 +21,15 @@ export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabase> = Laye
     // the runs `MemoryRunStore` keeps: an append marks its run (`Run.fragments_kept`)
     const runs = db.table<RunId, Run>("runs")
     return {
-      append: (organizationId, runId, fragment) =>
+      append: (organizationId, runId, fragments) =>
         db.atomically(() => {
+          if (fragments.length === 0) return
           const row = rows.get(runId)
           // Run ids are global: another organization's row under the id is never touched.
           if (row !== undefined && row.organization_id !== organizationId) return
           rows.set(runId, {
             organization_id: organizationId,
-            fragments: [...(row?.fragments ?? []), fragment]
+            fragments: [...(row?.fragments ?? []), ...fragments]
           })
           const run = runs.get(runId)
           if (run !== undefined && run.organization_id === organizationId && !run.fragments_kept) {

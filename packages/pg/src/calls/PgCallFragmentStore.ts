@@ -2,14 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { CallFragmentStore } from "@voice-agent-platform/core/calls/CallFragmentStore.js"
 import { Role } from "@voice-agent-platform/core/transcripts/Transcript.js"
 import { Effect, Layer, Schema } from "effect"
+import * as Batches from "../storage/Batches.js"
 import * as Rows from "../storage/Rows.js"
 
 /** A fragment as its row gives it back (the timestamp comes back as a Date). */
 const FragmentRow = Schema.Struct({ role: Role, text: Schema.String, timestamp: Schema.DateFromSelf })
 
 /**
- * Live calls' transcript fragments in PostgreSQL, one row per fragment: an append is one INSERT (so none
- * is lost to a concurrent one), and the identity column keeps the order of appending. The insert marks the
+ * Live calls' transcript fragments in PostgreSQL, one row per fragment: an append is one INSERT of all its
+ * fragments (so none is lost to a concurrent one), and the identity column keeps the order of appending. The insert marks the
  * run (`runs.fragments_kept`, the first time) by a trigger (migration version 9), whoever writes it.
  */
 export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> = Layer.effect(
@@ -17,16 +18,30 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
-      append: (organizationId, runId, fragment) =>
-        // Run ids are global: a run with another organization's fragments is never written to (a refused
-        // fragment inserts nothing, so its trigger marks nothing).
-        Rows.execute(sql`
-          INSERT INTO call_fragments (organization_id, run_id, role, text, "timestamp")
-          SELECT ${organizationId}::int8, ${runId}::int8, ${fragment.role}::text, ${fragment.text}::text,
-            ${fragment.timestamp}::timestamptz
-          WHERE NOT EXISTS (
-            SELECT 1 FROM call_fragments WHERE run_id = ${runId} AND organization_id <> ${organizationId}
-          )`),
+      append: (organizationId, runId, fragments) =>
+        fragments.length === 0
+          ? Effect.void
+          : // Run ids are global: a run with another organization's fragments is never written to (a
+            // refused append inserts nothing, so its trigger marks nothing). The fragments are one jsonb
+            // parameter, inserted in their order (`n`), so the identity column keeps it.
+            Rows.execute(sql`
+              INSERT INTO call_fragments (organization_id, run_id, role, text, "timestamp")
+              SELECT ${organizationId}::int8, ${runId}::int8, f.role, f.text, f."timestamp"
+              FROM ${Batches.recordset(
+                sql,
+                fragments.map((fragment, n) => ({
+                  n,
+                  role: fragment.role,
+                  text: fragment.text,
+                  timestamp: fragment.timestamp
+                })),
+                "f",
+                'n int, role text, text text, "timestamp" timestamptz'
+              )}
+              WHERE NOT EXISTS (
+                SELECT 1 FROM call_fragments WHERE run_id = ${runId} AND organization_id <> ${organizationId}
+              )
+              ORDER BY f.n`),
       list: (organizationId, runId) =>
         Rows.all(FragmentRow)(sql`
           SELECT role, text, "timestamp" FROM call_fragments

@@ -77,11 +77,9 @@ const marksRunsWithFragments = Effect.gen(function* () {
       "Hello"
     ])
     // an append after it marks the run it is kept for
-    yield* fragments.append(orgA as never, silent as never, {
-      role: "assistant",
-      text: "Halo?",
-      timestamp: new Date()
-    })
+    yield* fragments.append(orgA as never, silent as never, [
+      { role: "assistant", text: "Halo?", timestamp: new Date() }
+    ])
     expect(yield* kept(orgA, silent)).toBe(true)
     // a version 8 server still running writes a run and its fragment as it always did: the run is marked
     const oldServers = yield* liveRun(orgA)
