@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Either, Exit, FiberRef, Layer, Option, Schema, type Tracer } from "effect"
 import { callEnded } from "../observability/OperationalEvents.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import * as Agents from "../agents/Agents.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run, RunStatus } from "../runs/Run.js"
@@ -371,9 +371,9 @@ export const make = Effect.gen(function* () {
 
   return CallEvents.of({
     inTurn,
-    ...withOperationSpans<Pick<CallEvents["Type"], "report" | "reportAll">>("CallEvents", {
-      reportAll,
-      report: (organizationId, runId, event) =>
+    reportAll: Effect.fn("CallEvents.reportAll")(reportAll, SpanAttributes.organizationRun),
+    report: Effect.fn("CallEvents.report")(
+      (organizationId, runId, event) =>
         // One transaction per event, at most `eventsAtOnce` at a time (the permit is taken before a
         // connection is); calls' ends reported at once share one (`writeEndBatch`), unless the caller
         // holds a turn or is inside a transaction: its events belong to its own transaction.
@@ -385,8 +385,9 @@ export const make = Effect.gen(function* () {
                   ends.submit({ organizationId, runId, event, span: Option.getOrUndefined(span) })
                 )
               : reportAloneCounted(organizationId, runId, event)
-        )
-    })
+        ),
+      SpanAttributes.organizationRun
+    )
   })
 })
 
