@@ -1,5 +1,5 @@
 import { Cause, Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { IntegrationConnectionNotFound } from "../integrations/IntegrationErrors.js"
 import { IntegrationStore } from "../integrations/IntegrationStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
@@ -169,148 +169,155 @@ export const layer = Layer.effect(
       )
     }
 
-    return withOperationSpans("Agents", {
-      resolve,
-      get: (organizationId, ref) => Effect.flatMap(resolve(organizationId, ref), view),
-      list: (organizationId, filter, page) =>
-        Effect.flatMap(agents.list(organizationId, filter, page), (agentPage) =>
-          Effect.map(Effect.forEach(agentPage.items, view), (items) => ({ ...agentPage, items }))
-        ),
-      update: (organizationId, ref, { definition: asked, ...patch }) =>
-        Effect.gen(function* () {
-          const agent = yield* resolve(organizationId, ref)
-          const chosen = patch.workflow_configurations?.model?.model
-          if (chosen !== undefined && !ModelChoices.isAllowed(modelChoices, chosen)) {
-            return yield* new ModelNotAllowed({
-              model: chosen,
-              allowed: modelChoices.allowed === "any" ? [] : modelChoices.allowed
-            })
-          }
-          // Every document named must be one of the organization's: another organization's is not found,
-          // exactly like a missing one. Stored by id, whichever way it was named.
-          const { knowledge_base_documents, ...definitionFields } = asked ?? {}
-          const documentIds =
-            knowledge_base_documents === undefined
-              ? undefined
-              : yield* Effect.forEach(knowledge_base_documents, (named) =>
-                  Effect.flatMap(
-                    Option.match(parseRef(String(named)), {
-                      onNone: () => Effect.succeed(Option.none()),
-                      onSome: (parsed) => documents.find(organizationId, parsed)
-                    }),
-                    Option.match({
-                      onNone: () => Effect.fail(new DocumentNotFound({ document_id: String(named) })),
-                      onSome: (document) => Effect.succeed(document.id as number)
-                    })
-                  )
+    return {
+      resolve: Effect.fn("Agents.resolve")(resolve, SpanAttributes.organizationAgent),
+      get: Effect.fn("Agents.get")(
+        (organizationId, ref) => Effect.flatMap(resolve(organizationId, ref), view),
+        SpanAttributes.organizationAgent
+      ),
+      list: Effect.fn("Agents.list")(
+        (organizationId, filter, page) =>
+          Effect.flatMap(agents.list(organizationId, filter, page), (agentPage) =>
+            Effect.map(Effect.forEach(agentPage.items, view), (items) => ({ ...agentPage, items }))
+          ),
+        SpanAttributes.organization
+      ),
+      update: Effect.fn("Agents.update")(function* (organizationId, ref, { definition: asked, ...patch }) {
+        const agent = yield* resolve(organizationId, ref)
+        const chosen = patch.workflow_configurations?.model?.model
+        if (chosen !== undefined && !ModelChoices.isAllowed(modelChoices, chosen)) {
+          return yield* new ModelNotAllowed({
+            model: chosen,
+            allowed: modelChoices.allowed === "any" ? [] : modelChoices.allowed
+          })
+        }
+        // Every document named must be one of the organization's: another organization's is not found,
+        // exactly like a missing one. Stored by id, whichever way it was named.
+        const { knowledge_base_documents, ...definitionFields } = asked ?? {}
+        const documentIds =
+          knowledge_base_documents === undefined
+            ? undefined
+            : yield* Effect.forEach(knowledge_base_documents, (named) =>
+                Effect.flatMap(
+                  Option.match(parseRef(String(named)), {
+                    onNone: () => Effect.succeed(Option.none()),
+                    onSome: (parsed) => documents.find(organizationId, parsed)
+                  }),
+                  Option.match({
+                    onNone: () => Effect.fail(new DocumentNotFound({ document_id: String(named) })),
+                    onSome: (document) => Effect.succeed(document.id as number)
+                  })
                 )
-          const requested =
-            asked === undefined
-              ? undefined
-              : {
-                  ...definitionFields,
-                  ...(documentIds === undefined ? {} : { knowledge_base_document_ids: documentIds })
-                }
-          // Transfer numbers set through the configuration are a definition change too: a run always
-          // sees the numbers of the version it was placed with.
-          const configured = patch.workflow_configurations?.transfer_numbers
-          const fromConfiguration = configured !== undefined && requested?.transfer_numbers === undefined
-          const wanted = fromConfiguration ? { ...requested, transfer_numbers: configured } : requested
-          const changes =
-            wanted === undefined
-              ? undefined
-              : yield* DefinitionChanges.deduplicatedWithE164Numbers(wanted, fromConfiguration)
-          // Every tool named must be one of the organization's, and active: another organization's is
-          // not found, exactly like a missing one.
-          for (const toolUuid of changes?.tools ?? []) {
-            const tool = yield* tools.find(organizationId, toolUuid)
-            if (Option.isNone(tool)) return yield* new ToolNotFound({ tool_uuid: toolUuid })
-            if (tool.value.status === "archived") return yield* new AgentToolArchived({ tool_uuid: toolUuid })
-          }
-          const now = new Date(yield* Clock.currentTimeMillis)
-          // Transfer numbers are the configuration's too (where the API has always shown them).
-          const storePatch: AgentPatch =
-            changes?.transfer_numbers === undefined
-              ? patch
-              : {
-                  ...patch,
-                  workflow_configurations: {
-                    ...patch.workflow_configurations,
-                    transfer_numbers: changes.transfer_numbers
-                  }
-                }
-          // The agent's fields and its new version change together or not at all.
-          const updated = yield* transactions.run(
-            Effect.gen(function* () {
-              const patched = yield* agents.update(organizationId, agent.id, storePatch, now)
-              if (Option.isNone(patched) || changes === undefined || DefinitionChanges.isEmpty(changes)) {
-                return patched
-              }
-              const appended = yield* agents.appendDefinition(
-                organizationId,
-                agent.id,
-                (current) => DefinitionChanges.apply(current, changes),
-                now
               )
-              return Option.map(appended, ({ agent }) => agent)
+        const requested =
+          asked === undefined
+            ? undefined
+            : {
+                ...definitionFields,
+                ...(documentIds === undefined ? {} : { knowledge_base_document_ids: documentIds })
+              }
+        // Transfer numbers set through the configuration are a definition change too: a run always
+        // sees the numbers of the version it was placed with.
+        const configured = patch.workflow_configurations?.transfer_numbers
+        const fromConfiguration = configured !== undefined && requested?.transfer_numbers === undefined
+        const wanted = fromConfiguration ? { ...requested, transfer_numbers: configured } : requested
+        const changes =
+          wanted === undefined
+            ? undefined
+            : yield* DefinitionChanges.deduplicatedWithE164Numbers(wanted, fromConfiguration)
+        // Every tool named must be one of the organization's, and active: another organization's is
+        // not found, exactly like a missing one.
+        for (const toolUuid of changes?.tools ?? []) {
+          const tool = yield* tools.find(organizationId, toolUuid)
+          if (Option.isNone(tool)) return yield* new ToolNotFound({ tool_uuid: toolUuid })
+          if (tool.value.status === "archived") return yield* new AgentToolArchived({ tool_uuid: toolUuid })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        // Transfer numbers are the configuration's too (where the API has always shown them).
+        const storePatch: AgentPatch =
+          changes?.transfer_numbers === undefined
+            ? patch
+            : {
+                ...patch,
+                workflow_configurations: {
+                  ...patch.workflow_configurations,
+                  transfer_numbers: changes.transfer_numbers
+                }
+              }
+        // The agent's fields and its new version change together or not at all.
+        const updated = yield* transactions.run(
+          Effect.gen(function* () {
+            const patched = yield* agents.update(organizationId, agent.id, storePatch, now)
+            if (Option.isNone(patched) || changes === undefined || DefinitionChanges.isEmpty(changes)) {
+              return patched
+            }
+            const appended = yield* agents.appendDefinition(
+              organizationId,
+              agent.id,
+              (current) => DefinitionChanges.apply(current, changes),
+              now
+            )
+            return Option.map(appended, ({ agent }) => agent)
+          })
+        )
+        if (Option.isNone(updated)) return yield* new AgentNotFound({ agent_id: label(ref) })
+        return yield* view(updated.value)
+      }, SpanAttributes.organizationAgent),
+      definitions: Effect.fn("Agents.definitions")(
+        (organizationId, ref, page) =>
+          Effect.flatMap(resolve(organizationId, ref), (agent) =>
+            agents.listDefinitions(organizationId, agent.id, page)
+          ),
+        SpanAttributes.organizationAgent
+      ),
+      createFromScript: Effect.fn("Agents.createFromScript")(function* (organizationId, request) {
+        if (request.enable_booking && request.scheduler_connection_id !== undefined) {
+          const connection = yield* integrations.find(organizationId, request.scheduler_connection_id)
+          if (Option.isNone(connection)) {
+            return yield* new IntegrationConnectionNotFound({
+              connection_id: request.scheduler_connection_id
             })
-          )
-          if (Option.isNone(updated)) return yield* new AgentNotFound({ agent_id: label(ref) })
-          return yield* view(updated.value)
-        }),
-      definitions: (organizationId, ref, page) =>
-        Effect.flatMap(resolve(organizationId, ref), (agent) =>
-          agents.listDefinitions(organizationId, agent.id, page)
-        ),
-      createFromScript: (organizationId, request) =>
-        Effect.gen(function* () {
-          if (request.enable_booking && request.scheduler_connection_id !== undefined) {
-            const connection = yield* integrations.find(organizationId, request.scheduler_connection_id)
-            if (Option.isNone(connection)) {
-              return yield* new IntegrationConnectionNotFound({
-                connection_id: request.scheduler_connection_id
+          }
+        }
+        const { composed, usage } = yield* withLanguageModel(request, AgentFromScript.compose(request))
+        const publicId = publicIdFrom(yield* Effect.provideService(base62String(20), SecureRandom, random))
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const created = yield* transactions.run(
+          Effect.gen(function* () {
+            const created = yield* agents.insert(
+              {
+                public_id: publicId,
+                organization_id: organizationId,
+                name: composed.name,
+                status: "active",
+                template_context_variables: composed.template_context_variables,
+                call_disposition_codes: composed.call_disposition_codes,
+                workflow_configurations: composed.workflow_configurations,
+                workflow_definition: composed.workflow_definition
+              },
+              now
+            )
+            // the model's tokens are the organization's, whether its prompt was kept or not
+            if (usage !== undefined) {
+              yield* ledger.record({
+                organization_id: organizationId,
+                kind: "prompt",
+                run_id: null,
+                agent_id: created.agent.id,
+                mode: "prompt",
+                duration_seconds: 0,
+                cost: ModelPricing.cost(usage, price),
+                prompt_tokens: usage.prompt_tokens,
+                completion_tokens: usage.completion_tokens,
+                currency: "PLN",
+                recorded_at: now
               })
             }
-          }
-          const { composed, usage } = yield* withLanguageModel(request, AgentFromScript.compose(request))
-          const publicId = publicIdFrom(yield* Effect.provideService(base62String(20), SecureRandom, random))
-          const now = new Date(yield* Clock.currentTimeMillis)
-          const created = yield* transactions.run(
-            Effect.gen(function* () {
-              const created = yield* agents.insert(
-                {
-                  public_id: publicId,
-                  organization_id: organizationId,
-                  name: composed.name,
-                  status: "active",
-                  template_context_variables: composed.template_context_variables,
-                  call_disposition_codes: composed.call_disposition_codes,
-                  workflow_configurations: composed.workflow_configurations,
-                  workflow_definition: composed.workflow_definition
-                },
-                now
-              )
-              // the model's tokens are the organization's, whether its prompt was kept or not
-              if (usage !== undefined) {
-                yield* ledger.record({
-                  organization_id: organizationId,
-                  kind: "prompt",
-                  run_id: null,
-                  agent_id: created.agent.id,
-                  mode: "prompt",
-                  duration_seconds: 0,
-                  cost: ModelPricing.cost(usage, price),
-                  prompt_tokens: usage.prompt_tokens,
-                  completion_tokens: usage.completion_tokens,
-                  currency: "PLN",
-                  recorded_at: now
-                })
-              }
-              return created
-            })
-          )
-          return { agent: created.agent, definition: created.definition, total_runs: 0 }
-        })
-    })
+            return created
+          })
+        )
+        return { agent: created.agent, definition: created.definition, total_runs: 0 }
+      }, SpanAttributes.organization)
+    }
   })
 )

@@ -1,22 +1,22 @@
-import { Clock, Context, Effect, Either, Exit, FiberRef, Layer, Option, Schema, type Tracer } from "effect"
+import { Clock, Context, Effect, Either, Exit, FiberRef, Layer, Option, type Tracer } from "effect"
 import { callEnded } from "../observability/OperationalEvents.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import * as Agents from "../agents/Agents.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run, RunStatus } from "../runs/Run.js"
-import { RunLogEntry } from "../runs/Run.js"
 import { RunNotFound } from "../runs/RunErrors.js"
 import type { RunId } from "../runs/RunId.js"
 import * as Runs from "../runs/Runs.js"
 import type { RunPatch } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
 import { inTransaction, Transactions } from "../storage/Transactions.js"
-import { Role, type TranscriptFragment } from "../transcripts/Transcript.js"
+import type { TranscriptFragment } from "../transcripts/Transcript.js"
 import * as Transcripts from "../transcripts/Transcripts.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import type { RunEventType } from "../webhooks/WebhookEndpoint.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import { WebhookStore } from "../webhooks/WebhookStore.js"
+import { type CallEvent, type CallEventError, type CallEventOutcome, reportedStatus } from "./CallEvent.js"
 import { CallAlreadyEnded, InvalidRecording } from "./CallEventErrors.js"
 import { CallFragmentStore } from "./CallFragmentStore.js"
 import * as CallEndWrites from "./CallEndWrites.js"
@@ -24,59 +24,10 @@ import * as CallProgress from "./CallProgress.js"
 import * as WavFile from "./WavFile.js"
 import * as BatchedWrites from "../writes/BatchedWrites.js"
 
-import { EndStatus, maxDurationSeconds } from "./CallEnd.js"
+import type { EndStatus } from "./CallEnd.js"
 
 export { EndStatus, maxDurationSeconds } from "./CallEnd.js"
-
-/**
- * What a voice runtime reports about a call, in the order it happens: it rings (`started` is the same as
- * `ringing`), is answered, people speak (`fragment`), the agent gathers data, sends an SMS, logs, hands
- * over the recording, and the call ends with its talk time in seconds (fractions allowed).
- */
-export const CallEvent = Schema.Union(
-  Schema.Struct({ type: Schema.Literal("started", "ringing") }),
-  Schema.Struct({ type: Schema.Literal("answered") }),
-  Schema.Struct({
-    type: Schema.Literal("fragment"),
-    role: Role,
-    text: Schema.String,
-    timestamp: Schema.ValidDateFromSelf
-  }),
-  Schema.Struct({
-    type: Schema.Literal("gathered"),
-    values: Schema.Record({ key: Schema.String, value: Schema.Unknown })
-  }),
-  Schema.Struct({ type: Schema.Literal("sms"), to: Schema.String, text: Schema.String }),
-  Schema.Struct({ type: Schema.Literal("log"), level: RunLogEntry.fields.level, message: Schema.String }),
-  Schema.Struct({ type: Schema.Literal("recording"), bytes: Schema.Uint8ArrayFromSelf }),
-  Schema.Struct({
-    type: Schema.Literal("ended"),
-    status: EndStatus,
-    duration_seconds: Schema.Number.pipe(Schema.between(0, maxDurationSeconds))
-  })
-).annotations({ identifier: "CallEvent" })
-export type CallEvent = typeof CallEvent.Type
-
-/** What became of an event: applied, or ignored because it repeated or reordered an earlier status. */
-export type CallEventOutcome =
-  { readonly _tag: "Applied"; readonly run: Run } | { readonly _tag: "Ignored"; readonly run: Run }
-
-export type CallEventError = RunNotFound | CallAlreadyEnded | InvalidRecording
-
-/** The status an event reports, or null for an event that carries content only. */
-const reportedStatus = (event: CallEvent): RunStatus | null => {
-  switch (event.type) {
-    case "started":
-    case "ringing":
-      return "ringing"
-    case "answered":
-      return "in_progress"
-    case "ended":
-      return event.status
-    default:
-      return null
-  }
-}
+export { CallEvent, type CallEventError, type CallEventOutcome } from "./CallEvent.js"
 
 /**
  * The one way a call's progress arrives, from the simulated runtime in process or from an out-of-process
@@ -390,9 +341,9 @@ export const make = Effect.gen(function* () {
 
   return CallEvents.of({
     inTurn,
-    ...withOperationSpans<Pick<CallEvents["Type"], "report" | "reportAll">>("CallEvents", {
-      reportAll,
-      report: (organizationId, runId, event) =>
+    reportAll: Effect.fn("CallEvents.reportAll")(reportAll, SpanAttributes.organizationRun),
+    report: Effect.fn("CallEvents.report")(
+      (organizationId, runId, event) =>
         // One transaction per event, at most `eventsAtOnce` at a time (the permit is taken before a
         // connection is); calls' ends reported at once share one (`writeEndBatch`), unless the caller
         // holds a turn or is inside a transaction: its events belong to its own transaction.
@@ -404,8 +355,9 @@ export const make = Effect.gen(function* () {
                   ends.submit({ organizationId, runId, event, span: Option.getOrUndefined(span) })
                 )
               : reportAloneCounted(organizationId, runId, event)
-        )
-    })
+        ),
+      SpanAttributes.organizationRun
+    )
   })
 })
 

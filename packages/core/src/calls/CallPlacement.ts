@@ -1,7 +1,7 @@
 import * as PhoneNumberErrors from "../phone-numbers/PhoneNumberErrors.js"
 import { Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import * as OperationalEvents from "../observability/OperationalEvents.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { AgentArchived, AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -234,7 +234,19 @@ export const layer = Layer.effect(
         })
       )
 
-    return withOperationSpans("CallPlacement", { place: placeObserved })
+    return {
+      place: Effect.fn("CallPlacement.place")(placeObserved, (effect, request) =>
+        SpanAttributes.annotated(
+          // the run placed too, once there is one
+          Effect.tap(effect, (run) => SpanAttributes.annotated(Effect.void, { run_id: run.workflow_run_id })),
+          {
+            organization_id: request.organizationId,
+            agent_id: SpanAttributes.agentId(request.agent),
+            ...(request.campaign_id === undefined ? {} : { campaign_id: request.campaign_id })
+          }
+        )
+      )
+    }
   })
 )
 

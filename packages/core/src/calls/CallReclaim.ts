@@ -1,5 +1,4 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import type { Run } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
@@ -64,19 +63,17 @@ export const layer = Layer.effect(
           Effect.catchAll(() => Effect.succeed(false))
         )
 
-    return CallReclaim.of(
-      withOperationSpans("CallReclaim", {
-        reclaim: Effect.gen(function* () {
-          const now = new Date(yield* Clock.currentTimeMillis)
-          const candidates = yield* runs.liveCreatedBy(OverdueCalls.candidatesCreatedBy(now), batchSize)
-          const reclaimed: Array<RunId> = []
-          for (const run of candidates) {
-            if (!OverdueCalls.isOverdue(run, yield* maxDuration(run), now)) continue
-            if (yield* end(run)) reclaimed.push(run.workflow_run_id)
-          }
-          return reclaimed
-        })
-      })
-    )
+    return CallReclaim.of({
+      reclaim: Effect.gen(function* () {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const candidates = yield* runs.liveCreatedBy(OverdueCalls.candidatesCreatedBy(now), batchSize)
+        const reclaimed: Array<RunId> = []
+        for (const run of candidates) {
+          if (!OverdueCalls.isOverdue(run, yield* maxDuration(run), now)) continue
+          if (yield* end(run)) reclaimed.push(run.workflow_run_id)
+        }
+        return reclaimed
+      }).pipe(Effect.withSpan("CallReclaim.reclaim"))
+    })
   })
 )

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { GatheredField } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import type { Run } from "../runs/Run.js"
@@ -56,34 +56,33 @@ export const make = Effect.gen(function* () {
 
   const locate = (runId: RunId) => RunVersion.locate(runs, runId)
 
-  return RuntimeCalls.of(
-    withOperationSpans("RuntimeCalls", {
-      find: (runId) =>
-        Effect.gen(function* () {
-          const run = yield* locate(runId)
-          const { agent, definition } = yield* RunVersion.versionOf(agents, run)
-          const workflow = definition.workflow_definition
-          return {
-            run,
-            first_message: InitialContextTemplate.renderBounded(
-              workflow.first_message,
-              run.initial_context,
-              ConversationLimits.firstMessageChars
-            ),
-            system_prompt: InitialContextTemplate.renderBounded(
-              workflow.system_prompt,
-              run.initial_context,
-              ConversationLimits.systemPromptChars
-            ),
-            gathered_fields: workflow.gathered_fields,
-            max_call_duration_seconds: agent.workflow_configurations.max_call_duration_seconds,
-            language: workflow.language
-          }
-        }),
-      // a call's end reported alone is written with the ends reported at the same time (its own
-      // transaction either way); a batch of several takes one turn, before the transaction's connection
-      // (see `CallEvents.inTurn`)
-      report: (runId, batch) =>
+  return RuntimeCalls.of({
+    find: Effect.fn("RuntimeCalls.find")(function* (runId) {
+      const run = yield* locate(runId)
+      const { agent, definition } = yield* RunVersion.versionOf(agents, run)
+      const workflow = definition.workflow_definition
+      return {
+        run,
+        first_message: InitialContextTemplate.renderBounded(
+          workflow.first_message,
+          run.initial_context,
+          ConversationLimits.firstMessageChars
+        ),
+        system_prompt: InitialContextTemplate.renderBounded(
+          workflow.system_prompt,
+          run.initial_context,
+          ConversationLimits.systemPromptChars
+        ),
+        gathered_fields: workflow.gathered_fields,
+        max_call_duration_seconds: agent.workflow_configurations.max_call_duration_seconds,
+        language: workflow.language
+      }
+    }, SpanAttributes.run),
+    // a call's end reported alone is written with the ends reported at the same time (its own
+    // transaction either way); a batch of several takes one turn, before the transaction's connection
+    // (see `CallEvents.inTurn`)
+    report: Effect.fn("RuntimeCalls.report")(
+      (runId, batch) =>
         batch.length === 1 && batch[0]!.type === "ended"
           ? Effect.flatMap(locate(runId), (run) =>
               Effect.map(events.report(run.organization_id, runId, batch[0]!), (outcome) => [outcome])
@@ -97,9 +96,10 @@ export const make = Effect.gen(function* () {
                   )
                 })
               )
-            )
-    })
-  )
+            ),
+      SpanAttributes.run
+    )
+  })
 })
 
 /** Runtime calls over the stores and the call events service (stateless: it builds its own). */

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import * as DefinitionChanges from "../agents/DefinitionChanges.js"
@@ -178,7 +178,11 @@ export const make = Effect.gen(function* () {
       return result
     })
 
-  return RuntimeTools.of(withOperationSpans("RuntimeTools", { agentOf, agentOfRun, call }))
+  return RuntimeTools.of({
+    agentOf: Effect.fn("RuntimeTools.agentOf")(agentOf, SpanAttributes.run),
+    agentOfRun: Effect.fn("RuntimeTools.agentOfRun")(agentOfRun, SpanAttributes.ofRun),
+    call: Effect.fn("RuntimeTools.call")(call, SpanAttributes.run)
+  })
 })
 
 /** The runtime's tools over the stores and a `ToolExecutor` from the environment. */

@@ -1,5 +1,5 @@
 import { Chunk, Clock, Context, Effect, Either, Layer, Option, Stream } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { AgentArchived, type AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -194,51 +194,50 @@ export const layer = Layer.effect(
         return id
       })
 
-    return Campaigns.of(
-      withOperationSpans("Campaigns", {
-        create: (organizationId, request) =>
+    return Campaigns.of({
+      create: Effect.fn("Campaigns.create")(function* (organizationId, request) {
+        const agent = yield* agents.resolve(organizationId, request.agent)
+        if (agent.status === "archived") return yield* new AgentArchived({ agent_id: agent.public_id })
+        const from = yield* callerId(organizationId, request.from_phone_number_id)
+        const organization = yield* organizations.find(organizationId)
+        const channels = Option.match(organization, {
+          onNone: () => 1,
+          onSome: (o) => o.outbound_channels
+        })
+        const at = yield* now
+        const retry = { ...RetryPolicy.defaults, ...request.retry }
+        return yield* transactions.run(
           Effect.gen(function* () {
-            const agent = yield* agents.resolve(organizationId, request.agent)
-            if (agent.status === "archived") return yield* new AgentArchived({ agent_id: agent.public_id })
-            const from = yield* callerId(organizationId, request.from_phone_number_id)
-            const organization = yield* organizations.find(organizationId)
-            const channels = Option.match(organization, {
-              onNone: () => 1,
-              onSome: (o) => o.outbound_channels
-            })
-            const at = yield* now
-            const retry = { ...RetryPolicy.defaults, ...request.retry }
-            return yield* transactions.run(
-              Effect.gen(function* () {
-                const inserted = yield* store.insertWithin(
-                  {
-                    organization_id: organizationId,
-                    agent_id: agent.id,
-                    name: request.name,
-                    status: "created",
-                    from_phone_number_id: from,
-                    max_concurrency: request.max_concurrency ?? Math.min(channels, maxConcurrencyLimit),
-                    max_attempts: retry.max_attempts,
-                    retry_delay_seconds: retry.retry_delay_seconds,
-                    retry_on: dedupe(retry.retry_on),
-                    started_at: null,
-                    ended_at: null
-                  },
-                  at,
-                  quotas.campaigns
-                )
-                if (Option.isNone(inserted)) {
-                  return yield* new QuotaExceeded({ resource: "campaigns", limit: quotas.campaigns })
-                }
-                const campaign = inserted.value
-                const imported = yield* importInto(campaign, request.contacts ?? [], at)
-                return { campaign: yield* find(organizationId, campaign.id).pipe(Effect.orDie), imported }
-              })
+            const inserted = yield* store.insertWithin(
+              {
+                organization_id: organizationId,
+                agent_id: agent.id,
+                name: request.name,
+                status: "created",
+                from_phone_number_id: from,
+                max_concurrency: request.max_concurrency ?? Math.min(channels, maxConcurrencyLimit),
+                max_attempts: retry.max_attempts,
+                retry_delay_seconds: retry.retry_delay_seconds,
+                retry_on: dedupe(retry.retry_on),
+                started_at: null,
+                ended_at: null
+              },
+              at,
+              quotas.campaigns
             )
-          }),
-        find,
-        list: store.list,
-        addContacts: (organizationId, id, rows) =>
+            if (Option.isNone(inserted)) {
+              return yield* new QuotaExceeded({ resource: "campaigns", limit: quotas.campaigns })
+            }
+            const campaign = inserted.value
+            const imported = yield* importInto(campaign, request.contacts ?? [], at)
+            return { campaign: yield* find(organizationId, campaign.id).pipe(Effect.orDie), imported }
+          })
+        )
+      }, SpanAttributes.organization),
+      find: Effect.fn("Campaigns.find")(find, SpanAttributes.organizationCampaign),
+      list: Effect.fn("Campaigns.list")(store.list, SpanAttributes.organization),
+      addContacts: Effect.fn("Campaigns.addContacts")(
+        (organizationId, id, rows) =>
           transactions.run(
             Effect.gen(function* () {
               const campaign = yield* held(organizationId, id)
@@ -248,25 +247,27 @@ export const layer = Layer.effect(
               return yield* importInto(campaign, rows, yield* now)
             })
           ),
-        preflightContacts: (organizationId, id, rows) =>
-          Effect.gen(function* () {
-            const campaign = yield* find(organizationId, id)
-            if (!CampaignLifecycle.acceptsContacts(campaign.status)) {
-              return yield* new CampaignNotEditable({ status: campaign.status })
-            }
-            const plan = ContactImport.plan(rows)
-            const total = CampaignTally.total(campaign.totals.counts)
-            if (total + plan.accepted.length > ContactImport.maxContactsPerCampaign) {
-              return yield* new TooManyContacts({ limit: ContactImport.maxContactsPerCampaign })
-            }
-            const numbers = plan.accepted.map((row) => row.phone_number)
-            const [inCampaign, listed] = yield* Effect.all([
-              store.numbersAmong(organizationId, id, numbers),
-              doNotCall.listedAmong(organizationId, numbers)
-            ])
-            return ContactPreflight.summarize(rows.length, plan, inCampaign, listed, yield* now)
-          }),
-        removeContact: (organizationId, id, contactId) =>
+        SpanAttributes.organizationCampaign
+      ),
+      preflightContacts: Effect.fn("Campaigns.preflightContacts")(function* (organizationId, id, rows) {
+        const campaign = yield* find(organizationId, id)
+        if (!CampaignLifecycle.acceptsContacts(campaign.status)) {
+          return yield* new CampaignNotEditable({ status: campaign.status })
+        }
+        const plan = ContactImport.plan(rows)
+        const total = CampaignTally.total(campaign.totals.counts)
+        if (total + plan.accepted.length > ContactImport.maxContactsPerCampaign) {
+          return yield* new TooManyContacts({ limit: ContactImport.maxContactsPerCampaign })
+        }
+        const numbers = plan.accepted.map((row) => row.phone_number)
+        const [inCampaign, listed] = yield* Effect.all([
+          store.numbersAmong(organizationId, id, numbers),
+          doNotCall.listedAmong(organizationId, numbers)
+        ])
+        return ContactPreflight.summarize(rows.length, plan, inCampaign, listed, yield* now)
+      }, SpanAttributes.organizationCampaign),
+      removeContact: Effect.fn("Campaigns.removeContact")(
+        (organizationId, id, contactId) =>
           transactions.run(
             Effect.gen(function* () {
               // The campaign is held first, as the dialer holds it while it claims: the two take turns.
@@ -285,7 +286,10 @@ export const layer = Layer.effect(
               yield* store.tally(organizationId, id, CampaignTally.move("pending", null))
             })
           ),
-        act: (organizationId, id, action) =>
+        SpanAttributes.organizationCampaign
+      ),
+      act: Effect.fn("Campaigns.act")(
+        (organizationId, id, action) =>
           transactions.run(
             Effect.gen(function* () {
               const campaign = yield* held(organizationId, id)
@@ -319,15 +323,17 @@ export const layer = Layer.effect(
                 : moved
             })
           ),
-        report: (organizationId, id, filter, page) =>
-          Effect.gen(function* () {
-            const campaign = yield* find(organizationId, id)
-            // the kept counts are the totals: the report never counts rows
-            const counts = campaign.totals.counts
-            const total = filter.status === undefined ? CampaignTally.total(counts) : counts[filter.status]
-            return { campaign, page: yield* store.report(organizationId, id, filter, page, total) }
-          }),
-        reportRows: (organizationId, id) =>
+        SpanAttributes.organizationCampaign
+      ),
+      report: Effect.fn("Campaigns.report")(function* (organizationId, id, filter, page) {
+        const campaign = yield* find(organizationId, id)
+        // the kept counts are the totals: the report never counts rows
+        const counts = campaign.totals.counts
+        const total = filter.status === undefined ? CampaignTally.total(counts) : counts[filter.status]
+        return { campaign, page: yield* store.report(organizationId, id, filter, page, total) }
+      }, SpanAttributes.organizationCampaign),
+      reportRows: Effect.fn("Campaigns.reportRows")(
+        (organizationId, id) =>
           Effect.map(find(organizationId, id), () =>
             Stream.paginateChunkEffect(null as ContactOrder | null, (after) =>
               Effect.map(store.reportAfter(organizationId, id, after, reportStreamBatch), (rows) => {
@@ -339,9 +345,10 @@ export const layer = Layer.effect(
                 return [Chunk.fromIterable(rows), next] as const
               })
             )
-          )
-      })
-    )
+          ),
+        SpanAttributes.organizationCampaign
+      )
+    })
   })
 )
 

@@ -108,6 +108,8 @@ export const makeClaimDialer = Effect.gen(function* () {
         dials,
         (dial) =>
           (wanted.has(dial.run.workflow_run_id) ? place(dial) : withdrawOrPlace(dial)).pipe(
+            // Interrupted from within (the dialer's own interruption at shutdown runs no handler: the
+            // runtime skips it): not a fault to log; the call still ends failed, as after any other stop.
             Effect.catchAllCause((cause) =>
               Effect.zipRight(
                 Cause.isInterruptedOnly(cause)

@@ -2,7 +2,7 @@ import { Cause, Clock, Context, Effect, Layer, Option } from "effect"
 import type { CallEvent } from "../calls/CallEvents.js"
 import { CallEvents } from "../calls/CallEvents.js"
 import { CallFragmentStore } from "../calls/CallFragmentStore.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { Run } from "../runs/Run.js"
 import { isFinal } from "../runs/Run.js"
 import { RunNotFound } from "../runs/RunErrors.js"
@@ -140,7 +140,10 @@ export const make = Effect.gen(function* () {
     return ended
   })
 
-  return ChatEnds.of(withOperationSpans("ChatEnds", { end, endIdle }))
+  return ChatEnds.of({
+    end: Effect.fn("ChatEnds.end")(end, SpanAttributes.ofRun),
+    endIdle: Effect.withSpan(endIdle, "ChatEnds.endIdle")
+  })
 })
 
 export const layer = Layer.effect(ChatEnds, make)

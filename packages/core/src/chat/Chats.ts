@@ -16,7 +16,7 @@ import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import type { TokenUsage } from "../language-model/LanguageModel.js"
 import { addUsage, noUsage } from "../language-model/LanguageModel.js"
 import type { LanguageModelError } from "../language-model/LanguageModelErrors.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run, RunStatus } from "../runs/Run.js"
 import { isFinal } from "../runs/Run.js"
@@ -330,7 +330,11 @@ export const make = Effect.gen(function* () {
       return Option.getOrElse(ended, () => run)
     })
 
-  return Chats.of(withOperationSpans("Chats", { send, messages, end }))
+  return Chats.of({
+    send: Effect.fn("Chats.send")(send, SpanAttributes.organizationAgentRun),
+    messages: Effect.fn("Chats.messages")(messages, SpanAttributes.organizationAgentRun),
+    end: Effect.fn("Chats.end")(end, SpanAttributes.organizationAgentRun)
+  })
 })
 
 /** Chats over the engine's services, a `ConversationEngine` and `RuntimeTools` from the environment. */

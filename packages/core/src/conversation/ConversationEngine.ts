@@ -16,7 +16,6 @@ import * as ModelReplies from "../language-model/ModelReplies.js"
 import * as UsageEstimate from "../language-model/UsageEstimate.js"
 import type { RunAgentVersion } from "../calls/RuntimeTools.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
 import * as CodePoints from "../text/CodePoints.js"
 import type { ToolResult } from "../tools/ToolResult.js"
 import * as AgentFunctions from "./AgentFunctions.js"
@@ -372,7 +371,7 @@ export const make = Effect.gen(function* () {
       })
     )
 
-  return ConversationEngine.of(withOperationSpans("ConversationEngine", { reply }))
+  return ConversationEngine.of({ reply: Effect.fn("ConversationEngine.reply")(reply) })
 })
 
 export const layer = Layer.effect(ConversationEngine, make)

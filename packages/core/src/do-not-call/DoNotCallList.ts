@@ -1,6 +1,6 @@
 import * as PhoneNumberErrors from "../phone-numbers/PhoneNumberErrors.js"
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import * as E164 from "../phone-numbers/E164.js"
@@ -45,31 +45,31 @@ export const layer = Layer.effect(
   DoNotCallList,
   Effect.gen(function* () {
     const store = yield* DoNotCallStore
-    return withOperationSpans("DoNotCallList", {
-      add: (organizationId, input) =>
-        Effect.gen(function* () {
-          const phoneNumber = yield* E164.normalize(input.phone_number)
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* store.add({
-            organization_id: organizationId,
-            phone_number: phoneNumber,
-            reason: input.reason ?? null,
-            created_at: now
-          })
-        }),
-      list: (organizationId, page) => store.list(organizationId, page),
-      remove: (organizationId, phoneNumber) =>
-        Effect.gen(function* () {
-          const normalized = yield* E164.normalize(phoneNumber)
-          if (!(yield* store.remove(organizationId, normalized))) {
-            return yield* new DoNotCallEntryNotFound({ phone_number: normalized })
-          }
-        }),
-      check: (organizationId, phoneNumber) =>
-        Effect.gen(function* () {
-          const normalized = yield* E164.normalize(phoneNumber)
-          return Option.isSome(yield* store.find(organizationId, normalized))
+    return {
+      add: Effect.fn("DoNotCallList.add")(function* (organizationId, input) {
+        const phoneNumber = yield* E164.normalize(input.phone_number)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* store.add({
+          organization_id: organizationId,
+          phone_number: phoneNumber,
+          reason: input.reason ?? null,
+          created_at: now
         })
-    })
+      }, SpanAttributes.organization),
+      list: Effect.fn("DoNotCallList.list")(
+        (organizationId, page) => store.list(organizationId, page),
+        SpanAttributes.organization
+      ),
+      remove: Effect.fn("DoNotCallList.remove")(function* (organizationId, phoneNumber) {
+        const normalized = yield* E164.normalize(phoneNumber)
+        if (!(yield* store.remove(organizationId, normalized))) {
+          return yield* new DoNotCallEntryNotFound({ phone_number: normalized })
+        }
+      }, SpanAttributes.organization),
+      check: Effect.fn("DoNotCallList.check")(function* (organizationId, phoneNumber) {
+        const normalized = yield* E164.normalize(phoneNumber)
+        return Option.isSome(yield* store.find(organizationId, normalized))
+      }, SpanAttributes.organization)
+    }
   })
 )

@@ -1,5 +1,4 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
 import type { EndedRunCursor } from "../runs/RunStore.js"
@@ -67,18 +66,16 @@ export const layer = Layer.effect(
         return { runs: due.length, files_removed: removed }
       })
 
-    return RetentionSweep.of(
-      withOperationSpans("RetentionSweep", {
-        sweep: Effect.gen(function* () {
-          const now = new Date(yield* Clock.currentTimeMillis)
-          const organizationIds = yield* runs.organizationsWithFiles
-          const reports = yield* Effect.forEach(organizationIds, (id) => sweepOrganization(id, now))
-          return {
-            runs: reports.reduce((sum, r) => sum + r.runs, 0),
-            files_removed: reports.reduce((sum, r) => sum + r.files_removed, 0)
-          }
-        })
-      })
-    )
+    return RetentionSweep.of({
+      sweep: Effect.gen(function* () {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const organizationIds = yield* runs.organizationsWithFiles
+        const reports = yield* Effect.forEach(organizationIds, (id) => sweepOrganization(id, now))
+        return {
+          runs: reports.reduce((sum, r) => sum + r.runs, 0),
+          files_removed: reports.reduce((sum, r) => sum + r.files_removed, 0)
+        }
+      }).pipe(Effect.withSpan("RetentionSweep.sweep"))
+    })
   })
 )

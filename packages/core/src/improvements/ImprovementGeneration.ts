@@ -3,9 +3,9 @@ import type { Agent } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import * as AnalysisRequests from "../analysis/AnalysisRequests.js"
 import { LanguageModel } from "../language-model/LanguageModel.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { LanguageModelError } from "../language-model/LanguageModelErrors.js"
 import * as ModelPricing from "../language-model/ModelPricing.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
 import { Transactions } from "../storage/Transactions.js"
@@ -122,7 +122,11 @@ export const make = Effect.gen(function* () {
       )
     })
 
-  return ImprovementGeneration.of(withOperationSpans("ImprovementGeneration", { generate }))
+  return ImprovementGeneration.of({
+    generate: Effect.fn("ImprovementGeneration.generate")(generate, (effect, agent) =>
+      SpanAttributes.annotated(effect, { organization_id: agent.organization_id, agent_id: agent.id })
+    )
+  })
 })
 
 export const layer = Layer.effect(ImprovementGeneration, make)

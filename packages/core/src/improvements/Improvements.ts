@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { Agent } from "../agents/Agent.js"
 import { AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
@@ -132,35 +132,43 @@ export const layer = Layer.effect(
         })
       )
 
-    return withOperationSpans("Improvements", {
-      list: (organizationId, ref, filter, page) =>
-        Effect.flatMap(resolveAgent(organizationId, ref), (agent) =>
-          improvements.list(organizationId, agent.id, filter, page)
-        ),
-      suggest: (organizationId, ref, suggestion) =>
-        Effect.gen(function* () {
-          const agent = yield* resolveAgent(organizationId, ref)
-          const sourceRunId = suggestion.source_run_id ?? null
-          if (sourceRunId !== null) {
-            const run = yield* runs.find(organizationId, sourceRunId)
-            if (Option.isNone(run) || run.value.workflow_id !== agent.id) {
-              return yield* new RunNotFound({ workflow_run_id: sourceRunId })
-            }
+    return {
+      list: Effect.fn("Improvements.list")(
+        (organizationId, ref, filter, page) =>
+          Effect.flatMap(resolveAgent(organizationId, ref), (agent) =>
+            improvements.list(organizationId, agent.id, filter, page)
+          ),
+        SpanAttributes.organizationAgent
+      ),
+      suggest: Effect.fn("Improvements.suggest")(function* (organizationId, ref, suggestion) {
+        const agent = yield* resolveAgent(organizationId, ref)
+        const sourceRunId = suggestion.source_run_id ?? null
+        if (sourceRunId !== null) {
+          const run = yield* runs.find(organizationId, sourceRunId)
+          if (Option.isNone(run) || run.value.workflow_id !== agent.id) {
+            return yield* new RunNotFound({ workflow_run_id: sourceRunId })
           }
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* improvements.insert(
-            {
-              organization_id: organizationId,
-              agent_id: agent.id,
-              text: suggestion.text,
-              rationale: suggestion.rationale ?? null,
-              source_run_id: sourceRunId
-            },
-            now
-          )
-        }),
-      accept: (organizationId, ref, id) => decide(organizationId, ref, id, "accepted"),
-      dismiss: (organizationId, ref, id) => decide(organizationId, ref, id, "dismissed")
-    })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* improvements.insert(
+          {
+            organization_id: organizationId,
+            agent_id: agent.id,
+            text: suggestion.text,
+            rationale: suggestion.rationale ?? null,
+            source_run_id: sourceRunId
+          },
+          now
+        )
+      }, SpanAttributes.organizationAgent),
+      accept: Effect.fn("Improvements.accept")(
+        (organizationId, ref, id) => decide(organizationId, ref, id, "accepted"),
+        SpanAttributes.organizationAgent
+      ),
+      dismiss: Effect.fn("Improvements.dismiss")(
+        (organizationId, ref, id) => decide(organizationId, ref, id, "dismissed"),
+        SpanAttributes.organizationAgent
+      )
+    }
   })
 )

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
@@ -84,53 +84,64 @@ export const layer = Layer.effect(
           : Effect.fail(new IntegrationConnectionNotFound({ connection_id: id }))
       )
 
-    return withOperationSpans("Integrations", {
-      providers: Effect.sync(() => OAuthProviders.list(clients)),
-      create: (organizationId, request) =>
-        Effect.gen(function* () {
-          const suffix = yield* Effect.provideService(base62String(20), SecureRandom, random)
-          const at = yield* now
-          return yield* connections.insert({
-            id: `${connectionIdPrefix}${suffix}`,
-            organization_id: organizationId,
-            provider: request.provider,
-            name: request.name,
-            config: { ...request.config },
-            enabled: request.enabled ?? true,
-            auth_error: null,
-            created_at: at,
-            updated_at: at
-          })
-        }),
-      get: find,
-      list: (organizationId, page) => connections.list(organizationId, page),
-      update: (organizationId, id, changes) =>
-        transactions.run(
-          Effect.gen(function* () {
-            // held until the update commits: secrets carried over from it cannot undo a concurrent change
-            const current = yield* Effect.flatMap(
-              connections.findForUpdate(organizationId, id),
-              Option.match({
-                onNone: () => Effect.fail(new IntegrationConnectionNotFound({ connection_id: id })),
-                onSome: Effect.succeed
-              })
-            )
-            const patch: { -readonly [K in keyof IntegrationPatch]: IntegrationPatch[K] } = {}
-            if (changes.name !== undefined) patch.name = changes.name
-            if (changes.enabled !== undefined) patch.enabled = changes.enabled
-            if (changes.config !== undefined) {
-              patch.config = ConfigSecrets.carryOver(current.config, changes.config)
-              // The recorded failure was about the old settings; the next use will tell about the new ones.
-              patch.auth_error = null
-            }
-            const updated = yield* connections.update(organizationId, id, patch, yield* now)
-            return Option.getOrElse(updated, () => current)
-          })
-        ),
-      remove: (organizationId, id) =>
-        Effect.flatMap(connections.remove(organizationId, id), (removed) =>
-          removed ? Effect.void : Effect.fail(new IntegrationConnectionNotFound({ connection_id: id }))
-        )
-    })
+    return {
+      providers: Effect.withSpan(
+        Effect.sync(() => OAuthProviders.list(clients)),
+        "Integrations.providers"
+      ),
+      create: Effect.fn("Integrations.create")(function* (organizationId, request) {
+        const suffix = yield* Effect.provideService(base62String(20), SecureRandom, random)
+        const at = yield* now
+        return yield* connections.insert({
+          id: `${connectionIdPrefix}${suffix}`,
+          organization_id: organizationId,
+          provider: request.provider,
+          name: request.name,
+          config: { ...request.config },
+          enabled: request.enabled ?? true,
+          auth_error: null,
+          created_at: at,
+          updated_at: at
+        })
+      }, SpanAttributes.organization),
+      get: Effect.fn("Integrations.get")(find, SpanAttributes.organization),
+      list: Effect.fn("Integrations.list")(
+        (organizationId, page) => connections.list(organizationId, page),
+        SpanAttributes.organization
+      ),
+      update: Effect.fn("Integrations.update")(
+        (organizationId, id, changes) =>
+          transactions.run(
+            Effect.gen(function* () {
+              // held until the update commits: secrets carried over from it cannot undo a concurrent change
+              const current = yield* Effect.flatMap(
+                connections.findForUpdate(organizationId, id),
+                Option.match({
+                  onNone: () => Effect.fail(new IntegrationConnectionNotFound({ connection_id: id })),
+                  onSome: Effect.succeed
+                })
+              )
+              const patch: { -readonly [K in keyof IntegrationPatch]: IntegrationPatch[K] } = {}
+              if (changes.name !== undefined) patch.name = changes.name
+              if (changes.enabled !== undefined) patch.enabled = changes.enabled
+              if (changes.config !== undefined) {
+                patch.config = ConfigSecrets.carryOver(current.config, changes.config)
+                // The recorded failure was about the old settings; the next use will tell about the new ones.
+                patch.auth_error = null
+              }
+              const updated = yield* connections.update(organizationId, id, patch, yield* now)
+              return Option.getOrElse(updated, () => current)
+            })
+          ),
+        SpanAttributes.organization
+      ),
+      remove: Effect.fn("Integrations.remove")(
+        (organizationId, id) =>
+          Effect.flatMap(connections.remove(organizationId, id), (removed) =>
+            removed ? Effect.void : Effect.fail(new IntegrationConnectionNotFound({ connection_id: id }))
+          ),
+        SpanAttributes.organization
+      )
+    }
   })
 )

@@ -1,5 +1,5 @@
 import { Cause, Clock, Context, Effect, Either, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
@@ -281,84 +281,82 @@ export const layerWith = (
           (options.processing?.staleAfterSeconds ?? defaultProcessing.staleAfterSeconds) * 1000
       })
 
-      return withOperationSpans("KnowledgeBase", {
+      return {
         maxFileBytes,
-        upload: (organizationId, upload) =>
-          Effect.gen(function* () {
-            if (upload.bytes.length > maxFileBytes) {
-              return yield* new DocumentTooLarge({ size_bytes: upload.bytes.length, max_bytes: maxFileBytes })
-            }
-            const filename = cleanFilename(upload.filename)
-            const declared = DocumentText.essence(upload.mime_type) || "application/octet-stream"
-            const mimeType = Option.match(DocumentText.detect(filename, declared), {
-              onNone: () => declared,
-              onSome: (type) => DocumentText.mimeTypes[type]
-            })
-            const uuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
-            const key = blobKey(organizationId, uuid)
-            yield* blobs.put(key, { bytes: upload.bytes, content_type: mimeType })
-            const inserted = yield* store.insertWithin(
-              {
-                document_uuid: uuid,
-                organization_id: organizationId,
-                filename,
-                file_size_bytes: upload.bytes.length,
-                file_hash: yield* sha256Hex(upload.bytes),
-                mime_type: mimeType,
-                processing_status: "pending",
-                total_chunks: 0,
-                custom_metadata: upload.custom_metadata ?? {},
-                parser_metadata: {},
-                blob_key: key,
-                created_by: upload.created_by ?? null,
-                is_active: true,
-                processing_error: null,
-                source_url: upload.source_url ?? null
-              },
-              yield* now,
-              quotas.documents
-            )
-            if (Option.isNone(inserted)) {
-              // the file was stored first (a document never points to a missing file); it goes again
-              yield* blobs.remove(key)
-              return yield* new QuotaExceeded({ resource: "documents", limit: quotas.documents })
-            }
-            const document = inserted.value
-            yield* processors.wake
-            return document
-          }),
-        process: (organizationId, ref) =>
-          Effect.gen(function* () {
-            const document = yield* find(organizationId, ref)
-            yield* update(document, { processing_status: "processing", processing_error: null })
-            return yield* run(document)
-          }),
-        get: find,
-        list: (organizationId, page) => store.list(organizationId, page),
-        chunks: (organizationId, ref, page) =>
-          Effect.gen(function* () {
-            const document = yield* find(organizationId, ref)
-            const chunks = yield* store.chunks(organizationId, document.id)
-            return { document, page: Pages.slice(chunks, page) }
-          }),
-        remove: (organizationId, ref) =>
-          Effect.gen(function* () {
-            const document = yield* find(organizationId, ref)
-            const removed = yield* store.remove(organizationId, document.id)
-            if (Option.isNone(removed))
-              return yield* new DocumentNotFound({ document_id: String(document.id) })
-            yield* blobs.remove(document.blob_key)
-            return removed.value
-          }),
-        search: (organizationId, query, limit, documentIds) => {
+        upload: Effect.fn("KnowledgeBase.upload")(function* (organizationId, upload) {
+          if (upload.bytes.length > maxFileBytes) {
+            return yield* new DocumentTooLarge({ size_bytes: upload.bytes.length, max_bytes: maxFileBytes })
+          }
+          const filename = cleanFilename(upload.filename)
+          const declared = DocumentText.essence(upload.mime_type) || "application/octet-stream"
+          const mimeType = Option.match(DocumentText.detect(filename, declared), {
+            onNone: () => declared,
+            onSome: (type) => DocumentText.mimeTypes[type]
+          })
+          const uuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
+          const key = blobKey(organizationId, uuid)
+          yield* blobs.put(key, { bytes: upload.bytes, content_type: mimeType })
+          const inserted = yield* store.insertWithin(
+            {
+              document_uuid: uuid,
+              organization_id: organizationId,
+              filename,
+              file_size_bytes: upload.bytes.length,
+              file_hash: yield* sha256Hex(upload.bytes),
+              mime_type: mimeType,
+              processing_status: "pending",
+              total_chunks: 0,
+              custom_metadata: upload.custom_metadata ?? {},
+              parser_metadata: {},
+              blob_key: key,
+              created_by: upload.created_by ?? null,
+              is_active: true,
+              processing_error: null,
+              source_url: upload.source_url ?? null
+            },
+            yield* now,
+            quotas.documents
+          )
+          if (Option.isNone(inserted)) {
+            // the file was stored first (a document never points to a missing file); it goes again
+            yield* blobs.remove(key)
+            return yield* new QuotaExceeded({ resource: "documents", limit: quotas.documents })
+          }
+          const document = inserted.value
+          yield* processors.wake
+          return document
+        }, SpanAttributes.organization),
+        process: Effect.fn("KnowledgeBase.process")(function* (organizationId, ref) {
+          const document = yield* find(organizationId, ref)
+          yield* update(document, { processing_status: "processing", processing_error: null })
+          return yield* run(document)
+        }, SpanAttributes.organization),
+        get: Effect.fn("KnowledgeBase.get")(find, SpanAttributes.organization),
+        list: Effect.fn("KnowledgeBase.list")(
+          (organizationId, page) => store.list(organizationId, page),
+          SpanAttributes.organization
+        ),
+        chunks: Effect.fn("KnowledgeBase.chunks")(function* (organizationId, ref, page) {
+          const document = yield* find(organizationId, ref)
+          const chunks = yield* store.chunks(organizationId, document.id)
+          return { document, page: Pages.slice(chunks, page) }
+        }, SpanAttributes.organization),
+        remove: Effect.fn("KnowledgeBase.remove")(function* (organizationId, ref) {
+          const document = yield* find(organizationId, ref)
+          const removed = yield* store.remove(organizationId, document.id)
+          if (Option.isNone(removed)) return yield* new DocumentNotFound({ document_id: String(document.id) })
+          yield* blobs.remove(document.blob_key)
+          return removed.value
+        }, SpanAttributes.organization),
+        search: Effect.fn("KnowledgeBase.search")((organizationId, query, limit, documentIds) => {
           const terms = [...new Set(Search.tokenize(query))]
           return terms.length === 0 || documentIds?.length === 0
             ? Effect.succeed([])
             : store.search(organizationId, terms, limit, documentIds)
-        },
-        processPending: processors.wake,
-        awaitIdle: processors.awaitIdle
-      })
+        }, SpanAttributes.organization),
+        processPending: Effect.withSpan(processors.wake, "KnowledgeBase.processPending"),
+        awaitIdle: Effect.withSpan(processors.awaitIdle, "KnowledgeBase.awaitIdle")
+      }
     })
   )
 

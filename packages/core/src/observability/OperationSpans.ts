@@ -1,8 +1,11 @@
 import { Context, Effect, Either, Exit, Option, Stream } from "effect"
 
 /**
- * Gives every operation of a service its tracing span, named `Service.operation` (`CallPlacement.place`).
- * Applied once where a layer builds its service object: `return withOperationSpans("CallPlacement", { place })`.
+ * Gives every operation of a service its tracing span, named `Service.operation` (`CarrierCallbacks.answer`).
+ * Applied once where a layer builds its service object: `withOperationSpans("CarrierCallbacks", { answer })`.
+ *
+ * On its way out: services name their spans with `Effect.fn("Service.operation")` (docs/decisions.md, "One
+ * tracing idiom"); only `voice/CarrierCallbacks` still uses this, and it goes with that file's move.
  *
  * - a method answering an `Effect` runs inside `Effect.withSpan` (its failures and defects mark the span);
  * - a method answering a `Stream` gets `Stream.withSpan`: the span covers pulling the stream, from its

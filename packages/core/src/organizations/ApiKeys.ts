@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { QuotaExceeded } from "../quotas/QuotaErrors.js"
 import { Quotas } from "../quotas/Quotas.js"
@@ -51,27 +51,26 @@ export const layer = Layer.effect(
     const quotas = yield* Quotas
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    return ApiKeys.of(
-      withOperationSpans("ApiKeys", {
-        list: keys.listPage,
-        create: (organizationId, name) =>
-          Effect.gen(function* () {
-            const key = yield* Effect.provideService(ApiKey.generate, SecureRandom, random)
-            const stored = yield* keys.insertWithin(
-              {
-                organization_id: organizationId,
-                key_hash: yield* ApiKey.hash(key),
-                key_prefix: ApiKey.displayPrefix(key),
-                name
-              },
-              yield* now,
-              quotas.api_keys
-            )
-            return Option.isSome(stored)
-              ? { key: stored.value, api_key: key }
-              : yield* new QuotaExceeded({ resource: "api_keys", limit: quotas.api_keys })
-          }),
-        revoke: (organizationId, id) =>
+    return ApiKeys.of({
+      list: Effect.fn("ApiKeys.list")(keys.listPage, SpanAttributes.organization),
+      create: Effect.fn("ApiKeys.create")(function* (organizationId, name) {
+        const key = yield* Effect.provideService(ApiKey.generate, SecureRandom, random)
+        const stored = yield* keys.insertWithin(
+          {
+            organization_id: organizationId,
+            key_hash: yield* ApiKey.hash(key),
+            key_prefix: ApiKey.displayPrefix(key),
+            name
+          },
+          yield* now,
+          quotas.api_keys
+        )
+        return Option.isSome(stored)
+          ? { key: stored.value, api_key: key }
+          : yield* new QuotaExceeded({ resource: "api_keys", limit: quotas.api_keys })
+      }, SpanAttributes.organization),
+      revoke: Effect.fn("ApiKeys.revoke")(
+        (organizationId, id) =>
           Effect.flatMap(now, (at) =>
             Effect.flatMap(
               keys.revokeUnlessLast(organizationId, id, at),
@@ -82,8 +81,9 @@ export const layer = Layer.effect(
                 NotFound: () => Effect.fail(new ApiKeyNotFound({ api_key_id: id }))
               })
             )
-          )
-      })
-    )
+          ),
+        SpanAttributes.organization
+      )
+    })
   })
 )

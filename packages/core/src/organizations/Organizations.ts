@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { ChannelStore } from "../calls/ChannelStore.js"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { MinorUnits } from "../money/Money.js"
 import { SecureRandom } from "../randomness/SecureRandom.js"
 import * as ApiKey from "./ApiKey.js"
@@ -108,32 +108,43 @@ export const layer = Layer.effect(
         )
       )
 
-    return withOperationSpans("Organizations", {
-      create: (input) =>
-        Effect.gen(function* () {
-          const organization = yield* insert(input.name, input.outbound_channels ?? defaultOutboundChannels)
-          return { organization, key: yield* newKey(organization.id) }
-        }),
-      update: (id, patch) => Effect.flatMap(organizations.update(id, patch), (o) => found(id, o)),
-      issueKey: (id) =>
-        Effect.flatMap(organizations.find(id), (o) => Effect.flatMap(found(id, o), () => newKey(id))),
-      revokeKey: (id) => Effect.flatMap(now, (at) => Effect.map(keys.revoke(id, at), Option.isSome)),
-      topUp: (id, amount) => Effect.flatMap(organizations.credit(id, amount), (o) => found(id, o)),
-      overview: (id) =>
-        Effect.gen(function* () {
-          const organization = yield* Effect.flatMap(organizations.find(id), (o) => found(id, o))
-          const held = yield* channels.held(id, yield* now)
-          return { organization, channels_busy: held.length }
-        }),
-      isEmpty: Effect.map(organizations.count, (n) => n === 0),
-      ensureWithKey: (key, name) =>
-        Effect.gen(function* () {
-          const existing = yield* keys.findActiveByHash(yield* ApiKey.hash(key))
-          if (Option.isSome(existing)) return { organization: existing.value.organization, created: false }
-          const organization = yield* insert(name, defaultOutboundChannels)
-          yield* storeKey(organization.id, key)
-          return { organization, created: true }
-        })
-    })
+    return {
+      create: Effect.fn("Organizations.create")(function* (input) {
+        const organization = yield* insert(input.name, input.outbound_channels ?? defaultOutboundChannels)
+        return { organization, key: yield* newKey(organization.id) }
+      }),
+      update: Effect.fn("Organizations.update")(
+        (id, patch) => Effect.flatMap(organizations.update(id, patch), (o) => found(id, o)),
+        SpanAttributes.organization
+      ),
+      issueKey: Effect.fn("Organizations.issueKey")(
+        (id) => Effect.flatMap(organizations.find(id), (o) => Effect.flatMap(found(id, o), () => newKey(id))),
+        SpanAttributes.organization
+      ),
+      revokeKey: Effect.fn("Organizations.revokeKey")(
+        (id) => Effect.flatMap(now, (at) => Effect.map(keys.revoke(id, at), Option.isSome)),
+        SpanAttributes.organization
+      ),
+      topUp: Effect.fn("Organizations.topUp")(
+        (id, amount) => Effect.flatMap(organizations.credit(id, amount), (o) => found(id, o)),
+        SpanAttributes.organization
+      ),
+      overview: Effect.fn("Organizations.overview")(function* (id) {
+        const organization = yield* Effect.flatMap(organizations.find(id), (o) => found(id, o))
+        const held = yield* channels.held(id, yield* now)
+        return { organization, channels_busy: held.length }
+      }, SpanAttributes.organization),
+      isEmpty: Effect.withSpan(
+        Effect.map(organizations.count, (n) => n === 0),
+        "Organizations.isEmpty"
+      ),
+      ensureWithKey: Effect.fn("Organizations.ensureWithKey")(function* (key, name) {
+        const existing = yield* keys.findActiveByHash(yield* ApiKey.hash(key))
+        if (Option.isSome(existing)) return { organization: existing.value.organization, created: false }
+        const organization = yield* insert(name, defaultOutboundChannels)
+        yield* storeKey(organization.id, key)
+        return { organization, created: true }
+      })
+    }
   })
 )

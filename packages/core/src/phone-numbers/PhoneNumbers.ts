@@ -1,6 +1,5 @@
-import * as PhoneNumberErrors from "./PhoneNumberErrors.js"
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { MinorUnits } from "../money/Money.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { InsufficientBalance } from "../organizations/OrganizationErrors.js"
@@ -11,6 +10,7 @@ import { Transactions } from "../storage/Transactions.js"
 import * as E164 from "./E164.js"
 import type { NumberType } from "./NumberPricing.js"
 import type { NumberRequest, PhoneNumber, PhoneNumberId } from "./PhoneNumber.js"
+import * as PhoneNumberErrors from "./PhoneNumberErrors.js"
 import type { PhoneNumberExists } from "./PhoneNumberErrors.js"
 import {
   NoInventory,
@@ -158,100 +158,109 @@ export const layer = Layer.effect(
         }
       })
 
-    return withOperationSpans("PhoneNumbers", {
-      quote: (organizationId, subject) =>
-        Effect.gen(function* () {
-          const numberType =
-            "phone_number_id" in subject
-              ? (yield* orderable(organizationId, subject.phone_number_id)).number_type
-              : subject.number_type
-          const org = yield* organization(organizationId)
-          return PriceQuote.compute({
-            numberType,
-            phoneNumberId: "phone_number_id" in subject ? subject.phone_number_id : null,
-            pricing: prices[numberType],
-            balance: org.balance
-          })
-        }),
-      order: (organizationId, request) =>
-        transactions.run(
-          Effect.gen(function* () {
-            if (request.phone_number_id !== undefined) {
-              const chosen = yield* orderable(organizationId, request.phone_number_id)
-              if (chosen.number_type !== request.number_type) {
-                return yield* new NumberTypeMismatch({
-                  phone_number_id: chosen.id,
-                  number_type: chosen.number_type,
-                  requested: request.number_type
+    return {
+      quote: Effect.fn("PhoneNumbers.quote")(function* (organizationId, subject) {
+        const numberType =
+          "phone_number_id" in subject
+            ? (yield* orderable(organizationId, subject.phone_number_id)).number_type
+            : subject.number_type
+        const org = yield* organization(organizationId)
+        return PriceQuote.compute({
+          numberType,
+          phoneNumberId: "phone_number_id" in subject ? subject.phone_number_id : null,
+          pricing: prices[numberType],
+          balance: org.balance
+        })
+      }, SpanAttributes.organization),
+      order: Effect.fn("PhoneNumbers.order")(
+        (organizationId, request) =>
+          transactions.run(
+            Effect.gen(function* () {
+              if (request.phone_number_id !== undefined) {
+                const chosen = yield* orderable(organizationId, request.phone_number_id)
+                if (chosen.number_type !== request.number_type) {
+                  return yield* new NumberTypeMismatch({
+                    phone_number_id: chosen.id,
+                    number_type: chosen.number_type,
+                    requested: request.number_type
+                  })
+                }
+              }
+              const pricing = prices[request.number_type]
+              const claimed = yield* numbers.claim(
+                organizationId,
+                request.phone_number_id === undefined
+                  ? { number_type: request.number_type }
+                  : { number_type: request.number_type, id: request.phone_number_id },
+                yield* now
+              )
+              if (Option.isNone(claimed) && request.phone_number_id !== undefined) {
+                // taken since it was checked: answered as if it had been taken before
+                const taken = yield* numbers.find(request.phone_number_id)
+                if (Option.isSome(taken)) return yield* notOrderable(organizationId, taken.value)
+              }
+              if (Option.isNone(claimed)) {
+                return yield* new NoInventory({
+                  number_type: request.number_type,
+                  phone_number_id: request.phone_number_id ?? null
                 })
               }
-            }
-            const pricing = prices[request.number_type]
-            const claimed = yield* numbers.claim(
-              organizationId,
-              request.phone_number_id === undefined
-                ? { number_type: request.number_type }
-                : { number_type: request.number_type, id: request.phone_number_id },
-              yield* now
-            )
-            if (Option.isNone(claimed) && request.phone_number_id !== undefined) {
-              // taken since it was checked: answered as if it had been taken before
-              const taken = yield* numbers.find(request.phone_number_id)
-              if (Option.isSome(taken)) return yield* notOrderable(organizationId, taken.value)
-            }
-            if (Option.isNone(claimed)) {
-              return yield* new NoInventory({
-                number_type: request.number_type,
-                phone_number_id: request.phone_number_id ?? null
-              })
-            }
-            const price = MinorUnits.make(pricing.activationFee + pricing.monthlyFee)
-            const debited = yield* organizations.debit(organizationId, price)
-            if (Option.isNone(debited))
-              return yield* new OrganizationNotFound({ organization_id: organizationId })
-            return { value: claimed.value, charged: price }
-          })
-        ),
-      requestNumber: (organizationId, demand) =>
-        Effect.flatMap(now, (at) =>
-          numbers.insertRequest(
-            {
-              organization_id: organizationId,
-              end_user_id: demand.end_user_id,
-              consent: demand.consent,
-              note: demand.note,
-              number_type: demand.number_type ?? null
-            },
-            at
-          )
-        ),
-      listRequests: numbers.listRequests,
-      list: numbers.listOwned,
-      get: owned,
-      releaseQuote: (organizationId, id) =>
-        Effect.map(releaseQuote(organizationId, id), ({ quote }) => quote),
-      release: (organizationId, id) =>
-        transactions.run(
-          Effect.gen(function* () {
-            const { quote } = yield* releaseQuote(organizationId, id)
-            const released = yield* numbers.release(organizationId, id, yield* now)
-            if (Option.isNone(released)) return yield* new PhoneNumberNotActive({ phone_number_id: id })
-            const fee = MinorUnits.make(quote.fee)
-            if (fee > 0) {
-              const debited = yield* organizations.debit(organizationId, fee)
+              const price = MinorUnits.make(pricing.activationFee + pricing.monthlyFee)
+              const debited = yield* organizations.debit(organizationId, price)
               if (Option.isNone(debited))
                 return yield* new OrganizationNotFound({ organization_id: organizationId })
-            }
-            return { value: released.value, charged: fee }
-          })
-        ),
-      addToInventory: (input) =>
-        Effect.gen(function* () {
-          const number = yield* E164.normalize(input.number)
-          if (!number.startsWith("+48"))
-            return yield* new PhoneNumberErrors.InvalidPhoneNumber({ input: input.number })
-          return yield* numbers.addToInventory({ number, number_type: input.number_type }, yield* now)
-        })
-    })
+              return { value: claimed.value, charged: price }
+            })
+          ),
+        SpanAttributes.organization
+      ),
+      requestNumber: Effect.fn("PhoneNumbers.requestNumber")(
+        (organizationId, demand) =>
+          Effect.flatMap(now, (at) =>
+            numbers.insertRequest(
+              {
+                organization_id: organizationId,
+                end_user_id: demand.end_user_id,
+                consent: demand.consent,
+                note: demand.note,
+                number_type: demand.number_type ?? null
+              },
+              at
+            )
+          ),
+        SpanAttributes.organization
+      ),
+      listRequests: Effect.fn("PhoneNumbers.listRequests")(numbers.listRequests, SpanAttributes.organization),
+      list: Effect.fn("PhoneNumbers.list")(numbers.listOwned, SpanAttributes.organization),
+      get: Effect.fn("PhoneNumbers.get")(owned, SpanAttributes.organization),
+      releaseQuote: Effect.fn("PhoneNumbers.releaseQuote")(
+        (organizationId, id) => Effect.map(releaseQuote(organizationId, id), ({ quote }) => quote),
+        SpanAttributes.organization
+      ),
+      release: Effect.fn("PhoneNumbers.release")(
+        (organizationId, id) =>
+          transactions.run(
+            Effect.gen(function* () {
+              const { quote } = yield* releaseQuote(organizationId, id)
+              const released = yield* numbers.release(organizationId, id, yield* now)
+              if (Option.isNone(released)) return yield* new PhoneNumberNotActive({ phone_number_id: id })
+              const fee = MinorUnits.make(quote.fee)
+              if (fee > 0) {
+                const debited = yield* organizations.debit(organizationId, fee)
+                if (Option.isNone(debited))
+                  return yield* new OrganizationNotFound({ organization_id: organizationId })
+              }
+              return { value: released.value, charged: fee }
+            })
+          ),
+        SpanAttributes.organization
+      ),
+      addToInventory: Effect.fn("PhoneNumbers.addToInventory")(function* (input) {
+        const number = yield* E164.normalize(input.number)
+        if (!number.startsWith("+48"))
+          return yield* new PhoneNumberErrors.InvalidPhoneNumber({ input: input.number })
+        return yield* numbers.addToInventory({ number, number_type: input.number_type }, yield* now)
+      })
+    }
   })
 )

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
@@ -150,112 +150,117 @@ export const layer = Layer.effect(
         ? Effect.fail(new RunStillLive({ workflow_run_id: run.workflow_run_id, status: run.status }))
         : Effect.void
 
-    return withOperationSpans("Runs", {
-      createConversation: (organizationId, agent, request) =>
-        Effect.gen(function* () {
-          const resolved = yield* agents.resolve(organizationId, agent)
-          // An archived agent takes no new calls; a browser session or chat is a call all the same.
-          if (resolved.status === "archived") {
-            return yield* new AgentArchived({ agent_id: resolved.public_id })
-          }
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* runs.insert(
-            newRun({
-              workflow_id: resolved.id,
-              agent_definition_id: resolved.current_definition_id,
-              organization_id: organizationId,
-              mode: request.mode,
-              status: "initialized" satisfies RunStatus,
-              name: request.name ?? null,
-              phone_number: null,
-              initial_context: { ...request.initial_context }
-            }),
-            now
-          )
-        }),
+    return {
+      createConversation: Effect.fn("Runs.createConversation")(function* (organizationId, agent, request) {
+        const resolved = yield* agents.resolve(organizationId, agent)
+        // An archived agent takes no new calls; a browser session or chat is a call all the same.
+        if (resolved.status === "archived") {
+          return yield* new AgentArchived({ agent_id: resolved.public_id })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* runs.insert(
+          newRun({
+            workflow_id: resolved.id,
+            agent_definition_id: resolved.current_definition_id,
+            organization_id: organizationId,
+            mode: request.mode,
+            status: "initialized" satisfies RunStatus,
+            name: request.name ?? null,
+            phone_number: null,
+            initial_context: { ...request.initial_context }
+          }),
+          now
+        )
+      }, SpanAttributes.organizationAgent),
 
-      list: (organizationId, agent, filter, page) =>
-        Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
-          runs.list(organizationId, resolved.id, filter, page)
-        ),
+      list: Effect.fn("Runs.list")(
+        (organizationId, agent, filter, page) =>
+          Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
+            runs.list(organizationId, resolved.id, filter, page)
+          ),
+        SpanAttributes.organizationAgent
+      ),
 
-      listAcrossAgents: (organizationId, { agent, ...filter }, page) =>
-        agent === undefined
-          ? runs.listAcrossAgents(organizationId, filter, page)
-          : agents.resolve(organizationId, agent).pipe(
-              Effect.flatMap((resolved) =>
-                runs.listAcrossAgents(organizationId, { ...filter, agent_id: resolved.id }, page)
+      listAcrossAgents: Effect.fn("Runs.listAcrossAgents")(
+        (organizationId, { agent, ...filter }, page) =>
+          agent === undefined
+            ? runs.listAcrossAgents(organizationId, filter, page)
+            : agents.resolve(organizationId, agent).pipe(
+                Effect.flatMap((resolved) =>
+                  runs.listAcrossAgents(organizationId, { ...filter, agent_id: resolved.id }, page)
+                ),
+                Effect.catchTag("AgentNotFound", () => Effect.succeed(Page.make<RunListing>([], 0, page)))
               ),
-              Effect.catchTag("AgentNotFound", () => Effect.succeed(Page.make<RunListing>([], 0, page)))
-            ),
+        SpanAttributes.organization
+      ),
 
-      get: findOfAgent,
+      get: Effect.fn("Runs.get")(findOfAgent, SpanAttributes.organizationAgentRun),
 
-      transcript: (organizationId, agent, runId) =>
-        Effect.flatMap(findOfAgent(organizationId, agent, runId), () =>
-          transcripts.read(organizationId, runId)
-        ),
+      transcript: Effect.fn("Runs.transcript")(
+        (organizationId, agent, runId) =>
+          Effect.flatMap(findOfAgent(organizationId, agent, runId), () =>
+            transcripts.read(organizationId, runId)
+          ),
+        SpanAttributes.organizationAgentRun
+      ),
 
-      recording: (organizationId, agent, runId) =>
-        Effect.gen(function* () {
-          const run = yield* findOfAgent(organizationId, agent, runId)
-          const unavailable = (reason: RunFileNotAvailable["reason"]) =>
-            new RunFileNotAvailable({ workflow_run_id: runId, file: "recording", reason })
-          if (isLive(run.status)) return yield* unavailable("in_progress")
-          const key = run.files.recording
-          if (key === null) return yield* unavailable("not_recorded")
-          // The record can outlive the file: a retention policy removes blobs, not runs.
-          if (Option.isNone(yield* blobs.get(key))) return yield* unavailable("deleted")
-          return { run, file_key: key, content_type: recordingContentType }
-        }),
+      recording: Effect.fn("Runs.recording")(function* (organizationId, agent, runId) {
+        const run = yield* findOfAgent(organizationId, agent, runId)
+        const unavailable = (reason: RunFileNotAvailable["reason"]) =>
+          new RunFileNotAvailable({ workflow_run_id: runId, file: "recording", reason })
+        if (isLive(run.status)) return yield* unavailable("in_progress")
+        const key = run.files.recording
+        if (key === null) return yield* unavailable("not_recorded")
+        // The record can outlive the file: a retention policy removes blobs, not runs.
+        if (Option.isNone(yield* blobs.get(key))) return yield* unavailable("deleted")
+        return { run, file_key: key, content_type: recordingContentType } as const
+      }, SpanAttributes.organizationAgentRun),
 
-      saveRecording: (organizationId, runId, wav) =>
-        Effect.gen(function* () {
-          const run = yield* findRun(organizationId, runId)
-          const key = recordingKey(organizationId, runId)
-          yield* blobs.put(key, { bytes: wav, content_type: recordingContentType })
-          yield* runs.update(organizationId, runId, { files: { ...run.files, recording: key } })
-          return key
-        }),
+      saveRecording: Effect.fn("Runs.saveRecording")(function* (organizationId, runId, wav) {
+        const run = yield* findRun(organizationId, runId)
+        const key = recordingKey(organizationId, runId)
+        yield* blobs.put(key, { bytes: wav, content_type: recordingContentType })
+        yield* runs.update(organizationId, runId, { files: { ...run.files, recording: key } })
+        return key
+      }, SpanAttributes.organizationRun),
 
-      delete: (organizationId, agent, runId) =>
-        Effect.gen(function* () {
-          const run = yield* findOfAgent(organizationId, agent, runId)
-          yield* refuseLive(run)
-          // Files first: if anything stops half-way, the run is still there and the delete can be repeated,
-          // rather than files left behind that nothing points to any more.
-          const keys = new Set(
-            [
-              run.files.recording,
-              run.files.transcript,
-              recordingKey(organizationId, runId),
-              Transcripts.fileKey(organizationId, runId)
-            ].filter((key): key is string => key !== null)
-          )
-          yield* Effect.forEach(keys, (key) => blobs.remove(key), { discard: true })
-          yield* transactions.run(
-            Effect.gen(function* () {
-              // The status may have moved on since it was read; a call that went live keeps its record. The
-              // run is held until the deletion commits, so it cannot go live in between.
-              const current = yield* Effect.flatMap(
-                runs.findForUpdate(organizationId, runId),
-                Option.match({ onNone: () => Effect.fail(notFound(runId)), onSome: Effect.succeed })
-              )
-              yield* refuseLive(current)
-              yield* runs.remove(organizationId, runId)
-              // A campaign's report no longer shows the run (its gathered data, its id).
-              if (current.campaign_id !== null) yield* campaigns.forgetRun(organizationId, runId)
-              // Earlier deliveries carry the run's data and go with it; `call.deleted` says only which run went.
-              yield* webhookStore.purgeRun(organizationId, runId)
-              // So do answers kept for an Idempotency-Key that placed the call (they hold its number).
-              yield* idempotency.eraseRun(organizationId, runId)
-              yield* Webhooks.enqueue(organizationId, "call.deleted", current).pipe(
-                Effect.provideService(WebhookStore, webhookStore),
-                Effect.provideService(SecureRandom, random)
-              )
-            })
-          )
-        })
-    })
+      delete: Effect.fn("Runs.delete")(function* (organizationId, agent, runId) {
+        const run = yield* findOfAgent(organizationId, agent, runId)
+        yield* refuseLive(run)
+        // Files first: if anything stops half-way, the run is still there and the delete can be repeated,
+        // rather than files left behind that nothing points to any more.
+        const keys = new Set(
+          [
+            run.files.recording,
+            run.files.transcript,
+            recordingKey(organizationId, runId),
+            Transcripts.fileKey(organizationId, runId)
+          ].filter((key): key is string => key !== null)
+        )
+        yield* Effect.forEach(keys, (key) => blobs.remove(key), { discard: true })
+        yield* transactions.run(
+          Effect.gen(function* () {
+            // The status may have moved on since it was read; a call that went live keeps its record. The
+            // run is held until the deletion commits, so it cannot go live in between.
+            const current = yield* Effect.flatMap(
+              runs.findForUpdate(organizationId, runId),
+              Option.match({ onNone: () => Effect.fail(notFound(runId)), onSome: Effect.succeed })
+            )
+            yield* refuseLive(current)
+            yield* runs.remove(organizationId, runId)
+            // A campaign's report no longer shows the run (its gathered data, its id).
+            if (current.campaign_id !== null) yield* campaigns.forgetRun(organizationId, runId)
+            // Earlier deliveries carry the run's data and go with it; `call.deleted` says only which run went.
+            yield* webhookStore.purgeRun(organizationId, runId)
+            // So do answers kept for an Idempotency-Key that placed the call (they hold its number).
+            yield* idempotency.eraseRun(organizationId, runId)
+            yield* Webhooks.enqueue(organizationId, "call.deleted", current).pipe(
+              Effect.provideService(WebhookStore, webhookStore),
+              Effect.provideService(SecureRandom, random)
+            )
+          })
+        )
+      }, SpanAttributes.organizationAgentRun)
+    }
   })
 )

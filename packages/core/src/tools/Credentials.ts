@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import * as Page from "../pagination/Page.js"
 import { SecureRandom, uuidV4 } from "../randomness/SecureRandom.js"
@@ -53,40 +53,45 @@ export const layer = Layer.effect(
           : Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid }))
       )
 
-    return withOperationSpans("Credentials", {
-      create: (organizationId, request) =>
-        Effect.gen(function* () {
-          const credentialUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
-          return yield* credentials.insert({
-            credential_uuid: credentialUuid,
-            organization_id: organizationId,
-            name: request.name,
-            kind: request.kind,
-            header_name: request.kind === "api_key_header" ? (request.header_name ?? null) : null,
-            secret: Redacted.make(request.secret),
-            created_at: new Date(yield* Clock.currentTimeMillis)
-          })
-        }),
-      get: find,
-      list: (organizationId, page) => credentials.list(organizationId, page),
-      remove: (organizationId, credentialUuid) =>
-        // One transaction with tool writes, so a tool cannot start using the credential mid-delete.
-        transactions.run(
-          Effect.gen(function* () {
-            // Held until the delete commits; a tool write holds it too while it checks the credential.
-            yield* Effect.flatMap(
-              credentials.findForUpdate(organizationId, credentialUuid),
-              Option.match({
-                onNone: () => Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid })),
-                onSome: Effect.succeed
-              })
-            )
-            const users = yield* tools.activeUsingCredential(organizationId, credentialUuid)
-            if (users.length > 0)
-              return yield* new CredentialInUse({ credential_uuid: credentialUuid, tool_uuids: users })
-            yield* credentials.remove(organizationId, credentialUuid)
-          })
-        )
-    })
+    return {
+      create: Effect.fn("Credentials.create")(function* (organizationId, request) {
+        const credentialUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
+        return yield* credentials.insert({
+          credential_uuid: credentialUuid,
+          organization_id: organizationId,
+          name: request.name,
+          kind: request.kind,
+          header_name: request.kind === "api_key_header" ? (request.header_name ?? null) : null,
+          secret: Redacted.make(request.secret),
+          created_at: new Date(yield* Clock.currentTimeMillis)
+        })
+      }, SpanAttributes.organization),
+      get: Effect.fn("Credentials.get")(find, SpanAttributes.organization),
+      list: Effect.fn("Credentials.list")(
+        (organizationId, page) => credentials.list(organizationId, page),
+        SpanAttributes.organization
+      ),
+      remove: Effect.fn("Credentials.remove")(
+        (organizationId, credentialUuid) =>
+          // One transaction with tool writes, so a tool cannot start using the credential mid-delete.
+          transactions.run(
+            Effect.gen(function* () {
+              // Held until the delete commits; a tool write holds it too while it checks the credential.
+              yield* Effect.flatMap(
+                credentials.findForUpdate(organizationId, credentialUuid),
+                Option.match({
+                  onNone: () => Effect.fail(new CredentialNotFound({ credential_uuid: credentialUuid })),
+                  onSome: Effect.succeed
+                })
+              )
+              const users = yield* tools.activeUsingCredential(organizationId, credentialUuid)
+              if (users.length > 0)
+                return yield* new CredentialInUse({ credential_uuid: credentialUuid, tool_uuids: users })
+              yield* credentials.remove(organizationId, credentialUuid)
+            })
+          ),
+        SpanAttributes.organization
+      )
+    }
   })
 )

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { Agents } from "../agents/Agents.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
@@ -259,24 +259,24 @@ export const layer = Layer.effect(
         }
       })
 
-    return withOperationSpans("ToolExecutor", {
-      execute,
-      test: (organizationId, toolUuid, call) =>
-        Effect.gen(function* () {
-          const tool = yield* tools.get(organizationId, toolUuid)
-          if (tool.status === "archived") return yield* new ToolArchivedNotRun({ tool_uuid: toolUuid })
-          const transferNumbers =
-            call.agent_id === undefined
-              ? []
-              : (yield* agents.resolve(organizationId, call.agent_id)).workflow_configurations
-                  .transfer_numbers
-          const executed = yield* execute(tool, {
-            arguments: call.arguments ?? {},
-            initialContext: call.initial_context ?? {},
-            transferNumbers
-          })
-          return executed.result
+    return {
+      execute: Effect.fn("ToolExecutor.execute")(execute, (effect, tool) =>
+        SpanAttributes.annotated(effect, { organization_id: tool.organization_id })
+      ),
+      test: Effect.fn("ToolExecutor.test")(function* (organizationId, toolUuid, call) {
+        const tool = yield* tools.get(organizationId, toolUuid)
+        if (tool.status === "archived") return yield* new ToolArchivedNotRun({ tool_uuid: toolUuid })
+        const transferNumbers =
+          call.agent_id === undefined
+            ? []
+            : (yield* agents.resolve(organizationId, call.agent_id)).workflow_configurations.transfer_numbers
+        const executed = yield* execute(tool, {
+          arguments: call.arguments ?? {},
+          initialContext: call.initial_context ?? {},
+          transferNumbers
         })
-    })
+        return executed.result
+      }, SpanAttributes.organization)
+    }
   })
 )

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { SecureRandom, uuidV4 } from "../randomness/SecureRandom.js"
@@ -73,55 +73,68 @@ export const layer = Layer.effect(
           )
     }
 
-    return withOperationSpans("Tools", {
-      create: (organizationId, request) =>
-        Effect.gen(function* () {
-          const toolUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
-          const definition = ToolUpdate.withStoredDefaults(request.definition)
-          return yield* transactions.run(
-            Effect.gen(function* () {
-              yield* checkCredential(organizationId, definition)
-              return yield* tools.insert(
-                {
-                  tool_uuid: toolUuid,
-                  organization_id: organizationId,
-                  name: request.name,
-                  description: request.description ?? null,
-                  category: ToolUpdate.categoryFor(request.category, definition),
-                  icon: request.icon,
-                  icon_color: request.icon_color,
-                  status: "active",
-                  definition,
-                  created_by: null
-                },
-                yield* now
-              )
-            })
-          )
-        }),
-      get: find,
-      list: (organizationId, filter, page) => tools.list(organizationId, filter, page),
-      update: (organizationId, toolUuid, changes) =>
-        transactions.run(
+    return {
+      create: Effect.fn("Tools.create")(function* (organizationId, request) {
+        const toolUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
+        const definition = ToolUpdate.withStoredDefaults(request.definition)
+        return yield* transactions.run(
           Effect.gen(function* () {
-            const current = yield* findHeld(organizationId, toolUuid)
-            if (current.status === "archived") return yield* new ToolArchived({ tool_uuid: toolUuid })
-            const patch = ToolUpdate.patch(current, changes)
-            if (Object.keys(patch).length === 0) return current
-            if (patch.definition !== undefined) yield* checkCredential(organizationId, patch.definition)
-            const updated = yield* tools.update(organizationId, toolUuid, patch, yield* now)
-            return Option.getOrElse(updated, () => current)
-          })
-        ),
-      archive: (organizationId, toolUuid) =>
-        transactions.run(
-          Effect.gen(function* () {
-            const current = yield* findHeld(organizationId, toolUuid)
-            if (current.status === "archived") return current
-            const archived = yield* tools.update(organizationId, toolUuid, { status: "archived" }, yield* now)
-            return Option.getOrElse(archived, () => current)
+            yield* checkCredential(organizationId, definition)
+            return yield* tools.insert(
+              {
+                tool_uuid: toolUuid,
+                organization_id: organizationId,
+                name: request.name,
+                description: request.description ?? null,
+                category: ToolUpdate.categoryFor(request.category, definition),
+                icon: request.icon,
+                icon_color: request.icon_color,
+                status: "active",
+                definition,
+                created_by: null
+              },
+              yield* now
+            )
           })
         )
-    })
+      }, SpanAttributes.organization),
+      get: Effect.fn("Tools.get")(find, SpanAttributes.organization),
+      list: Effect.fn("Tools.list")(
+        (organizationId, filter, page) => tools.list(organizationId, filter, page),
+        SpanAttributes.organization
+      ),
+      update: Effect.fn("Tools.update")(
+        (organizationId, toolUuid, changes) =>
+          transactions.run(
+            Effect.gen(function* () {
+              const current = yield* findHeld(organizationId, toolUuid)
+              if (current.status === "archived") return yield* new ToolArchived({ tool_uuid: toolUuid })
+              const patch = ToolUpdate.patch(current, changes)
+              if (Object.keys(patch).length === 0) return current
+              if (patch.definition !== undefined) yield* checkCredential(organizationId, patch.definition)
+              const updated = yield* tools.update(organizationId, toolUuid, patch, yield* now)
+              return Option.getOrElse(updated, () => current)
+            })
+          ),
+        SpanAttributes.organization
+      ),
+      archive: Effect.fn("Tools.archive")(
+        (organizationId, toolUuid) =>
+          transactions.run(
+            Effect.gen(function* () {
+              const current = yield* findHeld(organizationId, toolUuid)
+              if (current.status === "archived") return current
+              const archived = yield* tools.update(
+                organizationId,
+                toolUuid,
+                { status: "archived" },
+                yield* now
+              )
+              return Option.getOrElse(archived, () => current)
+            })
+          ),
+        SpanAttributes.organization
+      )
+    }
   })
 )

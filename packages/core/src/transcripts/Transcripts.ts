@@ -1,5 +1,5 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { BlobStore } from "../files/BlobStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run } from "../runs/Run.js"
@@ -63,39 +63,37 @@ export const layer = Layer.effect(
         })
       )
 
-    return withOperationSpans("Transcripts", {
-      save: (organizationId, runId, fragments) =>
-        Effect.gen(function* () {
-          const run = yield* findRun(organizationId, runId)
-          const key = fileKey(organizationId, runId)
-          yield* blobs.put(key, {
-            bytes: new TextEncoder().encode(TranscriptFile.render(fragments)),
-            content_type: contentType
-          })
-          yield* runs.update(organizationId, runId, { files: { ...run.files, transcript: key } })
-          return key
-        }),
-      read: (organizationId, runId) =>
-        Effect.gen(function* () {
-          const run = yield* findRun(organizationId, runId)
-          const unavailable = (reason: RunFileNotAvailable["reason"]) =>
-            new RunFileNotAvailable({ workflow_run_id: runId, file: "transcript", reason })
-          if (isLive(run.status)) return yield* unavailable("in_progress")
-          const key = run.files.transcript
-          if (key === null) return yield* unavailable("not_recorded")
-          const blob = yield* blobs.get(key)
-          if (Option.isNone(blob)) return yield* unavailable("deleted")
-          const parsed = TranscriptFile.parse(new TextDecoder().decode(blob.value.bytes))
-          if (Either.isLeft(parsed)) {
-            return yield* Effect.die(parsed.left)
-          }
-          return {
-            run,
-            fragments: TranscriptTurns.shownFragments(parsed.right),
-            turns: TranscriptTurns.merge(parsed.right),
-            file_key: key
-          }
+    return {
+      save: Effect.fn("Transcripts.save")(function* (organizationId, runId, fragments) {
+        const run = yield* findRun(organizationId, runId)
+        const key = fileKey(organizationId, runId)
+        yield* blobs.put(key, {
+          bytes: new TextEncoder().encode(TranscriptFile.render(fragments)),
+          content_type: contentType
         })
-    })
+        yield* runs.update(organizationId, runId, { files: { ...run.files, transcript: key } })
+        return key
+      }, SpanAttributes.organizationRun),
+      read: Effect.fn("Transcripts.read")(function* (organizationId, runId) {
+        const run = yield* findRun(organizationId, runId)
+        const unavailable = (reason: RunFileNotAvailable["reason"]) =>
+          new RunFileNotAvailable({ workflow_run_id: runId, file: "transcript", reason })
+        if (isLive(run.status)) return yield* unavailable("in_progress")
+        const key = run.files.transcript
+        if (key === null) return yield* unavailable("not_recorded")
+        const blob = yield* blobs.get(key)
+        if (Option.isNone(blob)) return yield* unavailable("deleted")
+        const parsed = TranscriptFile.parse(new TextDecoder().decode(blob.value.bytes))
+        if (Either.isLeft(parsed)) {
+          return yield* Effect.die(parsed.left)
+        }
+        return {
+          run,
+          fragments: TranscriptTurns.shownFragments(parsed.right),
+          turns: TranscriptTurns.merge(parsed.right),
+          file_key: key
+        }
+      }, SpanAttributes.organizationRun)
+    }
   })
 )

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { Agents } from "../agents/Agents.js"
@@ -85,48 +85,48 @@ export const layer = Layer.effect(
         return Option.isSome(found) ? found.value : yield* new TriggerNotFound({ trigger_id: triggerId })
       })
 
-    return withOperationSpans("Triggers", {
-      create: (organizationId, input) =>
-        Effect.gen(function* () {
-          const agent = yield* agents.resolve(organizationId, input.agent)
-          const body = yield* Effect.provideService(base62String(20), SecureRandom, random)
-          const now = new Date(yield* Clock.currentTimeMillis)
-          return yield* store.insert({
-            trigger_id: triggerIdFrom(body),
-            organization_id: organizationId,
-            agent_id: agent.id,
-            name: input.name,
-            initial_context: { ...input.initial_context },
-            status: "active",
-            created_at: now
-          })
-        }),
-      list: (organizationId, filter, page) => store.list(organizationId, filter, page),
-      get,
-      archive: (organizationId, triggerId) =>
-        Effect.gen(function* () {
-          const trigger = yield* get(organizationId, triggerId)
-          const archived = yield* store.archive(organizationId, trigger.trigger_id)
-          return Option.getOrElse(archived, () => trigger)
-        }),
-      placeCall: (organizationId, triggerId, request) =>
-        Effect.gen(function* () {
-          yield* E164.normalize(request.phone_number)
-          const trigger = yield* get(organizationId, triggerId)
-          if (trigger.status === "archived") {
-            return yield* new TriggerArchived({ trigger_id: trigger.trigger_id })
-          }
-          return yield* calls.place({
-            organizationId,
-            agent: { _tag: "Number", id: trigger.agent_id },
-            phone_number: request.phone_number,
-            initial_context: TriggerContext.merge(trigger.initial_context, request.initial_context),
-            ...(request.from_phone_number_id === undefined
-              ? {}
-              : { from_phone_number_id: request.from_phone_number_id }),
-            trigger_id: trigger.trigger_id
-          })
+    return {
+      create: Effect.fn("Triggers.create")(function* (organizationId, input) {
+        const agent = yield* agents.resolve(organizationId, input.agent)
+        const body = yield* Effect.provideService(base62String(20), SecureRandom, random)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* store.insert({
+          trigger_id: triggerIdFrom(body),
+          organization_id: organizationId,
+          agent_id: agent.id,
+          name: input.name,
+          initial_context: { ...input.initial_context },
+          status: "active",
+          created_at: now
         })
-    })
+      }, SpanAttributes.organization),
+      list: Effect.fn("Triggers.list")(
+        (organizationId, filter, page) => store.list(organizationId, filter, page),
+        SpanAttributes.organization
+      ),
+      get: Effect.fn("Triggers.get")(get, SpanAttributes.organization),
+      archive: Effect.fn("Triggers.archive")(function* (organizationId, triggerId) {
+        const trigger = yield* get(organizationId, triggerId)
+        const archived = yield* store.archive(organizationId, trigger.trigger_id)
+        return Option.getOrElse(archived, () => trigger)
+      }, SpanAttributes.organization),
+      placeCall: Effect.fn("Triggers.placeCall")(function* (organizationId, triggerId, request) {
+        yield* E164.normalize(request.phone_number)
+        const trigger = yield* get(organizationId, triggerId)
+        if (trigger.status === "archived") {
+          return yield* new TriggerArchived({ trigger_id: trigger.trigger_id })
+        }
+        return yield* calls.place({
+          organizationId,
+          agent: { _tag: "Number", id: trigger.agent_id },
+          phone_number: request.phone_number,
+          initial_context: TriggerContext.merge(trigger.initial_context, request.initial_context),
+          ...(request.from_phone_number_id === undefined
+            ? {}
+            : { from_phone_number_id: request.from_phone_number_id }),
+          trigger_id: trigger.trigger_id
+        })
+      }, SpanAttributes.organization)
+    }
   })
 )

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import * as ReportingPeriod from "./ReportingPeriod.js"
@@ -58,21 +58,33 @@ export const layer = Layer.effect(
     const period = (requested: ReportingPeriod.RequestedPeriod) =>
       Effect.flatMap(Clock.currentTimeMillis, (ms) => ReportingPeriod.resolve(requested, new Date(ms)))
 
-    return withOperationSpans("Usage", {
-      summary: (organizationId, requested) =>
-        Effect.flatMap(period(requested), (within) =>
-          Effect.map(ledger.totals(organizationId, within), (totals) => ({ period: within, totals }))
-        ),
-      runs: (organizationId, requested, page) =>
-        Effect.flatMap(period(requested), (within) =>
-          Effect.map(ledger.list(organizationId, within, page), (lines) => ({ period: within, page: lines }))
-        ),
-      report: (organizationId, requested, groupBy) =>
-        Effect.flatMap(period(requested), (within) =>
-          Effect.map(ledger.report(organizationId, within, groupBy), (rows) =>
-            UsageReport.fromRows({ rows, groupBy, period: within })
-          )
-        )
+    return Usage.of({
+      summary: Effect.fn("Usage.summary")(
+        (organizationId, requested) =>
+          Effect.flatMap(period(requested), (within) =>
+            Effect.map(ledger.totals(organizationId, within), (totals) => ({ period: within, totals }))
+          ),
+        SpanAttributes.organization
+      ),
+      runs: Effect.fn("Usage.runs")(
+        (organizationId, requested, page) =>
+          Effect.flatMap(period(requested), (within) =>
+            Effect.map(ledger.list(organizationId, within, page), (lines) => ({
+              period: within,
+              page: lines
+            }))
+          ),
+        SpanAttributes.organization
+      ),
+      report: Effect.fn("Usage.report")(
+        (organizationId, requested, groupBy) =>
+          Effect.flatMap(period(requested), (within) =>
+            Effect.map(ledger.report(organizationId, within, groupBy), (rows) =>
+              UsageReport.fromRows({ rows, groupBy, period: within })
+            )
+          ),
+        SpanAttributes.organization
+      )
     })
   })
 )

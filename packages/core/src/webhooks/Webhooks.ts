@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { withOperationSpans } from "../observability/OperationSpans.js"
+import * as SpanAttributes from "../observability/SpanAttributes.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
 import { base62String, SecureRandom } from "../randomness/SecureRandom.js"
@@ -200,50 +200,54 @@ export const layer = Layer.effect(
         return Option.isSome(found) ? found.value : yield* notFound(webhookId)
       })
 
-    return Webhooks.of(
-      withOperationSpans("Webhooks", {
-        create: (organizationId, input) =>
-          Effect.gen(function* () {
-            const body = yield* withPorts(base62String(20))
-            const key = yield* random.bytes(secretBytes)
-            const now = new Date(yield* Clock.currentTimeMillis)
-            const inserted = yield* store.insertEndpointWithin(
-              {
-                id: endpointIdFrom(body),
-                organization_id: organizationId,
-                url: input.url,
-                description: input.description ?? null,
-                events: [...new Set(input.events ?? allEventTypes)],
-                secret: WebhookSignature.secretFromBytes(key),
-                enabled: true,
-                created_at: now
-              },
-              quotas.webhook_endpoints
-            )
-            return Option.isSome(inserted)
-              ? inserted.value
-              : yield* new QuotaExceeded({ resource: "webhook_endpoints", limit: quotas.webhook_endpoints })
-          }),
-        list: (organizationId, page) => store.listEndpoints(organizationId, page),
-        get,
-        update: (organizationId, webhookId, patch) =>
-          Effect.gen(function* () {
-            const endpoint = yield* get(organizationId, webhookId)
-            const events = patch.events === undefined ? {} : { events: [...new Set(patch.events)] }
-            const updated = yield* store.updateEndpoint(organizationId, endpoint.id, { ...patch, ...events })
-            return Option.isSome(updated) ? updated.value : yield* notFound(webhookId)
-          }),
-        remove: (organizationId, webhookId) =>
-          Effect.gen(function* () {
-            const endpoint = yield* get(organizationId, webhookId)
-            if (!(yield* store.removeEndpoint(organizationId, endpoint.id))) return yield* notFound(webhookId)
-          }),
-        deliveries: (organizationId, webhookId, page) =>
+    return Webhooks.of({
+      create: Effect.fn("Webhooks.create")(function* (organizationId, input) {
+        const body = yield* withPorts(base62String(20))
+        const key = yield* random.bytes(secretBytes)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const inserted = yield* store.insertEndpointWithin(
+          {
+            id: endpointIdFrom(body),
+            organization_id: organizationId,
+            url: input.url,
+            description: input.description ?? null,
+            events: [...new Set(input.events ?? allEventTypes)],
+            secret: WebhookSignature.secretFromBytes(key),
+            enabled: true,
+            created_at: now
+          },
+          quotas.webhook_endpoints
+        )
+        return Option.isSome(inserted)
+          ? inserted.value
+          : yield* new QuotaExceeded({ resource: "webhook_endpoints", limit: quotas.webhook_endpoints })
+      }, SpanAttributes.organization),
+      list: Effect.fn("Webhooks.list")(
+        (organizationId, page) => store.listEndpoints(organizationId, page),
+        SpanAttributes.organization
+      ),
+      get: Effect.fn("Webhooks.get")(get, SpanAttributes.organization),
+      update: Effect.fn("Webhooks.update")(function* (organizationId, webhookId, patch) {
+        const endpoint = yield* get(organizationId, webhookId)
+        const events = patch.events === undefined ? {} : { events: [...new Set(patch.events)] }
+        const updated = yield* store.updateEndpoint(organizationId, endpoint.id, { ...patch, ...events })
+        return Option.isSome(updated) ? updated.value : yield* notFound(webhookId)
+      }, SpanAttributes.organization),
+      remove: Effect.fn("Webhooks.remove")(function* (organizationId, webhookId) {
+        const endpoint = yield* get(organizationId, webhookId)
+        if (!(yield* store.removeEndpoint(organizationId, endpoint.id))) return yield* notFound(webhookId)
+      }, SpanAttributes.organization),
+      deliveries: Effect.fn("Webhooks.deliveries")(
+        (organizationId, webhookId, page) =>
           Effect.flatMap(get(organizationId, webhookId), (endpoint) =>
             store.listDeliveries(organizationId, endpoint.id, page)
           ),
-        emit: (organizationId, type, run) => withPorts(enqueue(organizationId, type, run))
-      })
-    )
+        SpanAttributes.organization
+      ),
+      emit: Effect.fn("Webhooks.emit")(
+        (organizationId, type, run) => withPorts(enqueue(organizationId, type, run)),
+        SpanAttributes.organization
+      )
+    })
   })
 )

@@ -3,7 +3,6 @@ import { Effect, Layer } from "effect"
 import * as CampaignDialer from "../../src/campaigns/CampaignDialer.js"
 import { Campaigns } from "../../src/campaigns/Campaigns.js"
 import { CampaignStore } from "../../src/campaigns/CampaignStore.js"
-import { withOperationSpans } from "../../src/observability/OperationSpans.js"
 import * as SimulationConfig from "../../src/calls/SimulationConfig.js"
 import { InMemory } from "../../src/index.js"
 import { organizationWithAgent, setNow } from "../services/Engine.js"
@@ -16,6 +15,7 @@ import { setup, testLayer } from "../webhooks/WebhookFixtures.js"
 import * as Housekeeping from "../../src/housekeeping/Housekeeping.js"
 import { engine } from "../services/Engine.js"
 import { recordingTracer } from "./RecordingTracer.js"
+import { spanned } from "./SpannedStore.js"
 
 const simulated = InMemory.layerSimulated.pipe(Layer.provide(SimulationConfig.layer(2)))
 
@@ -27,7 +27,7 @@ describe("background work's traces", () => {
       // every store call a span, as SQL statements are on PostgreSQL: the polls must not show
       const store = yield* CampaignStore
       const dialer = yield* CampaignDialer.make("traced-dialer").pipe(
-        Effect.provideService(CampaignStore, withOperationSpans("CampaignStore", store))
+        Effect.provideService(CampaignStore, spanned("CampaignStore", store))
       )
       const tracer = yield* recordingTracer
       for (let i = 0; i < 5; i++) {
@@ -68,7 +68,7 @@ describe("background work's traces", () => {
       const tracer = yield* recordingTracer
       const store = yield* WebhookStore
       const round = WebhookDispatcher.deliverDue().pipe(
-        Effect.provideService(WebhookStore, withOperationSpans("WebhookStore", store)),
+        Effect.provideService(WebhookStore, spanned("WebhookStore", store)),
         tracer.recording
       )
       expect(yield* round).toBe(0)

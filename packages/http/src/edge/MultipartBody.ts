@@ -72,9 +72,15 @@ export const parts = (
           else pipe.once("drain", () => resume(Effect.void))
         })
       yield* Stream.runForEach(bytes, write).pipe(
+        // The bytes stop, for whatever reason, and the pipe ends: the parser answers for the form (a body
+        // over its limit is the 413 below, one whose client went away a form cut short). Only a defect
+        // other than the limit is the server's own fault, and logged.
         Effect.catchAllCause((cause) =>
-          Effect.sync(() => {
+          Effect.suspend(() => {
             crossed = isTooLarge(cause)
+            return crossed || !Cause.isDie(cause)
+              ? Effect.void
+              : Effect.logError("reading a multipart body failed", cause)
           })
         ),
         Effect.ensuring(Effect.sync(() => pipe.end())),

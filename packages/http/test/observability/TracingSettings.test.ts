@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import { OperationSpans } from "@voice-agent-platform/core"
 import { ConfigProvider, Duration, Effect, Option, Redacted } from "effect"
 import * as Tracing from "../../src/observability/Tracing.js"
 
@@ -50,11 +49,11 @@ describe("Tracing settings (OTEL_*)", () => {
 
   it.effect("without settings every span is a no-op: nothing is sampled or recorded", () =>
     Effect.gen(function* () {
-      const service = OperationSpans.withOperationSpans("Example", { run: () => Effect.currentSpan })
-      const traced = yield* service.run()
+      const run = Effect.fn("Example.run")(() => Effect.currentSpan)
+      const traced = yield* run()
       expect(traced.name).toBe("Example.run")
       expect(traced.sampled).toBe(true)
-      const untraced = yield* service.run().pipe(Effect.provide(Tracing.layer(Option.none())))
+      const untraced = yield* run().pipe(Effect.provide(Tracing.layer(Option.none())))
       expect(untraced.sampled).toBe(false)
     })
   )
