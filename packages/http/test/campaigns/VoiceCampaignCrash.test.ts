@@ -282,6 +282,14 @@ describe.skipIf(!reachable)("a voice campaign over the fake carrier, two servers
       expect(peak).toBeGreaterThan(1)
       expect(peak).toBeLessThanOrEqual(channels)
       expect(await held()).toBe(0)
+      const ends = new Map<string, number>()
+      for (const o of callers.outcomes()) ends.set(o.end, (ends.get(o.end) ?? 0) + 1)
+      const problems = callers
+        .outcomes()
+        .flatMap((o) => (o.problem === null ? [] : [`${o.end}: ${o.problem}`]))
+      console.info(
+        `calls' ends at the carrier: ${JSON.stringify(Object.fromEntries(ends))}; webhook problems: ${problems.slice(0, 5).join(" | ") || "none"}`
+      )
       console.info(
         `${dials.length} dials, ${hungUp.length} calls ran their course, ${cutShort.length} were cut by the kill, ${report.json.summary.completed} contacts completed, ${report.json.summary.failed} failed; peak ${peak} channels held`
       )
