@@ -15,7 +15,8 @@ export const onceSuites = [
   "test/server/Crash.test.ts",
   "test/conversations/AnalysisCrash.test.ts",
   "test/server/SharedDatabase.test.ts",
-  "test/campaigns/CampaignCrash.test.ts"
+  "test/campaigns/CampaignCrash.test.ts",
+  "test/campaigns/VoiceCampaignCrash.test.ts"
 ]
 
 export default defineProject({

@@ -8,7 +8,12 @@ import * as DialerClaim from "./DialerClaim.js"
 import * as DialerDials from "./DialerDials.js"
 import * as LeaseRecovery from "./LeaseRecovery.js"
 
-export { agentUnavailableReason, doNotCallReason, phoneNumberUnavailableReason } from "./DialerClaim.js"
+export {
+  agentUnavailableReason,
+  doNotCallReason,
+  noCallerIdReason,
+  phoneNumberUnavailableReason
+} from "./DialerClaim.js"
 export { leaseExpiredMessage } from "./LeaseRecovery.js"
 
 /** The dialer's intervals and batch sizes; `docs/limits.md` lists them with these defaults. */

@@ -3,6 +3,7 @@ import type { Agent, AgentDefinition } from "../agents/Agent.js"
 import { AgentStore } from "../agents/AgentStore.js"
 import * as CallGates from "../calls/CallGates.js"
 import { ChannelStore } from "../calls/ChannelStore.js"
+import { Telephony } from "../calls/Telephony.js"
 import { DoNotCallStore } from "../do-not-call/DoNotCallStore.js"
 import { type Gate, noRefusals } from "../observability/OperationalEvents.js"
 import { OrganizationStore } from "../organizations/OrganizationStore.js"
@@ -26,6 +27,12 @@ export const doNotCallReason = "do_not_call"
 export const agentUnavailableReason = "agent_unavailable"
 /** `last_error` of contacts that cannot be dialed because the campaign's caller id is no longer the organization's. */
 export const phoneNumberUnavailableReason = "phone_number_unavailable"
+/**
+ * `last_error` of contacts that cannot be dialed because the runtime needs a caller id (a real carrier)
+ * and there is none: the campaign chose no number, the organization has no active one, the deployment
+ * no default (`POST …/calls` answers `422 no_caller_id` then).
+ */
+export const noCallerIdReason = "no_caller_id"
 
 /** A call committed for dialing: telephony gets it once the transaction that created its run has ended. */
 export interface Dial {
@@ -74,6 +81,8 @@ export const make = (owner: string, settings: ClaimSettings) =>
     const runs = yield* RunStore
     const random = yield* SecureRandom
     const webhookStore = yield* WebhookStore
+    // the runtime's caller-id rule; a claim made without a runtime (a store's test) has none
+    const telephony = yield* Effect.serviceOption(Telephony)
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const withCampaigns = <A, E>(
       effect: Effect.Effect<A, E, CampaignStore | WebhookStore | SecureRandom>
@@ -86,8 +95,8 @@ export const make = (owner: string, settings: ClaimSettings) =>
 
     /**
      * The agent and caller id a campaign dials with, or why it cannot dial any more: its agent was
-     * archived (or is gone), or its `from_phone_number_id` is no longer an active number of the
-     * organization. Checked in `POST …/calls`'s order: the agent, the caller id, then the gates.
+     * archived (or is gone), its `from_phone_number_id` is no longer an active number of the
+     * organization, or the runtime needs a caller id and there is none. Checked in `POST …/calls`'s order: the agent, the caller id, then the gates.
      */
     const dialingAs = (campaign: Campaign) =>
       Effect.gen(function* () {
@@ -107,6 +116,12 @@ export const make = (owner: string, settings: ClaimSettings) =>
             return Either.left(phoneNumberUnavailableReason)
           }
           fromNumber = from.value.number
+        } else if (Option.isSome(telephony) && telephony.value.callerId !== undefined) {
+          // a runtime that needs a caller id gets one as `POST …/calls` gives it (`CallPlacement`): the
+          // organization's first active number, else the runtime's default
+          const own = yield* numbers.oldestActive(campaign.organization_id)
+          fromNumber = Option.isSome(own) ? own.value.number : telephony.value.callerId.fallback
+          if (fromNumber === null) return Either.left(noCallerIdReason)
         }
         return Either.right({ agent: agent.value, definition: definition.value, fromNumber })
       })

@@ -223,7 +223,6 @@ export const run = (
           yield* callerActive
           if (ending !== null) return
           const before = [...history]
-          yield* say("user", text, finalAt)
           const moments = {
             turn: ++callerTurns,
             callerStopped: stoppedAt,
@@ -237,6 +236,9 @@ export const run = (
             (emit) => engine.reply({ version, history: before, user_text: text, channel: "voice" }, emit),
             moments
           )
+          // written while the model is asked (its request is given the words, not read from storage); the
+          // reply's own fragments are written after this one (the loop takes its events one at a time)
+          yield* say("user", text, finalAt)
         })
 
       const endTurn = (text: string | null) =>

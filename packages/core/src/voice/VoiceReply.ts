@@ -67,9 +67,16 @@ export const speak = (input: SpeakInput): Effect.Effect<ReplyOutcome, VoiceReply
     let sentenceCount = 0
     const now = Clock.currentTimeMillis
 
+    // a model request's tokens are told once the reply's text is all queued (or the reply stopped): the
+    // telling writes to storage, and the last sentence, only complete once the text ends, must not wait
+    // behind that write to be spoken
+    const usages: Array<TokenUsage> = []
+    const tellUsages = Effect.suspend(() =>
+      Effect.forEach(usages.splice(0), (usage) => report({ _tag: "Usage", usage }), { discard: true })
+    )
     const write = input
       .source((event) => {
-        if (event._tag === "Usage") return report({ _tag: "Usage", usage: event.usage })
+        if (event._tag === "Usage") return Effect.sync(() => void usages.push(event.usage))
         if (event._tag !== "Delta" || event.text === "") return Effect.void
         const [next, complete] = SentenceSplitter.push(splitter, event.text)
         splitter = next
@@ -83,7 +90,8 @@ export const speak = (input: SpeakInput): Effect.Effect<ReplyOutcome, VoiceReply
         Effect.tap(() => {
           const rest = SentenceSplitter.flush(splitter)
           return Queue.offerAll(sentences, rest === null ? [null] : [rest, null])
-        })
+        }),
+        Effect.ensuring(tellUsages)
       )
 
     /** One sentence: its audio, resampled, then its mark. */

@@ -142,6 +142,8 @@ export interface Options {
   /** Give the agent an `end_call` tool (function `end_conversation`). */
   readonly endCall?: boolean
   readonly echoMarks?: boolean
+  /** Also done for each fragment, after it is recorded (a slow storage's write). */
+  readonly onFragment?: (fragment: TranscriptFragment) => Effect.Effect<void>
 }
 
 /** A call in progress: its media session, what the loop reported, and the loop's fiber. */
@@ -180,7 +182,11 @@ export const start = (options: Options = {}) =>
         version,
         media,
         language: "en",
-        transcript: (fragment) => Ref.update(fragments, (all) => [...all, fragment]),
+        transcript: (fragment) =>
+          Effect.zipRight(
+            Ref.update(fragments, (all) => [...all, fragment]),
+            options.onFragment?.(fragment) ?? Effect.void
+          ),
         latency: (latency) => Ref.update(latencies, (all) => [...all, latency])
       })
     )

@@ -1,3 +1,5 @@
+import type { Spoken } from "./SpokenTurns.js"
+
 /**
  * What the fake Deepgram answers on a connection, and the messages it is made of, shaped as Deepgram's
  * live API sends them.
@@ -19,6 +21,16 @@ export interface Script {
   readonly steps: ReadonlyArray<Step>
   /** Never answer `CloseStream` (neither the flush nor the close). */
   readonly ignoreCloseStream?: boolean
+  /**
+   * How long each step waits once its audio came, as a provider that takes its time (benches subtract it
+   * from a turn's latency). Default 0: at once. The flush on `CloseStream` does not wait.
+   */
+  readonly delayMs?: number
+  /**
+   * Utterances heard in the audio itself (`SpokenTurns`): each is sent as `utterance` does, `delayMs`
+   * after the silence that ended it came. Besides `steps`, which still count bytes.
+   */
+  readonly spoken?: Spoken
 }
 
 export const emptyScript: Script = { steps: [] }

@@ -3,7 +3,8 @@ import * as Http from "node:http"
 import * as Net from "node:net"
 import type { AddressInfo } from "node:net"
 import { type WebSocket, WebSocketServer } from "ws"
-import { emptyScript, metadata, type Message, type Script, type Step } from "./DeepgramScript.js"
+import { emptyScript, metadata, type Message, type Script, type Step, utterance } from "./DeepgramScript.js"
+import * as SpokenTurns from "./SpokenTurns.js"
 
 /**
  * A fake of Deepgram's live streaming API on loopback (in-process): a WebSocket server that checks the
@@ -67,7 +68,11 @@ const refuse = (socket: Net.Socket, status: number, body: object) => {
 
 /** The fake, listening until the scope closes (then every connection is destroyed). */
 export const make = (
-  options: { readonly apiKey?: string } = {}
+  options: {
+    readonly apiKey?: string
+    /** The script of a connection none was queued for (default: the empty one). */
+    readonly defaultScript?: Script
+  } = {}
 ): Effect.Effect<FakeDeepgram, never, Scope.Scope> =>
   Effect.gen(function* () {
     const apiKey = options.apiKey ?? "dg-test-key-0123456789abcdef"
@@ -80,6 +85,7 @@ export const make = (
     }> = []
     const refused: Array<number> = []
     const sockets = new Set<Net.Socket>()
+    const timers = new Set<ReturnType<typeof setTimeout>>()
     const server = Http.createServer((_request, response) => response.writeHead(426).end())
     const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false })
     server.on("connection", (socket) => {
@@ -104,7 +110,11 @@ export const make = (
         return
       }
       wss.handleUpgrade(request, socket, head, (ws) =>
-        serve(ws, Object.fromEntries(url.searchParams), scripts.shift() ?? emptyScript)
+        serve(
+          ws,
+          Object.fromEntries(url.searchParams),
+          scripts.shift() ?? options.defaultScript ?? emptyScript
+        )
       )
     })
 
@@ -127,14 +137,30 @@ export const make = (
           ws.close(step.close.code, step.close.reason)
         }
       }
-      const due = () => {
-        while (steps.length > 0 && steps[0]!.afterBytes <= received) perform(steps.shift()!)
+      const delayMs = script.delayMs ?? 0
+      const later = (step: Step) => {
+        if (delayMs <= 0) return perform(step)
+        const timer = setTimeout(() => {
+          timers.delete(timer)
+          perform(step)
+        }, delayMs)
+        timers.add(timer)
       }
+      const due = () => {
+        while (steps.length > 0 && steps[0]!.afterBytes <= received) later(steps.shift()!)
+      }
+      const spoken = script.spoken
+      const hear = spoken === undefined ? null : SpokenTurns.listener(spoken, query)
+      let utterances = 0
       ws.on("message", (data: Buffer, isBinary) => {
         if (isBinary) {
           record.audio.push(Buffer.from(data))
           received += data.length
           due()
+          if (hear !== null && hear(data) > 0) {
+            const texts = spoken!.texts
+            later(utterance(texts[Math.min(utterances++, texts.length - 1)] ?? "", 0))
+          }
           return
         }
         let type = "invalid"
@@ -166,6 +192,7 @@ export const make = (
       }),
       () =>
         Effect.async<void>((resume) => {
+          for (const timer of timers) clearTimeout(timer)
           for (const client of wss.clients) client.terminate()
           for (const socket of sockets) socket.destroy()
           wss.close()

@@ -34,6 +34,10 @@ export interface Options {
   readonly openTimeoutMs?: number
   /** `customParameters` of the `start` message. */
   readonly customParameters?: Readonly<Record<string, string>>
+  /** Told of each message the engine sends as it arrives, with `performance.now()` then (benches time turns). */
+  readonly onMessage?: (message: MediaStreamMessages.Outbound, atMs: number) => void
+  /** Told once when the socket closes, whoever closed it, with the close code. */
+  readonly onClose?: (code: number) => void
 }
 
 export interface Stream {
@@ -140,6 +144,7 @@ export const connect = (url: string, options: Options): Effect.Effect<Stream, Er
 
     socket.on("close", (code) => {
       closedWith = code
+      options.onClose?.(code)
     })
     socket.on("message", (data, isBinary) => {
       const text = isBinary ? "" : data.toString()
@@ -147,6 +152,7 @@ export const connect = (url: string, options: Options): Effect.Effect<Stream, Er
       if (Either.isLeft(decoded)) return void invalid.push(text.slice(0, 1000))
       const message = decoded.right
       received.push(message)
+      options.onMessage?.(message, performance.now())
       if (message.event === "media") audio.push(message.media.payload)
       else if (message.event === "mark") {
         if (options.holdMarks === true) pendingMarks.set(message.mark.name, undefined)
