@@ -1,3 +1,4 @@
+import * as BrowserSessionLimits from "../voice/BrowserSessionLimits.js"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { withOperationSpans } from "../observability/OperationSpans.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
@@ -69,7 +70,7 @@ export class Runs extends Context.Tag("@voice-agent-platform/core/Runs")<
       organizationId: OrganizationId,
       agent: AgentRef | string,
       request: CreateConversation
-    ) => Effect.Effect<Run, AgentNotFound | AgentArchived>
+    ) => Effect.Effect<Run, AgentNotFound | AgentArchived | BrowserSessionLimits.BrowserSessionsBusy>
     /** The agent's runs, newest first. */
     readonly list: (
       organizationId: OrganizationId,
@@ -168,6 +169,10 @@ export const layer = Layer.effect(
             return yield* new AgentArchived({ agent_id: resolved.public_id })
           }
           const now = new Date(yield* Clock.currentTimeMillis)
+          // a browser session takes one of the organization's live sessions
+          if (request.mode !== "chat") {
+            yield* Effect.provideService(BrowserSessionLimits.admit(organizationId, now), RunStore, runs)
+          }
           return yield* runs.insert(
             newRun({
               workflow_id: resolved.id,

@@ -26,8 +26,11 @@ import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
  * stands for, whatever it was.
  */
 
-/** How long, once the carrier was told to hang up, the end of the call's audio is waited for. */
-export const audioEndTimeout = Duration.seconds(5)
+/**
+ * How long, once the carrier was told to hang up, the end of the call's audio is waited for: well within
+ * the carrier's final callback's wait for the hand-over (`CallAudioHandOver.handOverTimeout`, 10 s).
+ */
+export const audioEndTimeout = Duration.seconds(3)
 
 /** How many of the caller's events wait for the loop before its reading waits (backpressure). */
 const forwardCapacity = 64
@@ -80,7 +83,8 @@ export const tap = (
         // a reading waiting for room goes on
         return Effect.asVoid(Queue.takeAll(forward))
       }),
-      ended: (within) => Effect.ignore(Effect.timeout(Deferred.await(done), within))
+      // interruptible: the call's end runs as a finalizer, where a timeout could not stop the wait
+      ended: (within) => Effect.ignore(Effect.timeout(Effect.interruptible(Deferred.await(done)), within))
     }
   })
 

@@ -100,6 +100,20 @@ describe("VoiceCalls", () => {
     }).pipe(Effect.provide(layer))
   )
 
+  it.effect("a stream that goes on after the hang-up: the recording is stored after a bounded wait", () =>
+    Effect.gen(function* () {
+      const { media, fiber, stored } = yield* served
+      current = null
+      yield* (yield* ModelScript).push(calls([["end_conversation", {}]], "Thank you, goodbye!"))
+      yield* media.say("that is all")
+      yield* Effect.repeatN(TestClock.adjust(Duration.seconds(1)), 5)
+      yield* Fiber.join(fiber)
+      expect(asked).toEqual([`hangUp ${callId}`])
+      expect((yield* stored).logs.map((l) => l.message)).toContain(CallAudioHandOver.handedOverMessage)
+      expect((yield* stored).files.recording).not.toBeNull()
+    }).pipe(Effect.provide(layer))
+  )
+
   it.effect("a caller who hung up is left alone", () =>
     Effect.gen(function* () {
       const { media, fiber, stored } = yield* served
