@@ -1,4 +1,5 @@
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect } from "effect"
+import { BrowserSessionsBusy } from "./LiveCallErrors.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { RunMode, RunStatus } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
@@ -12,6 +13,8 @@ import { RunStore } from "../runs/RunStore.js"
  * sessions created at the same instant on several servers may pass it together. See docs/limits.md.
  */
 
+export { BrowserSessionsBusy } from "./LiveCallErrors.js"
+
 /** The default cap of live browser sessions per organization. */
 export const defaultMaxLive = 10
 
@@ -20,15 +23,6 @@ export const pendingSeconds = 120
 
 /** What a refused session is told to wait before trying again. */
 export const retryAfterSeconds = 30
-
-export class BrowserSessionsBusy extends Schema.TaggedError<BrowserSessionsBusy>()("BrowserSessionsBusy", {
-  limit: Schema.Int,
-  retry_after_seconds: Schema.Int
-}) {
-  override get message() {
-    return `The organization already has ${this.limit} live browser voice sessions, its limit; retry after ${this.retry_after_seconds} seconds`
-  }
-}
 
 export class BrowserSessionLimit extends Context.Reference<BrowserSessionLimit>()(
   "@voice-agent-platform/core/BrowserSessionLimit",

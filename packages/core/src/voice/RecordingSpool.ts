@@ -1,4 +1,5 @@
-import { Context, Data, Effect, Layer, type Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
+import type { RecordingSpoolFailed } from "./LiveCallErrors.js"
 
 /**
  * Where a live call's recording keeps each side's audio until the call ends (`CallRecording`): blocks of
@@ -17,10 +18,7 @@ export interface RecordingSpool {
   readonly read: (side: Side, index: number) => Effect.Effect<Uint8Array | null, RecordingSpoolFailed>
 }
 
-/** A spool that could not write or read (a full disk): the call's recording is given up, the call goes on. */
-export class RecordingSpoolFailed extends Data.TaggedError("RecordingSpoolFailed")<{
-  readonly message: string
-}> {}
+export { RecordingSpoolFailed } from "./LiveCallErrors.js"
 
 export interface RecordingSpoolsService {
   /** A fresh spool for one call's recording, removed when the scope closes. */
