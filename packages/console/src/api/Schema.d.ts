@@ -603,7 +603,7 @@ export interface paths {
         put?: never;
         /**
          * Create a conversation
-         * @description Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. A browser session's answer also has `session`: the WebSocket that runs the voice conversation (the run goes `in_progress` when it opens and ends when it closes or the agent ends it). 409 when the agent is archived.
+         * @description Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. A browser session's answer also has `session`: the WebSocket that runs the voice conversation (the run goes `in_progress` when it opens and ends when it closes or the agent ends it). 409 when the agent is archived. 429 (with `Retry-After`) when the organization already has its limit of live browser sessions (10: created within the last 120 s and not yet opened, or in progress).
          */
         post: operations["conversations.create"];
         delete?: never;
@@ -5410,6 +5410,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Every outbound channel of the organization is busy; wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
                 };
             };
         };

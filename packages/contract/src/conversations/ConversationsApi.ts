@@ -6,7 +6,7 @@ import * as ConversationMode from "@voice-agent-platform/core/runs/ConversationM
 import * as Recording from "@voice-agent-platform/core/runs/Recording.js"
 import * as Transcript from "@voice-agent-platform/core/transcripts/Transcript.js"
 import { Either, Schema } from "effect"
-import { Conflict, NotFound } from "../errors/ApiErrors.js"
+import { Conflict, NotFound, TooManyRequests } from "../errors/ApiErrors.js"
 import { Authentication } from "../middleware/Authentication.js"
 import { AgentIdParam, documentedAsInteger, IntId } from "../shared/Ids.js"
 import { JsonObject, strict } from "../shared/Json.js"
@@ -208,11 +208,12 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .setPayload(CreateConversationRequest)
       .addSuccess(CreatedConversationResponse)
       .addError(Conflict)
+      .addError(TooManyRequests)
       .annotateContext(
         OpenApi.annotations({
           summary: "Create a conversation",
           description:
-            "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. A browser session's answer also has `session`: the WebSocket that runs the voice conversation (the run goes `in_progress` when it opens and ends when it closes or the agent ends it). 409 when the agent is archived."
+            "Creates a run record for a browser session (`webrtc`, `smallwebrtc`) or a chat (`chat`) with status `initialized`. Places no call. A browser session's answer also has `session`: the WebSocket that runs the voice conversation (the run goes `in_progress` when it opens and ends when it closes or the agent ends it). 409 when the agent is archived. 429 (with `Retry-After`) when the organization already has its limit of live browser sessions (10: created within the last 120 s and not yet opened, or in progress)."
         })
       )
   )

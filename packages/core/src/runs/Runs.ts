@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import * as SpanAttributes from "../observability/SpanAttributes.js"
+import * as BrowserSessionLimits from "../voice/BrowserSessionLimits.js"
 import type { AgentNotFound } from "../agents/AgentErrors.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 import { CampaignStore } from "../campaigns/CampaignStore.js"
@@ -60,7 +61,7 @@ export class Runs extends Context.Tag("@voice-agent-platform/core/Runs")<
       organizationId: OrganizationId,
       agent: AgentRef | string,
       request: CreateConversation
-    ) => Effect.Effect<Run, AgentNotFound | AgentArchived>
+    ) => Effect.Effect<Run, AgentNotFound | AgentArchived | BrowserSessionLimits.BrowserSessionsBusy>
     /** The agent's runs, newest first. */
     readonly list: (
       organizationId: OrganizationId,
@@ -158,6 +159,10 @@ export const layer = Layer.effect(
           return yield* new AgentArchived({ agent_id: resolved.public_id })
         }
         const now = new Date(yield* Clock.currentTimeMillis)
+        // a browser session takes one of the organization's live sessions
+        if (request.mode !== "chat") {
+          yield* Effect.provideService(BrowserSessionLimits.admit(organizationId, now), RunStore, runs)
+        }
         return yield* runs.insert(
           newRun({
             workflow_id: resolved.id,

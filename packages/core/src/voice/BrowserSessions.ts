@@ -1,5 +1,5 @@
 import { Cause, Clock, Context, Effect, Layer } from "effect"
-import { CallEvents, type CallEvent } from "../calls/CallEvents.js"
+import { CallEvents } from "../calls/CallEvents.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
 import { ConversationEngine } from "../conversation/ConversationEngine.js"
 import { maxDurationSeconds } from "../calls/CallEnd.js"
@@ -13,7 +13,9 @@ import { TextToSpeech } from "./TextToSpeech.js"
 import * as VoiceLoop from "./VoiceLoop.js"
 import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
 import { VoiceLoopSettings } from "./VoiceLoopSettings.js"
-import { endLine, runLoopInput } from "./VoiceCalls.js"
+import { endLine, reporter, runLoopInput } from "./VoiceCalls.js"
+import * as LiveCall from "./LiveCall.js"
+import { RecordingSpools } from "./RecordingSpool.js"
 
 /**
  * A browser voice session's conversation (`mode: webrtc` or `smallwebrtc`), once its socket is open on
@@ -46,6 +48,7 @@ export const make = Effect.gen(function* () {
   const runs = yield* RunStore
   const loopContext = yield* Effect.context<ConversationEngine | SpeechToText | TextToSpeech>()
   const settings = yield* VoiceLoopSettings
+  const spools = yield* RecordingSpools
 
   const serve = (
     runId: RunId,
@@ -55,41 +58,45 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const version = yield* runtimeTools.agentOf(runId)
       const organizationId = version.run.organization_id
-      const report = (event: CallEvent) => Effect.ignore(events.report(organizationId, runId, event))
+      const report = reporter(events, organizationId, runId)
       // the session starts once: a run another socket started (its `answered` applied first, the runs'
       // events taking turns) or one already ended is not talked again
       const started = yield* Effect.either(events.report(organizationId, runId, { type: "answered" }))
       if (started._tag === "Left" || started.right._tag === "Ignored") return null
       const startedAt = yield* Clock.currentTimeMillis
-      const recording = CallRecording.make(media.sample_rate)
+      const recording = yield* CallRecording.make(media.sample_rate)
+      const audio = yield* LiveCall.tap(media, recording)
 
-      /** Stores what the session said and ends the run: once, whether the loop ended or was interrupted. */
-      let finished = false
+      /**
+       * Stores what the session said and ends the run, on every exit of the loop (its end, a defect, the
+       * server stopping): the end line, the recording, the run's end. A run ended elsewhere is left as it is.
+       */
       const finish = (end: VoiceLoopEnd | null) =>
-        Effect.suspend(() => {
-          if (finished) return Effect.void
-          finished = true
-          return Effect.gen(function* () {
-            const seconds = ((yield* Clock.currentTimeMillis) - startedAt) / 1000
-            yield* report({
-              type: "log",
-              level: end?.reason === "error" ? "error" : "info",
-              message: end === null ? "The session ended: the server stopped" : endLine(end)
-            })
-            if (recording.seconds() > 0) yield* report({ type: "recording", bytes: recording.wav() })
-            yield* report({
-              type: "ended",
-              status: end?.reason === "error" ? "failed" : "completed",
-              duration_seconds: Math.min(Math.max(seconds, 0), maxDurationSeconds)
-            })
+        Effect.gen(function* () {
+          yield* audio.detach
+          if (end?.reason === "run_ended") {
+            return yield* Effect.logInfo(`run ${runId} ended elsewhere: its browser session is closed`)
+          }
+          const seconds = ((yield* Clock.currentTimeMillis) - startedAt) / 1000
+          yield* report({
+            type: "log",
+            level: end === null || end.reason === "error" ? "error" : "info",
+            message: end === null ? "The session ended: the server stopped" : endLine(end)
+          })
+          const wav = yield* recording.wav
+          if (wav !== null) yield* report({ type: "recording", bytes: wav })
+          yield* report({
+            type: "ended",
+            status: end?.reason === "error" ? "failed" : "completed",
+            duration_seconds: Math.min(Math.max(seconds, 0), maxDurationSeconds)
           })
         })
 
-      const end = yield* VoiceLoop.run(
+      let ended: VoiceLoopEnd | null = null
+      yield* VoiceLoop.run(
         runLoopInput({
           version,
-          media,
-          recording,
+          media: audio.media,
           report,
           addModelUsage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage)),
           onFragment
@@ -97,11 +104,22 @@ export const make = Effect.gen(function* () {
       ).pipe(
         Effect.provide(loopContext),
         Effect.provideService(VoiceLoopSettings, settings),
-        Effect.onInterrupt(() => finish(null))
+        Effect.raceFirst(
+          Effect.as(LiveCall.untilRunEnded(runs, runId, settings.runPollMs), { reason: "run_ended" } as const)
+        ),
+        Effect.onExit((exit) =>
+          LiveCall.endOf(exit, `run ${runId}`).pipe(
+            Effect.tap((end) => {
+              ended = end
+            }),
+            Effect.flatMap(finish)
+          )
+        )
       )
-      yield* finish(end)
-      return end
+      return ended
     }).pipe(
+      Effect.scoped,
+      Effect.provideService(RecordingSpools, spools),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause)
           ? Effect.succeed(null)

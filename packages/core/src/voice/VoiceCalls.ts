@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Layer, Stream } from "effect"
+import { Cause, Context, Effect, Layer } from "effect"
 import { CallEvents, type CallEvent } from "../calls/CallEvents.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
 import { ConversationEngine } from "../conversation/ConversationEngine.js"
@@ -7,6 +7,9 @@ import { RunStore } from "../runs/RunStore.js"
 import { Carrier } from "./Carrier.js"
 import * as CallRecording from "./CallRecording.js"
 import * as CallAudioHandOver from "./CallAudioHandOver.js"
+import * as LiveCall from "./LiveCall.js"
+import { RecordingSpools } from "./RecordingSpool.js"
+import type { OrganizationId } from "../organizations/Organization.js"
 import type { MediaSession } from "./MediaSession.js"
 import { SpeechToText } from "./SpeechToText.js"
 import { TextToSpeech } from "./TextToSpeech.js"
@@ -57,43 +60,28 @@ export const endLine = (end: VoiceLoopEnd): string => {
       return "The call ended after the caller stayed silent"
     case "hangup":
       return "The caller hung up"
+    case "run_ended":
+      return "The call's run was ended elsewhere"
     case "error":
       return `The call ended on an error (${end.source}: ${end.error})`
   }
 }
 
-/** `media` with both sides recorded into `recording`. */
-export const recorded = (media: MediaSession, recording: CallRecording.CallRecording): MediaSession => ({
-  sample_rate: media.sample_rate,
-  events: media.events.pipe(
-    Stream.tap((event) =>
-      Effect.sync(() => {
-        if (event._tag === "Audio" && event.sample_rate === media.sample_rate) recording.caller(event.samples)
-      })
-    )
-  ),
-  sendAudio: (samples) =>
-    Effect.tap(media.sendAudio(samples), () => Effect.sync(() => recording.agent(samples))),
-  sendMark: media.sendMark,
-  clear: Effect.tap(media.clear, () => Effect.sync(() => recording.clear()))
-})
-
 /**
  * The voice loop's input for a run's conversation (a call's or a browser session's): its agent version's
- * language and voice, the audio recorded into `recording`, each fragment and each turn's latency line
+ * language and voice, its media (recorded: `LiveCall.tap`), each fragment and each turn's latency line
  * reported as the run's events (and the latency in /metrics), the model's tokens on the run.
  */
 export const runLoopInput = (run: {
   readonly version: VoiceLoop.VoiceLoopInput["version"]
   readonly media: MediaSession
-  readonly recording: CallRecording.CallRecording
   readonly report: (event: CallEvent) => Effect.Effect<void>
   readonly addModelUsage: NonNullable<VoiceLoop.VoiceLoopInput["usage"]>
   /** Also told of each fragment once it is reported (the browser is sent it). */
   readonly onFragment?: VoiceLoop.VoiceLoopInput["transcript"]
 }): VoiceLoop.VoiceLoopInput => ({
   version: run.version,
-  media: recorded(run.media, run.recording),
+  media: run.media,
   language: run.version.definition.workflow_definition.language,
   voice: run.version.agent.workflow_configurations.voice ?? undefined,
   transcript: (fragment) => {
@@ -108,6 +96,20 @@ export const runLoopInput = (run: {
   usage: run.addModelUsage
 })
 
+/**
+ * Reports a run's event; an error is logged (a warning), never thrown: what the call reports after its end
+ * is refused (the run is final, ended elsewhere), and nothing is left to do then but say so.
+ */
+export const reporter =
+  (events: CallEvents["Type"], organizationId: OrganizationId, runId: RunId) =>
+  (event: CallEvent): Effect.Effect<void> =>
+    events.report(organizationId, runId, event).pipe(
+      Effect.catchAll((error) =>
+        Effect.logWarning(`run ${runId}: its ${event.type} event was refused (${error._tag})`)
+      ),
+      Effect.asVoid
+    )
+
 export const make = Effect.gen(function* () {
   const events = yield* CallEvents
   const runtimeTools = yield* RuntimeTools
@@ -115,14 +117,15 @@ export const make = Effect.gen(function* () {
   const carrier = yield* Carrier
   const loopContext = yield* Effect.context<ConversationEngine | SpeechToText | TextToSpeech>()
   const settings = yield* VoiceLoopSettings
+  const spools = yield* RecordingSpools
 
   const serve = (runId: RunId, callId: string, media: MediaSession) =>
     Effect.gen(function* () {
       const version = yield* runtimeTools.agentOf(runId)
       const organizationId = version.run.organization_id
-      // what the call reports after its end is refused (the run is final): nothing is left to do then
-      const report = (event: CallEvent) => Effect.ignore(events.report(organizationId, runId, event))
-      const recording = CallRecording.make(media.sample_rate)
+      const report = reporter(events, organizationId, runId)
+      const recording = yield* CallRecording.make(media.sample_rate)
+      const audio = yield* LiveCall.tap(media, recording)
       let hungUp = false
       const hangUp = Effect.suspend(() => {
         if (hungUp) return Effect.void
@@ -138,53 +141,87 @@ export const make = Effect.gen(function* () {
         )
       })
 
+      /** What the loop's end asks of the carrier: a transfer, a hang-up, or nothing (the caller is gone). */
+      const carrierEnd = (end: VoiceLoopEnd | null) =>
+        Effect.gen(function* () {
+          if (end === null) return yield* hangUp
+          switch (end.reason) {
+            case "hangup":
+              return
+            case "transfer":
+              if (version.transfer_numbers.includes(end.destination_number)) {
+                return yield* carrier.transfer(callId, end.destination_number).pipe(
+                  Effect.catchAll((error) =>
+                    Effect.zipRight(
+                      report({
+                        type: "log",
+                        level: "error",
+                        message: `The transfer failed: ${error.message}`
+                      }),
+                      hangUp
+                    )
+                  )
+                )
+              }
+              yield* report({
+                type: "log",
+                level: "warning",
+                message: `The transfer to ${end.destination_number} is not allowed by the agent; the call is hung up`
+              })
+              return yield* hangUp
+            default:
+              return yield* hangUp
+          }
+        })
+
+      /**
+       * The call's end, on every exit of the loop (its end, a defect, the server stopping): the end line,
+       * the carrier told, then — once the call's audio has ended, its tail recorded — the recording and
+       * the hand-over. A run ended elsewhere refuses them: the call is only hung up.
+       */
+      const finish = (end: VoiceLoopEnd | null) =>
+        Effect.gen(function* () {
+          if (end?.reason === "run_ended") {
+            yield* Effect.logInfo(
+              `run ${runId} ended elsewhere: its call is hung up, its media socket closed`
+            )
+            yield* audio.detach
+            return yield* hangUp
+          }
+          yield* report({
+            type: "log",
+            level: end === null || end.reason === "error" ? "error" : "info",
+            message: end === null ? "The call ended: the server stopped" : endLine(end)
+          })
+          yield* audio.detach
+          yield* carrierEnd(end)
+          yield* audio.ended(LiveCall.audioEndTimeout)
+          const wav = yield* recording.wav
+          if (wav !== null) yield* report({ type: "recording", bytes: wav })
+          yield* report({ type: "log", level: "info", message: CallAudioHandOver.handedOverMessage })
+        })
+
       // from here the carrier's end of the call waits (bounded) for this loop's recording and transcript
       yield* report({ type: "log", level: "info", message: CallAudioHandOver.connectedMessage })
-      const end = yield* VoiceLoop.run(
+      yield* VoiceLoop.run(
         runLoopInput({
           version,
-          media,
-          recording,
+          media: audio.media,
           report,
           addModelUsage: (usage) => Effect.asVoid(runs.addModelUsage(organizationId, runId, usage))
         })
       ).pipe(
         Effect.provide(loopContext),
         Effect.provideService(VoiceLoopSettings, settings),
-        // a server stopping mid-call: the caller is not left on a dead line
-        Effect.onInterrupt(() => hangUp)
+        Effect.raceFirst(
+          Effect.as(LiveCall.untilRunEnded(runs, runId, settings.runPollMs), { reason: "run_ended" } as const)
+        ),
+        // every exit: a server stopping mid-call leaves no caller on a dead line, and nothing unsaid
+        Effect.onExit((exit) => Effect.flatMap(LiveCall.endOf(exit, `run ${runId}`), finish))
       )
-
-      yield* report({ type: "log", level: end.reason === "error" ? "error" : "info", message: endLine(end) })
-      if (recording.seconds() > 0) yield* report({ type: "recording", bytes: recording.wav() })
-      yield* report({ type: "log", level: "info", message: CallAudioHandOver.handedOverMessage })
-      switch (end.reason) {
-        case "hangup":
-          return
-        case "transfer":
-          if (version.transfer_numbers.includes(end.destination_number)) {
-            yield* carrier
-              .transfer(callId, end.destination_number)
-              .pipe(
-                Effect.catchAll((error) =>
-                  Effect.zipRight(
-                    report({ type: "log", level: "error", message: `The transfer failed: ${error.message}` }),
-                    hangUp
-                  )
-                )
-              )
-            return
-          }
-          yield* report({
-            type: "log",
-            level: "warning",
-            message: `The transfer to ${end.destination_number} is not allowed by the agent; the call is hung up`
-          })
-          return yield* hangUp
-        default:
-          return yield* hangUp
-      }
     }).pipe(
+      Effect.scoped,
+      Effect.provideService(RecordingSpools, spools),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause)
           ? Effect.void

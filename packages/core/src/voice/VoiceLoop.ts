@@ -14,10 +14,11 @@ import * as TurnLatency from "./TurnLatency.js"
 import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
 export type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
 import * as VoiceLoopEnds from "./VoiceLoopEnd.js"
-import type { LoopEvent, Speaking, TimerKind } from "./VoiceLoopEvents.js"
+import { type LoopEvent, noteSpeaker, type Speaking, type TimerKind } from "./VoiceLoopEvents.js"
+import { lastWords } from "./VoiceLoopLastWords.js"
 import { VoiceLoopSettings } from "./VoiceLoopSettings.js"
 import * as VoicePhrases from "./VoicePhrases.js"
-import { fixedText, type ReplySource, type SpeakerEvent, speak } from "./VoiceReply.js"
+import { fixedText, type ReplySource, speak } from "./VoiceReply.js"
 
 /**
  * The voice loop of one call (phone or browser), on Effect fibers in its own scope. The agent greets
@@ -186,21 +187,37 @@ export const run = (
           }
         })
 
-      /** The reply's played sentences into the transcript; then the silence watch, or the end it asked for. */
-      const settle = Effect.gen(function* () {
-        const speaking = current
-        if (speaking === null) return
-        current = null
-        yield* stopTimer("playback")
-        yield* Fiber.interrupt(speaking.fiber)
-        yield* reportLatency(speaking)
-        const text = speaking.sentences
-          .filter((s) => speaking.played.has(s.mark))
-          .map((s) => s.text)
-          .join(" ")
-        if (text !== "") yield* say("assistant", text, speaking.startedAt)
-        if (speaking.end !== null && ending === null) ending = speaking.end
-        if (ending === null) yield* startTimer("silence", settings.silenceSeconds * 1000)
+      /**
+       * The reply's played sentences into the transcript; then the silence watch, or the end it asked for.
+       * When the call is over (`over`), an ending reply (a goodbye, `end_call`'s words, a transfer's) keeps
+       * every sentence sent: the caller hanging up while it plays takes no word of it back.
+       */
+      const settleReply = (over: boolean) =>
+        Effect.gen(function* () {
+          const speaking = current
+          if (speaking === null) return
+          current = null
+          yield* stopTimer("playback")
+          yield* Fiber.interrupt(speaking.fiber)
+          yield* reportLatency(speaking)
+          const keepSent = over && (speaking.kind === "goodbye" || speaking.end !== null)
+          const text = speaking.sentences
+            .filter((s) => keepSent || speaking.played.has(s.mark))
+            .map((s) => s.text)
+            .join(" ")
+          if (text !== "") yield* say("assistant", text, speaking.startedAt)
+          if (speaking.end !== null && ending === null) ending = speaking.end
+          if (ending === null) yield* startTimer("silence", settings.silenceSeconds * 1000)
+        })
+      const settle = settleReply(false)
+
+      /** The caller's side ended: the reply settled, then the caller's last words heard into the transcript. */
+      const callerGone = Effect.gen(function* () {
+        yield* settleReply(true)
+        yield* stopTimer("turn")
+        const at = lastWordsAt ?? (yield* Clock.currentTimeMillis)
+        const words = yield* lastWords({ session, inbox, turn, interim, within: settings.lastWordsMs })
+        for (const text of words) yield* say("user", text, at)
       })
 
       /** The caller speaks over the agent: what is queued is dropped, the reply stopped. */
@@ -270,28 +287,6 @@ export const run = (
           else if (event._tag === "UtteranceEnd" && interim !== null) yield* endTurn(interim)
         })
 
-      const onSpeaker = (speaking: Speaking, event: SpeakerEvent) =>
-        Effect.gen(function* () {
-          const moments = speaking.moments
-          switch (event._tag) {
-            case "FirstToken":
-              if (moments !== null) moments.firstToken = event.at
-              return
-            case "FirstAudio":
-              if (moments !== null) moments.firstAudio = event.at
-              return
-            case "FirstFrame":
-              if (moments !== null) moments.firstFrame = event.at
-              return yield* reportLatency(speaking)
-            case "SentenceSent":
-              speaking.sentences.push({ mark: event.mark, text: event.text })
-              speaking.samples += event.samples
-              return
-            case "Usage":
-              return
-          }
-        })
-
       const allPlayed = (speaking: Speaking) => speaking.sentences.every((s) => speaking.played.has(s.mark))
 
       /** One inbox event; the end when it ends the loop. */
@@ -312,14 +307,14 @@ export const run = (
                 error: event.error?._tag ?? "SpeechToTextEnded"
               } as const
             case "MediaEnded":
-              yield* settle
+              yield* callerGone
               return event.error === null
                 ? ({ reason: "hangup" } as const)
                 : ({ reason: "error", source: "media", error: event.error._tag } as const)
             case "Media": {
               const inbound = event.event
               if (inbound._tag === "Stopped") {
-                yield* settle
+                yield* callerGone
                 return { reason: "hangup" } as const
               }
               if (inbound._tag === "Dtmf") {
@@ -333,7 +328,9 @@ export const run = (
               break
             }
             case "Speaker":
-              if (current !== null && current.id === event.reply) yield* onSpeaker(current, event.event)
+              if (current !== null && current.id === event.reply && noteSpeaker(current, event.event)) {
+                yield* reportLatency(current)
+              }
               break
             case "ReplyEnded": {
               const speaking = current

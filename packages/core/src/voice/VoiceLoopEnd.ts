@@ -8,6 +8,8 @@ export type VoiceLoopEnd =
   | { readonly reason: "silence" }
   /** The caller's side stopped the stream. */
   | { readonly reason: "hangup" }
+  /** The run was ended elsewhere (an end request, the carrier's final status on another server, its deadline). */
+  | { readonly reason: "run_ended" }
   | {
       readonly reason: "error"
       /** `voice_loop`: a defect in the loop itself (logged). */

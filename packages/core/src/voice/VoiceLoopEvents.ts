@@ -42,3 +42,25 @@ export interface Speaking {
   /** The caller turn it answers, until its latency was reported. */
   moments: { -readonly [K in keyof TurnLatency.TurnMoments]: TurnLatency.TurnMoments[K] } | null
 }
+
+/** Notes a speaker's event on its reply; true when its first frame went out (its latency is then known). */
+export const noteSpeaker = (speaking: Speaking, event: SpeakerEvent): boolean => {
+  const moments = speaking.moments
+  switch (event._tag) {
+    case "FirstToken":
+      if (moments !== null) moments.firstToken = event.at
+      return false
+    case "FirstAudio":
+      if (moments !== null) moments.firstAudio = event.at
+      return false
+    case "FirstFrame":
+      if (moments !== null) moments.firstFrame = event.at
+      return true
+    case "SentenceSent":
+      speaking.sentences.push({ mark: event.mark, text: event.text })
+      speaking.samples += event.samples
+      return false
+    case "Usage":
+      return false
+  }
+}

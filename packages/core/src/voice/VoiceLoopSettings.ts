@@ -25,12 +25,21 @@ export interface VoiceLoopSetting {
    * transport is taken to have played everything (a transport that echoes no marks).
    */
   readonly playbackGraceMs: number
+  /**
+   * How long, once the caller's side ended (a hang-up), the speech-to-text session's last results are
+   * waited for: the caller's last words go into the transcript.
+   */
+  readonly lastWordsMs: number
+  /** How often a live call reads its run in storage, to stop when the run was ended elsewhere. */
+  readonly runPollMs: number
 }
 
 export const defaults: VoiceLoopSetting = {
   silenceSeconds: defaultSilenceSeconds,
   turnEndFallbackMs: 2000,
-  playbackGraceMs: 2000
+  playbackGraceMs: 2000,
+  lastWordsMs: 5000,
+  runPollMs: 5000
 }
 
 export class VoiceLoopSettings extends Context.Reference<VoiceLoopSettings>()(

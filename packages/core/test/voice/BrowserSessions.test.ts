@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option } from "effect"
+import { Duration, Effect, Fiber, Layer, Option, TestClock } from "effect"
+import * as VoiceLoopSettings from "../../src/voice/VoiceLoopSettings.js"
 import * as CallEvents from "../../src/calls/CallEvents.js"
 import { RunStore } from "../../src/runs/RunStore.js"
 import type { TranscriptFragment } from "../../src/transcripts/Transcript.js"
@@ -96,5 +97,20 @@ describe("BrowserSessions", () => {
         expect(stoppedRun.logs.map((l) => l.message)).toContain("The session ended: the server stopped")
         expect(stoppedRun.files.recording).not.toBeNull()
       }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("a session whose run was ended elsewhere stops within a poll, the run left as it was ended", () =>
+    Effect.gen(function* () {
+      const { fiber, stored } = yield* served
+      const run = yield* stored
+      yield* (yield* CallEvents.CallEvents).report(run.organization_id, run.workflow_run_id, {
+        type: "ended",
+        status: "canceled",
+        duration_seconds: 1
+      })
+      yield* TestClock.adjust(Duration.millis(VoiceLoopSettings.defaults.runPollMs))
+      expect(yield* Fiber.join(fiber)).toEqual({ reason: "run_ended" })
+      expect((yield* stored).status).toBe("canceled")
+    }).pipe(Effect.provide(layer))
   )
 })

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Metric, Option } from "effect"
+import { Duration, Effect, Either, Exit, Fiber, FiberId, Layer, Metric, Option, TestClock } from "effect"
+import * as WavFile from "../../src/calls/WavFile.js"
+import { BlobStore } from "../../src/files/BlobStore.js"
+import { recordingKey } from "../../src/runs/Runs.js"
+import * as CallAudioHandOver from "../../src/voice/CallAudioHandOver.js"
+import * as LiveCall from "../../src/voice/LiveCall.js"
+import * as VoiceLoopSettings from "../../src/voice/VoiceLoopSettings.js"
 import * as CallEvents from "../../src/calls/CallEvents.js"
 import { CallFragmentStore } from "../../src/calls/CallFragmentStore.js"
 import { RunStore } from "../../src/runs/RunStore.js"
@@ -15,12 +21,21 @@ const callId = `CA${"ab".repeat(16)}`
 
 /** What the carrier was asked to do. */
 const asked: Array<string> = []
+/** The call's media: a hang-up ends it after a last second of the caller's audio (its tail). */
+let current: MemoryMediaSession.MemoryMediaSession | null = null
+const tail = new Int16Array(8000).fill(5)
 const carrier = Layer.succeed(
   Carrier,
   Carrier.of({
     provider: "twilio",
     dial: () => Effect.dieMessage("not used"),
-    hangUp: (id) => Effect.sync(() => void asked.push(`hangUp ${id}`)),
+    hangUp: (id) =>
+      Effect.zipRight(
+        Effect.sync(() => void asked.push(`hangUp ${id}`)),
+        current === null
+          ? Effect.void
+          : Effect.zipRight(current.push({ _tag: "Audio", sample_rate: 8000, samples: tail }), current.hangUp)
+      ),
     transfer: (id, to) => Effect.sync(() => void asked.push(`transfer ${id} ${to}`)),
     answerDocument: () => ({ content_type: "text/xml", body: "" }),
     verifyWebhook: () => Effect.void,
@@ -42,18 +57,23 @@ const served = Effect.gen(function* () {
   yield* Fiber.interrupt(setup.loop)
   const run = setup.version.run
   const media = yield* MemoryMediaSession.make()
+  current = media
   const fiber = yield* Effect.fork((yield* VoiceCalls.VoiceCalls).serve(run.workflow_run_id, callId, media))
   yield* untilMark(media, "1.2")
   const stored = Effect.map((yield* RunStore).find(run.organization_id, run.workflow_run_id), (found) =>
     Option.getOrThrow(found)
   )
-  return { media, fiber, stored }
+  const recorded = Effect.map(
+    (yield* BlobStore).get(recordingKey(run.organization_id, run.workflow_run_id)),
+    (blob) => Either.getOrThrow(WavFile.parse(Option.getOrThrow(blob).bytes))
+  )
+  return { media, fiber, stored, recorded, run }
 })
 
 describe("VoiceCalls", () => {
   it.effect("end_call: the transcript and logs written, the recording stored, the call hung up once", () =>
     Effect.gen(function* () {
-      const { media, fiber, stored } = yield* served
+      const { media, fiber, stored, recorded } = yield* served
       yield* (yield* ModelScript).push(calls([["end_conversation", {}]], "Thank you, goodbye!"))
       yield* media.say("that is all")
       yield* Fiber.join(fiber)
@@ -63,6 +83,11 @@ describe("VoiceCalls", () => {
       expect(messages).toContain("The agent ended the call")
       expect(messages.some((m) => m.startsWith("Turn 1 latency: transcript final"))).toBe(true)
       expect(run.files.recording).not.toBeNull()
+      // stored once the call's audio ended: the caller's last second after the hang-up is in it
+      expect(messages.indexOf(CallAudioHandOver.handedOverMessage)).toBeGreaterThan(
+        messages.indexOf("The agent ended the call")
+      )
+      expect((yield* recorded).data_bytes).toBeGreaterThanOrEqual(2 * tail.length)
       // the turn's latencies in /metrics too
       const firstFrame = yield* Metric.value(Metric.tagged(VoiceMetrics.turnLatency, "step", "first_frame"))
       expect(firstFrame.count).toBeGreaterThanOrEqual(1)
@@ -72,6 +97,20 @@ describe("VoiceCalls", () => {
         "user: that is all",
         "assistant: Thank you, goodbye!"
       ])
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("a stream that goes on after the hang-up: the recording is stored after a bounded wait", () =>
+    Effect.gen(function* () {
+      const { media, fiber, stored } = yield* served
+      current = null
+      yield* (yield* ModelScript).push(calls([["end_conversation", {}]], "Thank you, goodbye!"))
+      yield* media.say("that is all")
+      yield* Effect.repeatN(TestClock.adjust(Duration.seconds(1)), 5)
+      yield* Fiber.join(fiber)
+      expect(asked).toEqual([`hangUp ${callId}`])
+      expect((yield* stored).logs.map((l) => l.message)).toContain(CallAudioHandOver.handedOverMessage)
+      expect((yield* stored).files.recording).not.toBeNull()
     }).pipe(Effect.provide(layer))
   )
 
@@ -100,6 +139,45 @@ describe("VoiceCalls", () => {
       yield* Fiber.interrupt(stopped.fiber)
       expect(asked).toEqual([`hangUp ${callId}`])
     }).pipe(Effect.provide(layer))
+  )
+
+  it.effect(
+    "a server stopping mid-call: the end line, the recording and the hand-over are still written",
+    () =>
+      Effect.gen(function* () {
+        const stopped = yield* served
+        yield* settle
+        yield* Fiber.interrupt(stopped.fiber)
+        const messages = (yield* stopped.stored).logs.map((l) => l.message)
+        expect(messages).toContain("The call ended: the server stopped")
+        expect(messages).toContain(CallAudioHandOver.handedOverMessage)
+        expect((yield* stopped.stored).files.recording).not.toBeNull()
+        expect(messages.filter((m) => m === CallAudioHandOver.handedOverMessage)).toHaveLength(1)
+      }).pipe(Effect.provide(layer))
+  )
+
+  it.effect(
+    "a run ended elsewhere (an end request, another server): the loop stops, the call is hung up",
+    () =>
+      Effect.gen(function* () {
+        const { fiber, run } = yield* served
+        yield* (yield* CallEvents.CallEvents).report(run.organization_id, run.workflow_run_id, {
+          type: "ended",
+          status: "completed",
+          duration_seconds: 3
+        })
+        yield* TestClock.adjust(Duration.millis(VoiceLoopSettings.defaults.runPollMs))
+        yield* Fiber.join(fiber)
+        expect(asked).toEqual([`hangUp ${callId}`])
+      }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("a defect in the loop is an error end (logged), not a lost one", () =>
+    Effect.gen(function* () {
+      const end = yield* LiveCall.endOf(Exit.die(new Error("boom")), "run 1")
+      expect(end).toEqual({ reason: "error", source: "voice_loop", error: "Defect" })
+      expect(yield* LiveCall.endOf(Exit.interrupt(FiberId.none), "run 1")).toBeNull()
+    })
   )
 })
 

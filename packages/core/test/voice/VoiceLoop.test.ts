@@ -278,6 +278,57 @@ describe("VoiceLoop", () => {
     }).pipe(Effect.provide(VoiceLoopTesting.layer))
   )
 
+  it.effect("the caller hanging up mid-utterance: the words heard so far are kept in the transcript", () =>
+    Effect.gen(function* () {
+      const probe = yield* Probe
+      const call = yield* VoiceLoopTesting.start()
+      yield* untilMark(call.media, "1.2")
+      yield* waitFor(said(call.fragments), (all) => all.length === 1)
+      yield* Queue.offer(probe.heard, { _tag: "Final", text: "I would like", speech_final: false })
+      yield* Queue.offer(probe.heard, { _tag: "Interim", text: "to book" })
+      yield* waitFor(Queue.size(probe.heard), (n) => n < 0)
+      yield* VoiceLoopTesting.settle
+      yield* call.media.hangUp
+      expect(yield* Fiber.join(call.loop)).toEqual({ reason: "hangup" })
+      expect((yield* said(call.fragments)).slice(1)).toEqual(["user: I would like"])
+      expect(yield* userMessages).toEqual([])
+    }).pipe(Effect.provide(VoiceLoopTesting.layer))
+  )
+
+  it.effect("the caller hanging up mid-utterance with an interim only: the interim is kept", () =>
+    Effect.gen(function* () {
+      const probe = yield* Probe
+      const call = yield* VoiceLoopTesting.start()
+      yield* untilMark(call.media, "1.2")
+      yield* waitFor(said(call.fragments), (all) => all.length === 1)
+      yield* Queue.offer(probe.heard, { _tag: "Interim", text: "wait I" })
+      yield* waitFor(Queue.size(probe.heard), (n) => n < 0)
+      yield* VoiceLoopTesting.settle
+      yield* call.media.hangUp
+      expect(yield* Fiber.join(call.loop)).toEqual({ reason: "hangup" })
+      expect((yield* said(call.fragments)).slice(1)).toEqual(["user: wait I"])
+    }).pipe(Effect.provide(VoiceLoopTesting.layer))
+  )
+
+  it.effect("the caller hanging up while end_call's goodbye plays: the goodbye is in the transcript", () =>
+    Effect.gen(function* () {
+      const call = yield* VoiceLoopTesting.start({ endCall: true, echoMarks: false })
+      yield* untilMark(call.media, "1.2")
+      yield* call.media.echo("1.1")
+      yield* call.media.echo("1.2")
+      yield* (yield* ModelScript).push(calls([["end_conversation", {}]], "Thank you, goodbye!"))
+      yield* call.media.say("that is all")
+      yield* untilMark(call.media, "2.1")
+      yield* VoiceLoopTesting.settle
+      yield* call.media.hangUp
+      expect(yield* Fiber.join(call.loop)).toEqual({ reason: "hangup" })
+      expect((yield* said(call.fragments)).slice(1)).toEqual([
+        "user: that is all",
+        "assistant: Thank you, goodbye!"
+      ])
+    }).pipe(Effect.provide(VoiceLoopTesting.layer))
+  )
+
   it.effect("speech to text dropped mid-call: the loop ends with the error, nothing left running", () =>
     Effect.gen(function* () {
       const probe = yield* Probe

@@ -99,13 +99,15 @@ const droppableSpeechToText = Layer.effect(
           const session = yield* EmbeddedSpeechToText.make.open(options)
           return {
             ...session,
-            events: Stream.mergeAll(
-              [
-                session.events,
-                Stream.fromQueue(probe.heard),
-                Stream.fromEffect(Deferred.await(probe.drop)).pipe(Stream.flatMap((e) => Stream.fail(e)))
-              ],
-              { concurrency: "unbounded" }
+            // the session's own events end the stream (after `finish`)
+            events: session.events.pipe(
+              Stream.merge(
+                Stream.merge(
+                  Stream.fromQueue(probe.heard),
+                  Stream.fromEffect(Deferred.await(probe.drop)).pipe(Stream.flatMap((e) => Stream.fail(e)))
+                ),
+                { haltStrategy: "left" }
+              )
             )
           }
         })

@@ -1,6 +1,7 @@
 import { Money } from "@voice-agent-platform/core"
 import type {
   AgentErrors,
+  LiveCallErrors,
   ChatErrors,
   LanguageModelErrors,
   CallErrors,
@@ -145,6 +146,8 @@ export const answers = {
       e.retry_after_seconds
     ),
   ChannelsBusy: (e: CallErrors.ChannelsBusy) =>
+    TooManyRequests.withRetryAfter(e.message, e.retry_after_seconds),
+  BrowserSessionsBusy: (e: LiveCallErrors.BrowserSessionsBusy) =>
     TooManyRequests.withRetryAfter(e.message, e.retry_after_seconds),
   TelephonyUnavailable: (e: CallErrors.TelephonyUnavailable) => new ServiceUnavailable({ detail: e.message }),
   // the model's failures are one answer, 503 `model_unavailable: …`, retried after what the provider asked

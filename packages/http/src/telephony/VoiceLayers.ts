@@ -16,6 +16,7 @@ import {
 import {
   DeepgramSpeechToText,
   ElevenLabsSpeech,
+  FileRecordingSpool,
   OpenAiSpeech,
   TwilioCarrier
 } from "@voice-agent-platform/voice"
@@ -83,6 +84,8 @@ export const callServices = (settings: VoiceSettings, twilio: Twilio) =>
     Layer.provide(CallEvents.layer),
     Layer.provide(Layer.mergeAll(speechToText(settings), textToSpeech(settings))),
     Layer.provide(VoiceLoopSettings.layer({ silenceSeconds: settings.silenceSeconds })),
+    // live calls' recordings spooled to temporary files, not kept whole in memory
+    Layer.provide(FileRecordingSpool.layer()),
     Layer.provideMerge(carrier(twilio))
   )
 
@@ -98,7 +101,8 @@ export const browserServices = (settings: VoiceSettings) =>
     ),
     Layer.provide(CallEvents.layer),
     Layer.provide(Layer.mergeAll(speechToText(settings), textToSpeech(settings))),
-    Layer.provide(VoiceLoopSettings.layer({ silenceSeconds: settings.silenceSeconds }))
+    Layer.provide(VoiceLoopSettings.layer({ silenceSeconds: settings.silenceSeconds })),
+    Layer.provide(FileRecordingSpool.layer())
   )
 
 const orEmpty = <E, R>(layer: Layer.Layer<never, E, R> | null): Layer.Layer<never, E, R> =>

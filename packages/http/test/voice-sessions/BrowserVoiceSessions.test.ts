@@ -1,5 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { MemoryMediaSession, Pcm16Bytes, StreamToken, WavFile } from "@voice-agent-platform/core"
+import {
+  BrowserSessionLimits,
+  MemoryMediaSession,
+  Pcm16Bytes,
+  StreamToken,
+  WavFile
+} from "@voice-agent-platform/core"
 import { FakeOpenAiServer } from "@voice-agent-platform/language-models/testing"
 import { BrowserSocketMessages } from "@voice-agent-platform/voice"
 import { ConfigProvider, Effect, Either, Layer } from "effect"
@@ -224,15 +230,39 @@ describe("browser voice sessions through the server", { timeout: 120_000 }, () =
       const browser = Either.getOrThrow(yield* open(session.body.session.url))
       yield* until(() => browser.messages.some((m) => m.type === "transcript"), "the greeting")
       browser.socket.close(1000)
-      for (let i = 0; i < 500; i++) {
+      let completed = false
+      for (let i = 0; i < 500 && !completed; i++) {
         const run = yield* api(origin, "GET", `/agents/${agent}/conversations/${runId}`)
         if (run.body.status === "completed") {
           expect(run.body.logs.map((l: Body) => l.message)).toContain("The caller hung up")
-          return
-        }
-        yield* Effect.sleep("20 millis")
+          completed = true
+        } else yield* Effect.sleep("20 millis")
       }
-      expect.fail("the run never ended")
+      expect(completed).toBe(true)
+
+      // the organization's live browser sessions are capped (the ended one is not live): the next is 429
+      for (let i = 0; i < BrowserSessionLimits.defaultMaxLive; i++) {
+        expect(
+          (yield* api(origin, "POST", `/agents/${agent}/conversations`, { mode: "webrtc" })).status
+        ).toBe(200)
+      }
+      const refused = yield* Effect.promise(() =>
+        fetch(`${origin}/api/v1/agents/${agent}/conversations`, {
+          method: "POST",
+          headers: { "X-API-Key": apiKey, "content-type": "application/json" },
+          body: JSON.stringify({ mode: "smallwebrtc" })
+        })
+      )
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get("retry-after")).toBe(String(BrowserSessionLimits.retryAfterSeconds))
+      const body = (yield* Effect.promise(() => refused.json())) as Body
+      expect(body).toEqual({
+        detail: `The organization already has ${BrowserSessionLimits.defaultMaxLive} live browser voice sessions, its limit; retry after ${BrowserSessionLimits.retryAfterSeconds} seconds`
+      })
+      // a chat is no browser session
+      expect((yield* api(origin, "POST", `/agents/${agent}/conversations`, { mode: "chat" })).status).toBe(
+        200
+      )
     })
   )
 })

@@ -7,6 +7,7 @@ import {
 import { Effect, Either, Queue, type Scope, Stream, Take } from "effect"
 import WebSocket from "ws"
 import * as BrowserSocketMessages from "./BrowserSocketMessages.js"
+import * as SocketGuards from "../socket/SocketGuards.js"
 
 /**
  * The `MediaSession` over a browser voice session's socket the server accepted (`ws`, see
@@ -15,7 +16,8 @@ import * as BrowserSocketMessages from "./BrowserSocketMessages.js"
  * agent's audio goes out as binary frames as it comes, marks and `clear` as text; `send` adds the session's
  * other text messages (`transcript`, `end`). A frame that is not the protocol's (an odd number of audio
  * bytes, unknown text), a socket that drops, or a send that fails ends the session with
- * `MediaSessionFailed`. The socket is closed with the scope.
+ * `MediaSessionFailed`, as does a limit of `SocketGuards` (pings every 10 s, no frame nor pong for 30 s,
+ * 1000 events unread, a send not flushed). The socket is closed with the scope.
  */
 
 export interface BrowserMediaSession {
@@ -26,7 +28,10 @@ export interface BrowserMediaSession {
 
 const failed = (reason: string) => new MediaSessionFailed({ reason })
 
-export const make = (socket: WebSocket): Effect.Effect<BrowserMediaSession, never, Scope.Scope> =>
+export const make = (
+  socket: WebSocket,
+  options: { readonly limits?: Partial<SocketGuards.Limits> } = {}
+): Effect.Effect<BrowserMediaSession, never, Scope.Scope> =>
   Effect.gen(function* () {
     const inbound = yield* Queue.unbounded<Take.Take<InboundEvent, MediaSessionFailed>>()
     let ended = false
@@ -37,10 +42,15 @@ export const make = (socket: WebSocket): Effect.Effect<BrowserMediaSession, neve
       Queue.unsafeOffer(inbound, take)
     }
     const fail = (reason: string) => end(Take.fail(failed(reason)))
-    const offer = (event: InboundEvent) => Queue.unsafeOffer(inbound, Take.of(event))
+    const guarded = yield* SocketGuards.guard(socket, inbound, end, {
+      ...SocketGuards.browserLimits,
+      ...options.limits
+    })
+    const offer = (event: InboundEvent) => void guarded.offer(event)
 
     socket.on("message", (data, isBinary) => {
       if (ended) return
+      guarded.seen()
       const bytes = Array.isArray(data)
         ? Buffer.concat(data)
         : data instanceof ArrayBuffer
@@ -79,13 +89,7 @@ export const make = (socket: WebSocket): Effect.Effect<BrowserMediaSession, neve
       })
     )
 
-    const sendFrame = (frame: string | Uint8Array) =>
-      Effect.async<void, MediaSessionFailed>((resume) => {
-        if (socket.readyState !== WebSocket.OPEN) return resume(Effect.fail(failed("the socket is closed")))
-        socket.send(frame, { binary: typeof frame !== "string" }, (error) =>
-          resume(error === undefined || error === null ? Effect.void : Effect.fail(failed("a send failed")))
-        )
-      })
+    const sendFrame = guarded.send
     const send = (message: BrowserSocketMessages.Outbound) =>
       sendFrame(BrowserSocketMessages.encodeOutbound(message))
 

@@ -7,6 +7,7 @@ import { Deferred, Duration, Effect, Either, Queue, type Scope, Stream, Take } f
 import WebSocket from "ws"
 import * as MediaStreamMessages from "./MediaStreamMessages.js"
 import * as MuLaw from "./MuLaw.js"
+import * as SocketGuards from "../socket/SocketGuards.js"
 
 /**
  * The `MediaSession` over a Twilio Media Streams socket the server accepted (`ws`): Twilio's `connected`
@@ -16,7 +17,8 @@ import * as MuLaw from "./MuLaw.js"
  * (a partial frame waits for the next audio; a mark sends it first, padded with μ-law silence, so the
  * mark follows all the audio before it); `clear` drops the partial frame and tells Twilio to drop what it
  * queued. A frame that is not the protocol's, a socket that drops, or a send that fails ends the session
- * with `MediaSessionFailed`. The socket is closed with the scope.
+ * with `MediaSessionFailed`, as does a limit of `SocketGuards` (no frame for 10 s, 1000 events unread, a
+ * send not flushed). The socket is closed with the scope.
  */
 
 /** How long Twilio may take to say `start` once the socket is open. */
@@ -37,7 +39,10 @@ const failed = (reason: string) => new MediaSessionFailed({ reason })
 
 export const make = (
   socket: WebSocket,
-  options: { readonly startTimeout?: Duration.DurationInput } = {}
+  options: {
+    readonly startTimeout?: Duration.DurationInput
+    readonly limits?: Partial<SocketGuards.Limits>
+  } = {}
 ): Effect.Effect<TwilioMediaSession, MediaSessionFailed, Scope.Scope> =>
   Effect.gen(function* () {
     const inbound = yield* Queue.unbounded<Take.Take<InboundEvent, MediaSessionFailed>>()
@@ -57,8 +62,19 @@ export const make = (
       end(Take.fail(failed(reason)))
     }
 
+    const guarded = yield* SocketGuards.guard(
+      socket,
+      inbound,
+      (take) => {
+        // a no-op once the stream started
+        Deferred.unsafeDone(started, Effect.fail(failed("the stream ended before it started")))
+        end(take)
+      },
+      { ...SocketGuards.twilioLimits, ...options.limits }
+    )
     socket.on("message", (data, isBinary) => {
       if (ended) return
+      guarded.seen()
       if (isBinary) return fail("a binary frame is not the protocol's")
       const decoded = MediaStreamMessages.decodeInbound(data.toString())
       if (Either.isLeft(decoded)) return fail(decoded.left.reason)
@@ -77,20 +93,17 @@ export const make = (
           )
           return
         case "media":
-          Queue.unsafeOffer(
-            inbound,
-            Take.of({
-              _tag: "Audio",
-              sample_rate: MuLaw.sampleRate,
-              samples: MuLaw.decode(message.media.payload)
-            })
-          )
+          guarded.offer({
+            _tag: "Audio",
+            sample_rate: MuLaw.sampleRate,
+            samples: MuLaw.decode(message.media.payload)
+          })
           return
         case "dtmf":
-          Queue.unsafeOffer(inbound, Take.of({ _tag: "Dtmf", digit: message.dtmf.digit }))
+          guarded.offer({ _tag: "Dtmf", digit: message.dtmf.digit })
           return
         case "mark":
-          Queue.unsafeOffer(inbound, Take.of({ _tag: "Mark", name: message.mark.name }))
+          guarded.offer({ _tag: "Mark", name: message.mark.name })
           return
         case "stop":
           Deferred.unsafeDone(started, Effect.fail(failed("the stream stopped before it started")))
@@ -124,13 +137,7 @@ export const make = (
       })
     )
 
-    const sendText = (text: string) =>
-      Effect.async<void, MediaSessionFailed>((resume) => {
-        if (socket.readyState !== WebSocket.OPEN) return resume(Effect.fail(failed("the socket is closed")))
-        socket.send(text, (error) =>
-          resume(error === undefined || error === null ? Effect.void : Effect.fail(failed("a send failed")))
-        )
-      })
+    const sendText = guarded.send
 
     // the μ-law bytes waiting to fill a 20 ms frame
     let partial = new Uint8Array(0)

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { MediaSessionFailed } from "@voice-agent-platform/core/voice/MediaSession.js"
+import { Duration, Effect, Either, Queue, Stream, Take, TestClock } from "effect"
+import { EventEmitter } from "node:events"
+import type WebSocket from "ws"
+import * as SocketGuards from "../../src/socket/SocketGuards.js"
+
+/** A socket that is open and sends nothing anywhere: its sends call back only when told (`flush`). */
+class StubSocket extends EventEmitter {
+  readyState = 1
+  bufferedAmount = 0
+  pings = 0
+  pending: Array<(error?: Error) => void> = []
+  send(_frame: unknown, _options: unknown, callback: (error?: Error) => void) {
+    this.pending.push(callback)
+  }
+  ping() {
+    this.pings++
+  }
+  flush() {
+    for (const callback of this.pending.splice(0)) callback()
+  }
+}
+
+const limits: SocketGuards.Limits = {
+  idleTimeout: Duration.seconds(8),
+  pingInterval: Duration.seconds(2),
+  maxQueued: 3,
+  sendTimeout: Duration.seconds(5),
+  maxBufferedBytes: 1000
+}
+
+/** Lets forked fibers start (their sleeps then count from now). */
+const settle = Effect.repeatN(Effect.yieldNow(), 20)
+
+const guarded = Effect.gen(function* () {
+  const socket = new StubSocket()
+  const inbound = yield* Queue.unbounded<Take.Take<number, MediaSessionFailed>>()
+  let ended = false
+  const end = (take: Take.Take<number, MediaSessionFailed>) => {
+    if (ended) return
+    ended = true
+    Queue.unsafeOffer(inbound, take)
+  }
+  const guard = yield* SocketGuards.guard(socket as unknown as WebSocket, inbound, end, limits)
+  yield* settle
+  const events = Effect.either(Stream.runCollect(Stream.flattenTake(Stream.fromQueue(inbound))))
+  return { socket, guard, events, isEnded: () => ended }
+})
+
+describe("SocketGuards", () => {
+  it.scoped("pings every interval; a peer silent past the idle deadline ends the session", () =>
+    Effect.gen(function* () {
+      const { socket, guard, events, isEnded } = yield* guarded
+      yield* TestClock.adjust("6 seconds")
+      expect(socket.pings).toBe(3)
+      guard.seen() // a pong
+      yield* TestClock.adjust("6 seconds")
+      expect(isEnded()).toBe(false)
+      // quiet since the first watch after the pong (8 s): ended at most a quarter of the deadline late
+      yield* TestClock.adjust("4 seconds")
+      const result = yield* events
+      expect(Either.isLeft(result) && result.left.reason).toBe("no frame for 8 s")
+    })
+  )
+
+  it.scoped("more events waiting than the bound end the session; those before are read", () =>
+    Effect.gen(function* () {
+      const { guard, events } = yield* guarded
+      expect([1, 2, 3, 4, 5].map((n) => guard.offer(n))).toEqual([true, true, true, false, false])
+      const result = yield* events
+      expect(Either.isLeft(result) && result.left.reason).toBe("more than 3 events waited to be read")
+    })
+  )
+
+  it.scoped("a send not flushed in time fails; past the buffered bytes a send fails at once", () =>
+    Effect.gen(function* () {
+      const { socket, guard } = yield* guarded
+      const sending = yield* Effect.fork(Effect.either(guard.send("hello")))
+      yield* settle
+      yield* TestClock.adjust("5 seconds")
+      const late = yield* sending.await
+      expect(late._tag === "Success" && Either.isLeft(late.value) && late.value.left.reason).toBe(
+        "a send was not flushed in time: the peer reads too slowly"
+      )
+      const flushed = yield* Effect.fork(guard.send("again"))
+      yield* settle
+      socket.flush()
+      yield* flushed.await
+      socket.bufferedAmount = 1001
+      const refused = yield* Effect.flip(guard.send(new Uint8Array(10)))
+      expect(refused.reason).toBe("the peer reads too slowly: too much waits to be sent")
+    })
+  )
+})
