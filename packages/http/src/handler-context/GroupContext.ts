@@ -1,12 +1,14 @@
 import { HttpApi, HttpApiBuilder, HttpServer } from "@effect/platform"
 import {
   AnalysisSettings,
+  BrowserSessionLimits,
   CallRates,
   ChatSettings,
   ModelChoices,
   ModelPricing,
   OAuthProvidersConfig,
   Quotas,
+  RecordingSpool,
   SimulationConfig,
   VoiceLoopSettings
 } from "@voice-agent-platform/core"
@@ -38,6 +40,8 @@ export const everyGroupGets = [
   ChatSettings.ChatSettings,
   AnalysisSettings.AnalysisSettings,
   VoiceLoopSettings.VoiceLoopSettings,
+  BrowserSessionLimits.BrowserSessionLimit,
+  RecordingSpool.RecordingSpools,
   SimulationConfig.SimulationConfig,
   Quotas.Quotas,
   OAuthProvidersConfig.OAuthProvidersConfig,
