@@ -1,10 +1,13 @@
-import { Cause, Context, Effect, Layer, Stream } from "effect"
+import { Cause, Context, Effect, FiberSet, Layer, Stream } from "effect"
 import { CallEvents, type CallEvent } from "../calls/CallEvents.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
 import { ConversationEngine } from "../conversation/ConversationEngine.js"
 import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
+import * as OverdueCalls from "../calls/OverdueCalls.js"
+import { Transactions } from "../storage/Transactions.js"
 import { Carrier } from "./Carrier.js"
+import * as CarrierFinalStatus from "./CarrierFinalStatus.js"
 import * as CallRecording from "./CallRecording.js"
 import * as CallAudioHandOver from "./CallAudioHandOver.js"
 import type { MediaSession } from "./MediaSession.js"
@@ -25,7 +28,9 @@ import * as VoiceMetrics from "./VoiceMetrics.js"
  * (`CallAudioHandOver`: the carrier's end waits for it), then the call is hung up through the
  * carrier — or transferred, when the agent transferred it to a number its version allows; a caller who
  * hung up is left alone. The run itself ends with the carrier's status callback (`CarrierCallbacks`),
- * which brings the billed duration. A server stopping interrupts the loop: the call is hung up the same way.
+ * which brings the billed duration, or — that callback lost — with the call's final status read from the
+ * carrier (`CarrierFinalStatus`, in the background). A server stopping interrupts the loop: the call is
+ * hung up the same way.
  */
 
 export class VoiceCalls extends Context.Tag("@voice-agent-platform/core/VoiceCalls")<
@@ -115,6 +120,45 @@ export const make = Effect.gen(function* () {
   const carrier = yield* Carrier
   const loopContext = yield* Effect.context<ConversationEngine | SpeechToText | TextToSpeech>()
   const settings = yield* VoiceLoopSettings
+  const settlements = yield* FiberSet.make()
+  const settleContext = yield* Effect.context<Carrier | RunStore | CallEvents | Transactions>()
+
+  /** After the loop: the call hung up or transferred as its end asks; a caller who hung up is left alone. */
+  const finish = (
+    end: VoiceLoopEnd,
+    transferNumbers: ReadonlyArray<string>,
+    hangUp: Effect.Effect<void>,
+    report: (event: CallEvent) => Effect.Effect<void>,
+    callId: string
+  ): Effect.Effect<void> => {
+    switch (end.reason) {
+      case "hangup":
+        return Effect.void
+      case "transfer":
+        if (transferNumbers.includes(end.destination_number)) {
+          return carrier
+            .transfer(callId, end.destination_number)
+            .pipe(
+              Effect.catchAll((error) =>
+                Effect.zipRight(
+                  report({ type: "log", level: "error", message: `The transfer failed: ${error.message}` }),
+                  hangUp
+                )
+              )
+            )
+        }
+        return Effect.zipRight(
+          report({
+            type: "log",
+            level: "warning",
+            message: `The transfer to ${end.destination_number} is not allowed by the agent; the call is hung up`
+          }),
+          hangUp
+        )
+      default:
+        return hangUp
+    }
+  }
 
   const serve = (runId: RunId, callId: string, media: MediaSession) =>
     Effect.gen(function* () {
@@ -158,32 +202,20 @@ export const make = Effect.gen(function* () {
       yield* report({ type: "log", level: end.reason === "error" ? "error" : "info", message: endLine(end) })
       if (recording.seconds() > 0) yield* report({ type: "recording", bytes: recording.wav() })
       yield* report({ type: "log", level: "info", message: CallAudioHandOver.handedOverMessage })
-      switch (end.reason) {
-        case "hangup":
-          return
-        case "transfer":
-          if (version.transfer_numbers.includes(end.destination_number)) {
-            yield* carrier
-              .transfer(callId, end.destination_number)
-              .pipe(
-                Effect.catchAll((error) =>
-                  Effect.zipRight(
-                    report({ type: "log", level: "error", message: `The transfer failed: ${error.message}` }),
-                    hangUp
-                  )
-                )
-              )
-            return
-          }
-          yield* report({
-            type: "log",
-            level: "warning",
-            message: `The transfer to ${end.destination_number} is not allowed by the agent; the call is hung up`
-          })
-          return yield* hangUp
-        default:
-          return yield* hangUp
-      }
+      yield* finish(end, version.transfer_numbers, hangUp, report, callId)
+      // the run ends with the carrier's final status callback, or, should it be lost, with a read of it
+      yield* FiberSet.run(
+        settlements,
+        CarrierFinalStatus.settle({
+          organization_id: organizationId,
+          run_id: runId,
+          call_id: callId,
+          reclaim_at: OverdueCalls.reclaimAt(
+            version.run.created_at,
+            version.agent.workflow_configurations.max_call_duration_seconds
+          )
+        }).pipe(Effect.provide(settleContext))
+      )
     }).pipe(
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause)
@@ -201,5 +233,12 @@ export const make = Effect.gen(function* () {
 export const layer: Layer.Layer<
   VoiceCalls,
   never,
-  CallEvents | RuntimeTools | RunStore | Carrier | ConversationEngine | SpeechToText | TextToSpeech
-> = Layer.effect(VoiceCalls, make)
+  | CallEvents
+  | RuntimeTools
+  | RunStore
+  | Carrier
+  | ConversationEngine
+  | SpeechToText
+  | TextToSpeech
+  | Transactions
+> = Layer.scoped(VoiceCalls, make)
