@@ -71,7 +71,8 @@ export const layer: Layer.Layer<Services, never, Ports> = Layer.mergeAll(
   ApiKeys.layer,
   ApiKeyUse.layer,
   CallEvents.layer,
-  CallPlacement.layer,
+  // a call the runtime refused ends through CallEvents, like every other end
+  CallPlacement.layer.pipe(Layer.provide(CallEvents.layer)),
   Campaigns.layer,
   DoNotCallList.layer,
   Improvements.layer,

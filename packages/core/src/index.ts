@@ -113,6 +113,10 @@ export * as StreamToken from "./voice/StreamToken.js"
 export * as CarrierAddresses from "./voice/CarrierAddresses.js"
 export * as CarrierCallbacks from "./voice/CarrierCallbacks.js"
 export * as CarrierTelephony from "./voice/CarrierTelephony.js"
+export * as CarrierDialOutcome from "./voice/CarrierDialOutcome.js"
+export * as CarrierFinalStatus from "./voice/CarrierFinalStatus.js"
+export * as CarrierPrice from "./voice/CarrierPrice.js"
+export * as CarrierTimings from "./voice/CarrierTimings.js"
 
 // Idempotency keys
 export * as IdempotencyKey from "./idempotency/IdempotencyKey.js"
@@ -252,7 +256,6 @@ export * as EmbeddedModel from "./language-model/embedded/EmbeddedModel.js"
 
 // Observability: a span per service operation, the operator's log lines and metrics
 export * as OperationalEvents from "./observability/OperationalEvents.js"
-export * as OperationSpans from "./observability/OperationSpans.js"
 export * as SpanAttributes from "./observability/SpanAttributes.js"
 
 // Voice: speech to text

@@ -147,7 +147,11 @@ export const runStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
         const id = run.workflow_run_id
         // nothing dialed yet: no socket
         expect(yield* runs.claimMedia(id, dialed, at(1))).toBe(false)
+        expect(yield* runs.carrierCallOf(id)).toEqual(Option.none())
         yield* runs.recordCarrierCall(id, dialed)
+        // the first call kept wins: another (a later callback's) changes nothing
+        yield* runs.recordCarrierCall(id, other)
+        expect(yield* runs.carrierCallOf(id)).toEqual(Option.some(dialed))
         expect(yield* runs.claimMedia(id, other, at(1))).toBe(false)
         const racing = yield* Effect.all(
           [runs.claimMedia(id, dialed, at(2)), runs.claimMedia(id, dialed, at(2))],

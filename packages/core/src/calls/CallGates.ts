@@ -4,7 +4,7 @@ import * as TimeZoneCandidates from "../calling-hours/TimeZoneCandidates.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { PhoneNumber } from "../phone-numbers/PhoneNumber.js"
 import type { ChannelReservation } from "./OutboundChannels.js"
-import { reclaimGraceSeconds } from "./OutboundChannels.js"
+import { holdSeconds } from "./OutboundChannels.js"
 
 /**
  * The gates every outbound call passes, in the contract's order: a permanent refusal before a retryable
@@ -48,8 +48,8 @@ export const beforeChannel = (phoneNumber: string, doNotCall: boolean, now: Date
 }
 
 /**
- * Gate 3's reservation for a call of `agent`: held until the call ends, or taken back after the agent's
- * longest call and a grace (`reclaimGraceSeconds`) if its end is never reported.
+ * Gate 3's reservation for a call of `agent`: held until the call ends, or taken back after the time
+ * before the answer, the agent's longest call and a grace (`holdSeconds`) if its end is never reported.
  */
 export const channelHold = (
   organizationId: OrganizationId,
@@ -61,7 +61,7 @@ export const channelHold = (
   organization_id: organizationId,
   reserved_at: now,
   expires_at: new Date(
-    now.getTime() + (agent.workflow_configurations.max_call_duration_seconds + reclaimGraceSeconds) * 1000
+    now.getTime() + holdSeconds(agent.workflow_configurations.max_call_duration_seconds) * 1000
   ),
   expected_release_at: null
 })

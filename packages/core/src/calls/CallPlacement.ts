@@ -22,6 +22,7 @@ import { newRun } from "../runs/NewRun.js"
 import { RunStore } from "../runs/RunStore.js"
 import { ChannelsBusy, DoNotCallListed, NoCallerId, OutsideCallingHours } from "./CallErrors.js"
 import * as CallGates from "./CallGates.js"
+import { CallEvents } from "./CallEvents.js"
 import { ChannelStore } from "./ChannelStore.js"
 import { Telephony } from "./Telephony.js"
 import { TelephonyUnavailable } from "./CallErrors.js"
@@ -75,6 +76,7 @@ export const layer = Layer.effect(
     const channels = yield* ChannelStore
     const runs = yield* RunStore
     const telephony = yield* Telephony
+    const events = yield* CallEvents
     const random = yield* SecureRandom
 
     const resolveAgent = (organizationId: OrganizationId, ref: AgentRef | string) =>
@@ -203,17 +205,25 @@ export const layer = Layer.effect(
             ).pipe(
               Effect.onExit((exit) =>
                 Exit.isFailure(exit)
-                  ? Effect.gen(function* () {
-                      const failedAt = new Date(yield* Clock.currentTimeMillis)
-                      const failed = yield* runs.update(request.organizationId, run.workflow_run_id, {
+                  ? // an end like any other (`CallEvents`): the channel freed once, its webhooks, ledger
+                    // line and "call ended" count; should even that fail, the channel is freed here
+                    events
+                      .report(request.organizationId, run.workflow_run_id, {
+                        type: "ended",
                         status: "failed",
-                        ended_at: failedAt,
-                        channel_reservation_id: null
+                        duration_seconds: 0
                       })
-                      yield* release
-                      // an end like any other for the operator: its "call ended" line and count
-                      if (Option.isSome(failed)) yield* OperationalEvents.callEnded(failed.value)
-                    })
+                      .pipe(
+                        Effect.catchAllCause((cause) =>
+                          Effect.zipRight(
+                            Effect.logWarning(
+                              `run ${run.workflow_run_id}: the refused call's end was not written`,
+                              cause
+                            ),
+                            release
+                          )
+                        )
+                      )
                   : Effect.void
               )
             )

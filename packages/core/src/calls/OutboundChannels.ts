@@ -19,6 +19,24 @@ export const retryAfterBounds = { min: 1, max: 300, unknown: 30 } as const
 /** Extra time a call gets past its agent's maximum duration before its channel is reclaimed. */
 export const reclaimGraceSeconds = 60
 
+/** How long a call may ring unanswered: a carrier is dialed with it (Twilio's `Timeout`, its default too). */
+export const ringTimeoutSeconds = 60
+
+/**
+ * The time a call may take before it is answered, which its maximum duration does not count (a carrier
+ * counts that from the answer: Twilio's `TimeLimit`): its ring timeout, and as long again for the carrier
+ * to set it up (its queue, the dial's own round trip).
+ */
+export const beforeAnswerSeconds = 2 * ringTimeoutSeconds
+
+/**
+ * The longest a call's channel is held, from its placing: the time before the answer, the agent's
+ * maximum duration, and the grace. A live call is reclaimed then (`OverdueCalls`), not before: a call
+ * that rang long is still talking up to its maximum duration.
+ */
+export const holdSeconds = (maxCallDurationSeconds: number): number =>
+  beforeAnswerSeconds + maxCallDurationSeconds + reclaimGraceSeconds
+
 export type ChannelDecision =
   { readonly _tag: "Granted" } | { readonly _tag: "Busy"; readonly retryAfterSeconds: number }
 

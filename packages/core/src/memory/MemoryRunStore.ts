@@ -92,8 +92,10 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       findAnyOrganization: (id) => db.atomically(() => Option.fromNullable(runs.get(id))),
       recordCarrierCall: (id, callId) =>
         db.atomically(() => {
-          if (runs.get(id) !== undefined) carrierCalls.set(id, { callId, mediaTaken: false })
+          if (runs.get(id) !== undefined && carrierCalls.get(id) === undefined)
+            carrierCalls.set(id, { callId, mediaTaken: false })
         }),
+      carrierCallOf: (id) => db.atomically(() => Option.fromNullable(carrierCalls.get(id)?.callId)),
       claimMedia: (id, callId) =>
         db.atomically(() => {
           const run = runs.get(id)

@@ -120,8 +120,13 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
      * global run id; everything an organization asks for goes through `find`.
      */
     readonly findAnyOrganization: (id: RunId) => Effect.Effect<Option.Option<Run>>
-    /** Keeps the carrier's id of the run's call (Twilio's CallSid), once the dial succeeded. */
+    /**
+     * Keeps the carrier's id of the run's call (Twilio's CallSid) unless one is kept already: the first
+     * wins (the dial's answer, or — when that answer was lost — the first signed callback naming the call).
+     */
     readonly recordCarrierCall: (id: RunId, callId: string) => Effect.Effect<void>
+    /** The carrier's id of the run's call, once kept (`recordCarrierCall`). */
+    readonly carrierCallOf: (id: RunId) => Effect.Effect<Option.Option<string>>
     /**
      * Takes the run's media socket for the call `callId`, once: true only when the run is a live phone run
      * whose dialed call is `callId` and whose socket was not taken before (by any server). Atomic: of two

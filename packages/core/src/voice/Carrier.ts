@@ -86,6 +86,18 @@ export interface CallPrice {
   readonly currency: string
 }
 
+/** A call as the carrier reports it when asked (`fetchCall`, `findCalls`). */
+export interface CarrierCall {
+  readonly call_id: string
+  readonly status: CarrierCallStatus
+  /** The billed duration in seconds, once the call ended; null before. */
+  readonly duration_seconds: number | null
+  /** What it cost; null while the carrier has not settled it. */
+  readonly price: CallPrice | null
+  /** When the carrier created it; null when it did not say. */
+  readonly created_at: Date | null
+}
+
 export class Carrier extends Context.Tag("@voice-agent-platform/core/Carrier")<
   Carrier,
   {
@@ -99,13 +111,24 @@ export class Carrier extends Context.Tag("@voice-agent-platform/core/Carrier")<
     readonly transfer: (callId: string, to: string) => Effect.Effect<void, CarrierRequestError>
     /** What the answer webhook returns: connect the call's audio to `streamUrl` (a ws(s) URL). */
     readonly answerDocument: (streamUrl: string) => AnswerDocument
+    /** What the answer webhook returns for a call that has no run to talk to: end it, saying nothing. */
+    readonly hangUpDocument: AnswerDocument
     /** Whether a webhook comes from the carrier (a signature over its URL and parameters). */
     readonly verifyWebhook: (webhook: CarrierWebhook) => Effect.Effect<void, InvalidCarrierSignature>
+    /** The call a webhook's parameters name (Twilio's `CallSid`), or null when they name none validly. */
+    readonly callIdOf: (params: ReadonlyArray<readonly [string, string]>) => string | null
     /** A status callback's parameters, read. */
     readonly parseStatus: (
       params: ReadonlyArray<readonly [string, string]>
     ) => Effect.Effect<StatusCallback, InvalidCarrierCallback>
     /** What the call cost; null while the carrier has not settled it. */
     readonly callPrice: (callId: string) => Effect.Effect<CallPrice | null, CarrierRequestError>
+    /** The call as the carrier has it now (its status, billed duration and price). */
+    readonly fetchCall: (callId: string) => Effect.Effect<CarrierCall, CarrierRequestError>
+    /** The carrier's newest calls from `from` to `to`, whatever their status (a lost dial's look-up). */
+    readonly findCalls: (query: {
+      readonly to: string
+      readonly from: string
+    }) => Effect.Effect<ReadonlyArray<CarrierCall>, CarrierRequestError>
   }
 >() {}

@@ -6,9 +6,15 @@ import { Schema } from "effect"
  * where they are identifiers (an HTTP status, an error code).
  */
 
-/** The carrier could not be reached, failed (5xx), or answered something that is not what its API sends. */
+/**
+ * The carrier could not be reached, failed (5xx), or answered something that is not what its API sends.
+ * `outcome_unknown` is true when the request may have reached the carrier and been carried out all the
+ * same (a 5xx, a connection dropped after it was sent, a 2xx answer that could not be read): for a dial,
+ * the call may exist and be ringing. False when it certainly was not (the connection was refused, 429).
+ */
 export class CarrierUnavailable extends Schema.TaggedError<CarrierUnavailable>()("CarrierUnavailable", {
-  reason: Schema.String
+  reason: Schema.String,
+  outcome_unknown: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {
   override get message() {
     return `carrier_unavailable: ${this.reason}`
@@ -31,7 +37,7 @@ export class CarrierRefused extends Schema.TaggedError<CarrierRefused>()("Carrie
   }
 }
 
-/** The carrier did not answer within the request's deadline. */
+/** The carrier did not answer within the request's deadline (the request may have been carried out). */
 export class CarrierDeadline extends Schema.TaggedError<CarrierDeadline>()("CarrierDeadline", {
   timeout_ms: Schema.NonNegativeInt
 }) {
@@ -66,3 +72,11 @@ export type CarrierRequestError = CarrierUnavailable | CarrierRefused | CarrierD
 /** Whether trying the same request again later may work: an unreachable carrier, or one that ran out of time. */
 export const isTransient = (error: CarrierRequestError): boolean =>
   error._tag === "CarrierUnavailable" || error._tag === "CarrierDeadline"
+
+/**
+ * Whether the request may have been carried out although it failed: a deadline passed or the answer was
+ * lost or unreadable. A dial failing so is not a refusal: the call may be ringing (`CarrierDialOutcome`).
+ * A refusal (4xx) and an unreachable carrier are definite: nothing was done.
+ */
+export const outcomeUnknown = (error: CarrierRequestError): boolean =>
+  error._tag === "CarrierDeadline" || (error._tag === "CarrierUnavailable" && error.outcome_unknown)

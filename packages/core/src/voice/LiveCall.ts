@@ -15,7 +15,8 @@ import { isFinal } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
 import type { RunStore } from "../runs/RunStore.js"
 import type { CallRecording } from "./CallRecording.js"
-import type { InboundEvent, MediaSession, MediaSessionFailed } from "./MediaSession.js"
+import type { InboundEvent, MediaSession } from "./MediaSession.js"
+import type { MediaSessionFailed } from "./LiveCallErrors.js"
 import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
 
 /**

@@ -16,3 +16,17 @@ export class BrowserSessionsBusy extends Schema.TaggedError<BrowserSessionsBusy>
     return `The organization already has ${this.limit} live browser voice sessions, its limit; retry after ${this.retry_after_seconds} seconds`
   }
 }
+
+/** The transport failed (its socket dropped, a message it could not send). */
+export class MediaSessionFailed extends Schema.TaggedError<MediaSessionFailed>()("MediaSessionFailed", {
+  reason: Schema.String
+}) {}
+
+/** Why a token was refused; the socket is refused the same way for all of them, so the reason is for logs. */
+export class StreamTokenRefused extends Schema.TaggedError<StreamTokenRefused>()("StreamTokenRefused", {
+  reason: Schema.Literal("malformed", "bad_signature", "expired")
+}) {
+  override get message(): string {
+    return `The media stream token is refused (${this.reason})`
+  }
+}

@@ -1,4 +1,5 @@
-import { Schema, type Effect, type Stream } from "effect"
+import type { Effect, Stream } from "effect"
+import { MediaSessionFailed } from "./LiveCallErrors.js"
 
 /**
  * The media session port: one call's audio transport as the voice loop sees it, whatever carries it (a
@@ -20,11 +21,6 @@ export type InboundEvent =
   | { readonly _tag: "Mark"; readonly name: string }
   /** The caller's side ended the stream (hung up, closed the page). No event follows. */
   | { readonly _tag: "Stopped" }
-
-/** The transport failed (its socket dropped, a message it could not send). */
-export class MediaSessionFailed extends Schema.TaggedError<MediaSessionFailed>()("MediaSessionFailed", {
-  reason: Schema.String
-}) {}
 
 export interface MediaSession {
   /** The transport's audio rate (samples a second): 8000 for a phone call, 16000 for the browser. */

@@ -1,6 +1,7 @@
 import { Effect, Queue, Ref, Stream, Take } from "effect"
 import { textFrame } from "./EmbeddedSpeechToText.js"
-import { type InboundEvent, type MediaSession, MediaSessionFailed } from "./MediaSession.js"
+import { type InboundEvent, type MediaSession } from "./MediaSession.js"
+import { MediaSessionFailed } from "./LiveCallErrors.js"
 
 /**
  * A media session in memory, for tests and the simulator: the test plays the caller's side (`push`,

@@ -1,5 +1,6 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import * as HmacSignatures from "../signing/HmacSignatures.js"
+import { StreamTokenRefused } from "./LiveCallErrors.js"
 
 /**
  * The capability in a run's media socket path (`/telephony/twilio/stream/{workflow_run_id}/{token}`):
@@ -14,15 +15,6 @@ import * as HmacSignatures from "../signing/HmacSignatures.js"
 
 /** The shortest secret accepted: HMAC-SHA256 is weakened by a shorter one. */
 export const minimumSecretBytes = 32
-
-/** Why a token was refused; the socket is refused the same way for all of them, so the reason is for logs. */
-export class StreamTokenRefused extends Schema.TaggedError<StreamTokenRefused>()("StreamTokenRefused", {
-  reason: Schema.Literal("malformed", "bad_signature", "expired")
-}) {
-  override get message(): string {
-    return `The media stream token is refused (${this.reason})`
-  }
-}
 
 const checkedSecret = (secret: Uint8Array): Effect.Effect<Uint8Array> =>
   secret.length < minimumSecretBytes

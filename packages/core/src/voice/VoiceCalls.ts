@@ -1,10 +1,13 @@
-import { Cause, Context, Effect, Layer } from "effect"
+import { Cause, Context, Effect, FiberSet, Layer } from "effect"
 import { CallEvents, type CallEvent } from "../calls/CallEvents.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
 import { ConversationEngine } from "../conversation/ConversationEngine.js"
 import type { RunId } from "../runs/RunId.js"
 import { RunStore } from "../runs/RunStore.js"
+import * as OverdueCalls from "../calls/OverdueCalls.js"
+import { Transactions } from "../storage/Transactions.js"
 import { Carrier } from "./Carrier.js"
+import * as CarrierFinalStatus from "./CarrierFinalStatus.js"
 import * as CallRecording from "./CallRecording.js"
 import * as CallAudioHandOver from "./CallAudioHandOver.js"
 import * as LiveCall from "./LiveCall.js"
@@ -28,7 +31,9 @@ import * as VoiceMetrics from "./VoiceMetrics.js"
  * (`CallAudioHandOver`: the carrier's end waits for it), then the call is hung up through the
  * carrier — or transferred, when the agent transferred it to a number its version allows; a caller who
  * hung up is left alone. The run itself ends with the carrier's status callback (`CarrierCallbacks`),
- * which brings the billed duration. A server stopping interrupts the loop: the call is hung up the same way.
+ * which brings the billed duration — or, should that callback be lost, with the call's final status read
+ * from the carrier (`CarrierFinalStatus`, in the background). A server stopping interrupts the loop: the
+ * call is hung up the same way.
  */
 
 export class VoiceCalls extends Context.Tag("@voice-agent-platform/core/VoiceCalls")<
@@ -118,6 +123,8 @@ export const make = Effect.gen(function* () {
   const loopContext = yield* Effect.context<ConversationEngine | SpeechToText | TextToSpeech>()
   const settings = yield* VoiceLoopSettings
   const spools = yield* RecordingSpools
+  const settlements = yield* FiberSet.make()
+  const settleContext = yield* Effect.context<Carrier | RunStore | CallEvents | Transactions>()
 
   const serve = (runId: RunId, callId: string, media: MediaSession) =>
     Effect.gen(function* () {
@@ -195,6 +202,19 @@ export const make = Effect.gen(function* () {
           })
           yield* audio.detach
           yield* carrierEnd(end)
+          // the run ends with the carrier's final status callback, or, should it be lost, with a read of it
+          yield* FiberSet.run(
+            settlements,
+            CarrierFinalStatus.settle({
+              organization_id: organizationId,
+              run_id: runId,
+              call_id: callId,
+              reclaim_at: OverdueCalls.reclaimAt(
+                version.run.created_at,
+                version.agent.workflow_configurations.max_call_duration_seconds
+              )
+            }).pipe(Effect.provide(settleContext))
+          )
           yield* audio.ended(LiveCall.audioEndTimeout)
           const wav = yield* recording.wav
           if (wav !== null) yield* report({ type: "recording", bytes: wav })
@@ -238,5 +258,12 @@ export const make = Effect.gen(function* () {
 export const layer: Layer.Layer<
   VoiceCalls,
   never,
-  CallEvents | RuntimeTools | RunStore | Carrier | ConversationEngine | SpeechToText | TextToSpeech
-> = Layer.effect(VoiceCalls, make)
+  | CallEvents
+  | RuntimeTools
+  | RunStore
+  | Carrier
+  | ConversationEngine
+  | SpeechToText
+  | TextToSpeech
+  | Transactions
+> = Layer.scoped(VoiceCalls, make)

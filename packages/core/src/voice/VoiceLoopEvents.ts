@@ -1,6 +1,7 @@
 import type { Either, Fiber } from "effect"
 import type { ReplyEnd } from "../conversation/ConversationEngine.js"
-import type { InboundEvent, MediaSessionFailed } from "./MediaSession.js"
+import type { InboundEvent } from "./MediaSession.js"
+import type { MediaSessionFailed } from "./LiveCallErrors.js"
 import type { TranscriptEvent } from "./SpeechToText.js"
 import type { SpeechToTextError } from "./SpeechToTextErrors.js"
 import type * as TurnLatency from "./TurnLatency.js"

@@ -4,7 +4,7 @@ import { defaultWorkflowConfigurations } from "../../src/agents/Agent.js"
 import * as CallingHours from "../../src/calling-hours/CallingHours.js"
 import * as TimeZoneCandidates from "../../src/calling-hours/TimeZoneCandidates.js"
 import * as CallGates from "../../src/calls/CallGates.js"
-import { reclaimGraceSeconds } from "../../src/calls/OutboundChannels.js"
+import { beforeAnswerSeconds, reclaimGraceSeconds } from "../../src/calls/OutboundChannels.js"
 import { OrganizationId } from "../../src/organizations/Organization.js"
 
 const warsaw = "+48500100200"
@@ -50,7 +50,7 @@ describe("CallGates.beforeChannel", () => {
 
 describe("CallGates.channelHold", () => {
   it.prop(
-    "holds the channel for the agent's longest call and the grace",
+    "holds the channel for the time before the answer, the agent's longest call and the grace",
     [FastCheck.integer({ min: 1, max: 7200 }), instants],
     ([maxSeconds, now]) => {
       const agent = {
@@ -61,7 +61,7 @@ describe("CallGates.channelHold", () => {
         id: "r-1",
         organization_id: 7,
         reserved_at: now,
-        expires_at: new Date(now.getTime() + (maxSeconds + reclaimGraceSeconds) * 1000),
+        expires_at: new Date(now.getTime() + (beforeAnswerSeconds + maxSeconds + reclaimGraceSeconds) * 1000),
         expected_release_at: null
       })
     }

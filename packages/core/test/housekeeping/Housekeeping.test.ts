@@ -216,7 +216,8 @@ describe("Housekeeping", () => {
         // the one channel is taken
         expect(Either.isLeft(yield* Effect.either(place()))).toBe(true)
         const max = agent.workflow_configurations.max_call_duration_seconds
-        const reclaimAt = max + 60
+        // the time before the answer (ringing, the carrier's queue) and the grace on top of the maximum
+        const reclaimAt = 120 + max + 60
 
         yield* TestClock.adjust(`${reclaimAt - 1} seconds`)
         expect((yield* stored(organization.id, run.workflow_run_id)).status).toBe("in_progress")
@@ -257,7 +258,8 @@ describe("Housekeeping", () => {
       const ended = yield* placedCall()
       yield* ended.report({ type: "ended", status: "busy", duration_seconds: 0 })
       const reclaim = yield* CallReclaim.CallReclaim
-      yield* TestClock.adjust(`${agent.workflow_configurations.max_call_duration_seconds + 59} seconds`)
+      // the time before the answer (120 s), the maximum and the grace (60 s), less a second
+      yield* TestClock.adjust(`${120 + agent.workflow_configurations.max_call_duration_seconds + 59} seconds`)
       expect(yield* reclaim.reclaim).toEqual([])
       yield* TestClock.adjust("1 second")
       expect(yield* reclaim.reclaim).toEqual([run.workflow_run_id])

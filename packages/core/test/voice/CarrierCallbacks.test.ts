@@ -34,7 +34,11 @@ const carrier = Layer.succeed(
         answered_by: null,
         timestamp: null
       }),
-    callPrice: () => Effect.succeed(null)
+    callPrice: () => Effect.succeed(null),
+    hangUpDocument: { content_type: "text/xml", body: "<Response><Hangup/></Response>" },
+    fetchCall: () => Effect.dieMessage("not used"),
+    findCalls: () => Effect.succeed([]),
+    callIdOf: () => null
   })
 )
 const addresses = CarrierAddresses.layer("https://voice.example.com/", "s".repeat(32))

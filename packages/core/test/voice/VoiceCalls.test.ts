@@ -40,7 +40,11 @@ const carrier = Layer.succeed(
     answerDocument: () => ({ content_type: "text/xml", body: "" }),
     verifyWebhook: () => Effect.void,
     parseStatus: () => Effect.dieMessage("not used"),
-    callPrice: () => Effect.succeed(null)
+    callPrice: () => Effect.succeed(null),
+    hangUpDocument: { content_type: "text/xml", body: "<Response><Hangup/></Response>" },
+    fetchCall: () => Effect.dieMessage("not used"),
+    findCalls: () => Effect.succeed([]),
+    callIdOf: () => null
   })
 )
 

@@ -1,11 +1,11 @@
-import { StreamToken, VoiceLoopSettings } from "@voice-agent-platform/core"
+import { CarrierTimings, StreamToken, VoiceLoopSettings } from "@voice-agent-platform/core"
 import {
   DeepgramSpeechToText,
   ElevenLabsSpeech,
   OpenAiSpeech,
   TwilioRestClient
 } from "@voice-agent-platform/voice"
-import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
+import { Config, ConfigError, Duration, Effect, Either, Option, Redacted } from "effect"
 
 /**
  * The voice settings of the bundled server (issue 27): which telephony places calls, and which speech
@@ -27,6 +27,8 @@ export type TelephonySettings =
       readonly publicBaseUrl: string
       /** `MEDIA_STREAM_SECRET`: signs the media sockets' tokens; the same on every server behind the address. */
       readonly mediaStreamSecret: Redacted.Redacted<string>
+      /** `CARRIER_LOST_DIAL_CHECK_SECONDS`, `CARRIER_FINAL_STATUS_CHECK_SECONDS`. */
+      readonly carrierTimings: CarrierTimings.Timings
     }
 
 /** What a real call hears with (`STT_PROVIDER`). */
@@ -77,7 +79,13 @@ export const telephonyConfig: Config.Config<TelephonySettings> = Config.all({
   ),
   defaultFrom: Config.option(Config.nonEmptyString("TWILIO_DEFAULT_FROM")),
   publicBaseUrl: Config.option(Config.nonEmptyString("PUBLIC_BASE_URL")),
-  secret: Config.option(Config.redacted("MEDIA_STREAM_SECRET"))
+  secret: Config.option(Config.redacted("MEDIA_STREAM_SECRET")),
+  lostDialCheck: Config.number("CARRIER_LOST_DIAL_CHECK_SECONDS").pipe(
+    Config.withDefault(Duration.toSeconds(CarrierTimings.defaults.lostDialCheck))
+  ),
+  finalStatusCheck: Config.number("CARRIER_FINAL_STATUS_CHECK_SECONDS").pipe(
+    Config.withDefault(Duration.toSeconds(CarrierTimings.defaults.finalStatusCheck))
+  )
 }).pipe(
   Config.mapOrFail((read): Either.Either<TelephonySettings, ConfigError.ConfigError> => {
     if (read.kind === "simulated") return Either.right({ kind: "simulated" })
@@ -120,12 +128,27 @@ export const telephonyConfig: Config.Config<TelephonySettings> = Config.all({
         `MEDIA_STREAM_SECRET must be at least ${StreamToken.minimumSecretBytes} bytes`
       )
     }
+    for (const [name, seconds] of [
+      ["CARRIER_LOST_DIAL_CHECK_SECONDS", read.lostDialCheck],
+      ["CARRIER_FINAL_STATUS_CHECK_SECONDS", read.finalStatusCheck]
+    ] as const) {
+      if (!(seconds >= CarrierTimings.bounds.min && seconds <= CarrierTimings.bounds.max)) {
+        return invalid(
+          name,
+          `${name} must be a number of seconds from ${CarrierTimings.bounds.min} to ${CarrierTimings.bounds.max}`
+        )
+      }
+    }
     return Either.right({
       kind: "twilio",
       twilio: { accountSid: read.accountSid.value, authToken: read.authToken.value, baseUrl: read.baseUrl },
       defaultFrom: read.defaultFrom,
       publicBaseUrl: base.value,
-      mediaStreamSecret: read.secret.value
+      mediaStreamSecret: read.secret.value,
+      carrierTimings: {
+        lostDialCheck: Duration.millis(Math.round(read.lostDialCheck * 1000)),
+        finalStatusCheck: Duration.millis(Math.round(read.finalStatusCheck * 1000))
+      }
     })
   })
 )

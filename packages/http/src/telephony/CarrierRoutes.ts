@@ -10,7 +10,9 @@ import * as EdgeRequest from "../edge/EdgeRequest.js"
  * (answered with the document that connects the call's audio to the run's media socket) and
  * `POST /telephony/{provider}/status/{run}` (the call's progress; 204). Form bodies of at most
  * `maxBodyBytes` (413 past it). A missing or wrong signature is 403 and changes nothing; a body that is not a status
- * callback 400; an unknown run 404; an answer for an ended call 409.
+ * callback 400; a status callback for an unknown run 404. A signed answer for a run that ended or does not
+ * exist is answered 200 with the carrier's hang-up document (`<Response><Hangup/></Response>`): an error
+ * there would have the carrier play its error message to the callee.
  */
 
 /** The largest webhook body read: Twilio's are about a kilobyte. */

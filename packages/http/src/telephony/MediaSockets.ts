@@ -1,12 +1,12 @@
 import {
   CarrierAddresses,
   CarrierCallbacks,
-  MediaSession,
   Run,
   RunId,
   RunStore,
   StreamToken,
-  VoiceCalls
+  VoiceCalls,
+  LiveCallErrors
 } from "@voice-agent-platform/core"
 import { TwilioMediaSession } from "@voice-agent-platform/voice"
 import { Clock, Effect, FiberSet, Layer, Option, Runtime } from "effect"
@@ -87,11 +87,11 @@ export const layer = Layer.scopedDiscard(
     const bind = (runId: RunId.RunId, media: TwilioMediaSession.TwilioMediaSession) =>
       Effect.gen(function* () {
         if (addresses.account !== null && media.accountSid !== addresses.account) {
-          return yield* new MediaSession.MediaSessionFailed({ reason: "its start names another account" })
+          return yield* new LiveCallErrors.MediaSessionFailed({ reason: "its start names another account" })
         }
         const now = new Date(yield* Clock.currentTimeMillis)
         if (!(yield* runs.claimMedia(runId, media.callSid, now))) {
-          return yield* new MediaSession.MediaSessionFailed({
+          return yield* new LiveCallErrors.MediaSessionFailed({
             reason: "its start names another call than the run's, or the run's socket was taken"
           })
         }

@@ -4,6 +4,7 @@ import {
   CarrierAddresses,
   CarrierCallbacks,
   CarrierTelephony,
+  CarrierTimings,
   ConversationEngine,
   EmbeddedSpeechToText,
   EmbeddedTextToSpeech,
@@ -36,15 +37,19 @@ import type { TelephonySettings, VoiceSettings } from "../server/VoiceConfig.js"
 
 type Twilio = Extract<TelephonySettings, { readonly kind: "twilio" }>
 
-/** The Twilio carrier and its addresses (options were checked when the configuration was read). */
+/**
+ * The Twilio carrier, its addresses and when the engine asks it instead of waiting for its callbacks
+ * (options were checked when the configuration was read).
+ */
 export const carrier = (twilio: Twilio) =>
-  Layer.merge(
+  Layer.mergeAll(
     Layer.orDie(TwilioCarrier.layer(twilio.twilio)),
     CarrierAddresses.layer(
       twilio.publicBaseUrl,
       Redacted.value(twilio.mediaStreamSecret),
       twilio.twilio.accountSid
-    )
+    ),
+    Layer.succeed(CarrierTimings.CarrierTimings, twilio.carrierTimings)
   )
 
 /** The telephony that dials through the carrier, `TWILIO_DEFAULT_FROM` its fallback caller id. */

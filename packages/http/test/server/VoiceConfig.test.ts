@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Either, Option, Redacted } from "effect"
 import * as ServerConfig from "../../src/server/ServerConfig.js"
 
 const twilio: Record<string, string> = {
@@ -42,6 +42,23 @@ describe("voice server configuration", () => {
       // the keys are redacted wherever the settings are printed
       expect(JSON.stringify(voice)).not.toContain(twilio.TWILIO_AUTH_TOKEN)
       expect(String(voice.telephony.mediaStreamSecret)).not.toContain("secret of")
+      // when the engine asks Twilio instead of waiting for its callbacks: 5 s and 15 s unless set
+      expect(voice.telephony.carrierTimings).toEqual({
+        lostDialCheck: Duration.seconds(5),
+        finalStatusCheck: Duration.seconds(15)
+      })
+      const quick = Either.getOrThrow(
+        yield* read({
+          ...twilio,
+          CARRIER_LOST_DIAL_CHECK_SECONDS: "0.5",
+          CARRIER_FINAL_STATUS_CHECK_SECONDS: "2"
+        })
+      )
+      if (quick.telephony.kind !== "twilio") return
+      expect(quick.telephony.carrierTimings).toEqual({
+        lostDialCheck: Duration.millis(500),
+        finalStatusCheck: Duration.seconds(2)
+      })
     })
   )
 
@@ -75,6 +92,11 @@ describe("voice server configuration", () => {
         "TWILIO_API_BASE_URL must be"
       )
       expect(yield* refusal({ TELEPHONY: "vonage" })).toContain("TELEPHONY")
+      for (const name of ["CARRIER_LOST_DIAL_CHECK_SECONDS", "CARRIER_FINAL_STATUS_CHECK_SECONDS"]) {
+        for (const value of ["0", "601", "soon"]) {
+          expect(yield* refusal({ ...twilio, [name]: value })).toContain(name)
+        }
+      }
     })
   )
 

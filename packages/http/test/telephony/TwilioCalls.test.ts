@@ -191,7 +191,11 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
       const completed = twilio.statusParams(call!, "completed", 3, [["CallDuration", "7"]])
       expect((yield* twilio.postSigned(statusUrl(origin, runId), completed)).status).toBe(204)
       expect((yield* twilio.postSigned(statusUrl(origin, runId), completed)).status).toBe(204)
-      const ended = yield* runUntil(origin, agent, runId, (run) => run.status === "completed")
+      yield* runUntil(origin, agent, runId, (run) => run.status === "completed")
+      // the price is read after the end, in the background
+      const ended = yield* runUntil(origin, agent, runId, (run) =>
+        run.logs.some((l: Body) => l.message.startsWith("Carrier price"))
+      )
       expect(ended.duration_seconds).toBe(7)
       expect(ended.cost.currency).toBe("PLN")
       expect(ended.cost.amount).toBeGreaterThan(0)
@@ -297,7 +301,7 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
   )
 
   it.scopedLive(
-    "busy, no answer, failed, a dropped media socket, the carrier down: each run ends, its channel free",
+    "busy, no answer, failed, a dropped media socket, the carrier refusing: each run ends, its channel free",
     () =>
       Effect.gen(function* () {
         const { twilio, origin } = yield* started()
@@ -354,10 +358,11 @@ describe("real calls through Twilio (fakes)", { timeout: 120_000 }, () => {
         )
         yield* runUntil(origin, agent, runId, (r) => r.status === "completed")
 
-        twilio.fail({ kind: "down" })
+        // a refusal (a 4xx) is definite: nothing is ringing (a dropped dial is TwilioCarrierOutcomes')
+        twilio.fail({ kind: "status", status: 400, code: 21215 })
         const refused = yield* api(origin, "POST", `/agents/${agent}/calls`, { phone_number: to })
         expect(refused.status).toBe(503)
-        expect(refused.body.detail).toContain("carrier_unavailable")
+        expect(refused.body.detail).toContain("carrier_refused")
         expect(JSON.stringify(refused.body)).not.toContain(twilio.authToken)
         twilio.fail({ kind: "none" })
         const runs = yield* api(origin, "GET", `/agents/${agent}/conversations`)

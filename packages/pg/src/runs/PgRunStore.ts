@@ -10,7 +10,7 @@ import {
 } from "@voice-agent-platform/core/runs/Run.js"
 import type { NewRun, RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import * as Batches from "../storage/Batches.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
@@ -165,9 +165,13 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
               RETURNING r.*`),
       findAnyOrganization: (id) => one(sql`SELECT * FROM runs WHERE workflow_run_id = ${id}`),
       recordCarrierCall: (id, callId) =>
-        sql`UPDATE runs SET carrier_call_id = ${callId} WHERE workflow_run_id = ${id}`.pipe(
+        sql`UPDATE runs SET carrier_call_id = ${callId}
+          WHERE workflow_run_id = ${id} AND carrier_call_id IS NULL`.pipe(Effect.orDie, Effect.asVoid),
+      carrierCallOf: (id) =>
+        sql<{ carrier_call_id: string | null }>`
+          SELECT carrier_call_id FROM runs WHERE workflow_run_id = ${id}`.pipe(
           Effect.orDie,
-          Effect.asVoid
+          Effect.map((rows) => Option.fromNullable(rows[0]?.carrier_call_id))
         ),
       claimMedia: (id, callId, now) =>
         sql`

@@ -43,7 +43,11 @@ const bindsSocketsToDialedCalls = Effect.gen(function* () {
     const dialed = `CA${"a".repeat(32)}`
     expect(Option.getOrThrow(yield* runs.findAnyOrganization(runId)).status).toBe("in_progress")
     expect(yield* runs.claimMedia(runId, dialed, new Date())).toBe(false)
+    expect(yield* runs.carrierCallOf(runId)).toEqual(Option.none())
     yield* runs.recordCarrierCall(runId, dialed)
+    // the first call kept wins: a later one (another callback's) changes nothing
+    yield* runs.recordCarrierCall(runId, `CA${"b".repeat(32)}`)
+    expect(yield* runs.carrierCallOf(runId)).toEqual(Option.some(dialed))
     expect(yield* runs.claimMedia(runId, `CA${"b".repeat(32)}`, new Date())).toBe(false)
     expect(yield* runs.claimMedia(runId, dialed, new Date())).toBe(true)
     expect(yield* runs.claimMedia(runId, dialed, new Date())).toBe(false)

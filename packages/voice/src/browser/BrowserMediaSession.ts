@@ -1,9 +1,6 @@
 import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
-import {
-  type InboundEvent,
-  type MediaSession,
-  MediaSessionFailed
-} from "@voice-agent-platform/core/voice/MediaSession.js"
+import { type InboundEvent, type MediaSession } from "@voice-agent-platform/core/voice/MediaSession.js"
+import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
 import { Effect, Either, Queue, type Scope, Stream, Take } from "effect"
 import WebSocket from "ws"
 import * as BrowserSocketMessages from "./BrowserSocketMessages.js"

@@ -1,4 +1,4 @@
-import { MediaSessionFailed } from "@voice-agent-platform/core/voice/MediaSession.js"
+import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
 import { Duration, Effect, Queue, type Scope, Take } from "effect"
 import WebSocket from "ws"
 

@@ -54,3 +54,6 @@ export const dial = (number: string): Either.Either<string, InvalidTwiml> =>
   /^\+[1-9][0-9]{1,14}$/.test(number)
     ? Either.right(`<Response><Dial>${escapeXml(number)}</Dial></Response>`)
     : Either.left(new InvalidTwiml({ reason: "the number must be in E.164 form" }))
+
+/** Ends the call at once, saying nothing: the answer to a call that has no run to talk to (ended, unknown). */
+export const hangUp = `${declaration}<Response><Hangup/></Response>`

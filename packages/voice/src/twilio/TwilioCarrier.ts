@@ -1,4 +1,4 @@
-import { Carrier } from "@voice-agent-platform/core/voice/Carrier.js"
+import { Carrier, type CarrierCall } from "@voice-agent-platform/core/voice/Carrier.js"
 import { CarrierUnavailable } from "@voice-agent-platform/core/voice/CarrierErrors.js"
 import { Effect, Either, Layer, Redacted } from "effect"
 import * as TwilioAnswer from "./TwilioAnswer.js"
@@ -11,6 +11,18 @@ import * as TwilioStatusCallback from "./TwilioStatusCallback.js"
  * transferring and the price; TwiML for the answer; `X-Twilio-Signature` for webhooks; Twilio's status
  * callbacks read. Not selected by anything yet (`TELEPHONY=twilio` comes with the server's wiring).
  */
+
+/** A call resource as the port gives it. */
+export const carrierCall = (call: TwilioRestClient.CallResource): CarrierCall => {
+  const duration = call.duration === null ? NaN : Number(call.duration)
+  return {
+    call_id: call.sid,
+    status: call.status,
+    duration_seconds: Number.isSafeInteger(duration) && duration >= 0 ? duration : null,
+    price: TwilioRestClient.priceOf(call),
+    created_at: TwilioRestClient.createdAtOf(call)
+  }
+}
 
 /** The carrier's name in logs and metrics. */
 export const provider = "twilio"
@@ -51,9 +63,16 @@ export const make = (
         content_type: TwilioAnswer.contentType,
         body: Either.getOrThrow(TwilioAnswer.connectStream(streamUrl))
       }),
+      hangUpDocument: { content_type: TwilioAnswer.contentType, body: TwilioAnswer.hangUp },
       verifyWebhook: (webhook) => TwilioSignature.verify(authToken, webhook),
+      callIdOf: (params) => {
+        const sid = params.find(([name]) => name === "CallSid")?.[1]
+        return sid !== undefined && /^CA[0-9a-f]{32}$/.test(sid) ? sid : null
+      },
       parseStatus: TwilioStatusCallback.parse,
-      callPrice: client.callPrice
+      callPrice: client.callPrice,
+      fetchCall: (callId) => Effect.map(client.fetchCall(callId), carrierCall),
+      findCalls: ({ to, from }) => Effect.map(client.findCalls(to, from), (calls) => calls.map(carrierCall))
     }
   })
 

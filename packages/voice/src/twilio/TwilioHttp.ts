@@ -93,14 +93,33 @@ export const fromStatus = (status: number, body: string): CarrierRequestError =>
   if (status >= 400 && status < 500) {
     return new CarrierRefused({ reason: `Twilio refused the request${detail}`, status, code })
   }
-  if (status >= 500) return new CarrierUnavailable({ reason: `Twilio failed${detail}` })
+  // a 5xx may come after Twilio carried the request out (a call created, its answer lost)
+  if (status >= 500)
+    return new CarrierUnavailable({ reason: `Twilio failed${detail}`, outcome_unknown: true })
   if (status >= 300 && status < 400) {
     return new CarrierUnavailable({
       reason: `Twilio's address redirected the request${detail}: check TWILIO_API_BASE_URL`
     })
   }
-  return new CarrierUnavailable({ reason: `Twilio answered an unexpected status${detail}` })
+  return new CarrierUnavailable({
+    reason: `Twilio answered an unexpected status${detail}`,
+    outcome_unknown: true
+  })
 }
+
+/**
+ * Network failures that happen before a request is sent (no connection was made): nothing reached
+ * Twilio. Any other failure (a connection reset or closed after the request was written) leaves the
+ * request's outcome unknown.
+ */
+export const notSentCodes: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT"
+])
 
 /** Sends the request and answers its 2xx body; anything else fails with the port's error. */
 export const send = (request: Request): Effect.Effect<Answer, CarrierRequestError> =>
@@ -122,12 +141,14 @@ export const send = (request: Request): Effect.Effect<Answer, CarrierRequestErro
     catch: (error): CarrierRequestError => {
       if (error instanceof TooLarge) {
         return new CarrierUnavailable({
-          reason: `Twilio's answer was larger than ${request.maxResponseBytes} bytes`
+          reason: `Twilio's answer was larger than ${request.maxResponseBytes} bytes`,
+          outcome_unknown: true
         })
       }
       const code = failureCode(error)
       return new CarrierUnavailable({
-        reason: `Twilio could not be reached${code === null ? "" : ` (${code})`}`
+        reason: `Twilio could not be reached${code === null ? "" : ` (${code})`}`,
+        outcome_unknown: code === null || !notSentCodes.has(code)
       })
     }
   }).pipe(

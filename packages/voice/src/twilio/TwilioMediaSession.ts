@@ -1,8 +1,5 @@
-import {
-  type InboundEvent,
-  type MediaSession,
-  MediaSessionFailed
-} from "@voice-agent-platform/core/voice/MediaSession.js"
+import { type InboundEvent, type MediaSession } from "@voice-agent-platform/core/voice/MediaSession.js"
+import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
 import { Deferred, Duration, Effect, Either, Queue, type Scope, Stream, Take } from "effect"
 import WebSocket from "ws"
 import * as MediaStreamMessages from "./MediaStreamMessages.js"

@@ -67,11 +67,29 @@ export const CallResource = Schema.Struct({
   duration: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   /** What the call cost, negative as Twilio writes charges (`"-0.01750"`); null until settled. */
   price: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  price_unit: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+  price_unit: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** When Twilio created the call, RFC 2822 (`Fri, 27 Nov 2026 15:04:05 +0000`); null when absent. */
+  date_created: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 })
 export type CallResource = typeof CallResource.Type
 
 const decodeCall = Schema.decodeUnknownEither(Schema.parseJson(CallResource), { onExcessProperty: "ignore" })
+const decodeList = Schema.decodeUnknownEither(
+  Schema.parseJson(Schema.Struct({ calls: Schema.Array(CallResource) })),
+  {
+    onExcessProperty: "ignore"
+  }
+)
+
+/** The most calls one look-up (`findCalls`) reads: a single page, the newest first. */
+export const findPageSize = 50
+
+/** When the call was created, or null when Twilio did not say (or said it in a form not read). */
+export const createdAtOf = (call: CallResource): Date | null => {
+  if (call.date_created === null) return null
+  const millis = Date.parse(call.date_created)
+  return Number.isNaN(millis) ? null : new Date(millis)
+}
 
 /** A call's price as the port gives it: the charge's size and its currency; null while Twilio has none. */
 export const priceOf = (call: CallResource): CallPrice | null => {
@@ -91,6 +109,15 @@ export interface Client {
   readonly fetchCall: (callSid: string) => Effect.Effect<CallResource, CarrierRequestError>
   /** What the call cost; null while Twilio has not settled it. */
   readonly callPrice: (callSid: string) => Effect.Effect<CallPrice | null, CarrierRequestError>
+  /**
+   * The newest calls (at most `findPageSize`) from `from` to `to`
+   * (`GET …/Calls.json?To=…&From=…&PageSize=…`), whatever their status: how a dial whose answer was lost
+   * is looked for.
+   */
+  readonly findCalls: (
+    to: string,
+    from: string
+  ) => Effect.Effect<ReadonlyArray<CallResource>, CarrierRequestError>
 }
 
 /** Whether `value` is an http(s) URL without credentials, query or fragment. */
@@ -155,7 +182,9 @@ export const make = (options: Options): Effect.Effect<Client, InvalidOptions> =>
             onLeft: () =>
               Effect.fail(
                 new CarrierUnavailable({
-                  reason: `Twilio's answer (${answer.status}) is not a call resource`
+                  reason: `Twilio's answer (${answer.status}) is not a call resource`,
+                  // a 2xx: the request was carried out, what it did is unknown
+                  outcome_unknown: true
                 })
               ),
             onRight: Effect.succeed
@@ -182,7 +211,34 @@ export const make = (options: Options): Effect.Effect<Client, InvalidOptions> =>
       return request("POST", `${calls}.json`, form)
     }
     const fetchCall = (callSid: string) => aboutCall(callSid, "GET")
+    const findCalls = (to: string, from: string) => {
+      const query = new URLSearchParams([
+        ["To", to],
+        ["From", from],
+        ["PageSize", String(findPageSize)]
+      ])
+      return Effect.flatMap(
+        TwilioHttp.send({
+          method: "GET",
+          url: `${calls}.json?${query}`,
+          authorization,
+          timeoutMs,
+          maxResponseBytes
+        }),
+        (answer) =>
+          Either.match(decodeList(answer.body), {
+            onLeft: () =>
+              Effect.fail(
+                new CarrierUnavailable({
+                  reason: `Twilio's answer (${answer.status}) is not a list of calls`
+                })
+              ),
+            onRight: (list) => Effect.succeed(list.calls)
+          })
+      )
+    }
     return {
+      findCalls,
       createCall,
       hangUp: (callSid) => aboutCall(callSid, "POST", new URLSearchParams([["Status", "completed"]])),
       redirect: (callSid, twiml) => aboutCall(callSid, "POST", new URLSearchParams([["Twiml", twiml]])),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { MediaSessionFailed } from "@voice-agent-platform/core/voice/MediaSession.js"
+import type { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
 import { Duration, Effect, Either, Queue, Stream, Take, TestClock } from "effect"
 import { EventEmitter } from "node:events"
 import type WebSocket from "ws"

@@ -47,6 +47,10 @@ describe("TwilioAnswer", () => {
     }
   })
 
+  it("hangs up a call with no run to talk to, saying nothing", () => {
+    expect(TwilioAnswer.hangUp).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>`)
+  })
+
   it("answers as XML", () => {
     expect(TwilioAnswer.contentType).toBe("text/xml; charset=utf-8")
   })

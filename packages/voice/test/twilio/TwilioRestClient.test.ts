@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as CarrierErrors from "@voice-agent-platform/core/voice/CarrierErrors.js"
 import type { CarrierRequestError } from "@voice-agent-platform/core/voice/CarrierErrors.js"
 import { Effect, Either, Redacted } from "effect"
 import { createServer, type Server } from "node:http"
@@ -151,29 +152,59 @@ describe("TwilioRestClient against the fake Twilio", () => {
     })
   )
 
-  it.scopedLive("Twilio failing (500), down or gone is CarrierUnavailable", () =>
+  it.scopedLive(
+    "Twilio failing (500), down or gone is CarrierUnavailable; its outcome unknown unless nothing was sent",
+    () =>
+      Effect.gen(function* () {
+        const twilio = yield* FakeTwilio.start()
+        const client = yield* clientOf(twilio)
+        twilio.fail({ kind: "status", status: 500 })
+        // a 5xx may come after the work was done: the call may exist
+        const failed = yield* failure(client.createCall(call), twilio.authToken)
+        expect(failed).toMatchObject({
+          _tag: "CarrierUnavailable",
+          reason: "Twilio failed (500, Twilio error 20500)",
+          outcome_unknown: true
+        })
+        expect(CarrierErrors.outcomeUnknown(failed)).toBe(true)
+        twilio.fail({ kind: "status", status: 429, code: 20429 })
+        const limited = yield* failure(client.createCall(call), twilio.authToken)
+        expect(limited).toMatchObject({ _tag: "CarrierUnavailable", outcome_unknown: false })
+        twilio.fail({ kind: "down" })
+        // the connection dropped after the request was sent
+        const down = yield* failure(client.createCall(call), twilio.authToken)
+        expect(down).toMatchObject({ _tag: "CarrierUnavailable", outcome_unknown: true })
+        expect(down.message).toMatch(/^carrier_unavailable: Twilio could not be reached/)
+        twilio.fail({ kind: "none" })
+        expect((yield* client.createCall(call)).sid).toMatch(/^CA/)
+        const closed = yield* Effect.scoped(serving(() => undefined))
+        const gone = yield* clientOf(twilio, { baseUrl: closed.baseUrl })
+        const refused = yield* failure(gone.createCall(call), twilio.authToken)
+        expect(refused).toMatchObject({
+          _tag: "CarrierUnavailable",
+          reason: "Twilio could not be reached (ECONNREFUSED)",
+          outcome_unknown: false
+        })
+        expect(CarrierErrors.outcomeUnknown(refused)).toBe(false)
+        expect(CarrierErrors.outcomeUnknown(new CarrierErrors.CarrierDeadline({ timeout_ms: 1 }))).toBe(true)
+      })
+  )
+
+  it.scopedLive("finds the newest calls from a caller id to a number, whatever their status", () =>
     Effect.gen(function* () {
       const twilio = yield* FakeTwilio.start()
       const client = yield* clientOf(twilio)
-      twilio.fail({ kind: "status", status: 500 })
-      expect(yield* failure(client.createCall(call), twilio.authToken)).toMatchObject({
-        _tag: "CarrierUnavailable",
-        reason: "Twilio failed (500, Twilio error 20500)"
-      })
-      twilio.fail({ kind: "status", status: 429, code: 20429 })
+      const first = yield* client.createCall(call)
+      yield* client.createCall({ ...call, to: "+48500000003" })
+      // a dial whose answer was lost: created all the same
+      twilio.fail({ kind: "lost", status: 500 })
       expect((yield* failure(client.createCall(call), twilio.authToken))._tag).toBe("CarrierUnavailable")
-      twilio.fail({ kind: "down" })
-      const down = yield* failure(client.createCall(call), twilio.authToken)
-      expect(down._tag).toBe("CarrierUnavailable")
-      expect(down.message).toMatch(/^carrier_unavailable: Twilio could not be reached/)
-      twilio.fail({ kind: "none" })
-      expect((yield* client.createCall(call)).sid).toMatch(/^CA/)
-      const closed = yield* Effect.scoped(serving(() => undefined))
-      const gone = yield* clientOf(twilio, { baseUrl: closed.baseUrl })
-      expect(yield* failure(gone.createCall(call), twilio.authToken)).toMatchObject({
-        _tag: "CarrierUnavailable",
-        reason: "Twilio could not be reached (ECONNREFUSED)"
-      })
+      const found = yield* client.findCalls(call.to, call.from)
+      expect(found.map((c) => c.sid)).toEqual([twilio.calls()[2]!.sid, first.sid])
+      expect(TwilioRestClient.createdAtOf(found[0]!)).toBeInstanceOf(Date)
+      const get = twilio.requests().at(-1)!
+      expect(get).toMatchObject({ method: "GET", authorized: true, status: 200 })
+      expect(yield* client.findCalls("+48500000009", call.from)).toEqual([])
     })
   )
 

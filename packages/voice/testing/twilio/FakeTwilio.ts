@@ -8,7 +8,8 @@ import * as TwilioSignature from "../../src/twilio/TwilioSignature.js"
  * A fake of Twilio's REST API for calls, on 127.0.0.1 in the test's own process (closed with its scope):
  * it checks Basic auth and the form parameters the way Twilio does, records every request, answers a
  * created call 201 with a `CA` + 32 hex sid, updates (hang up, `Twiml`) and reads calls, and can be told
- * to fail (a status such as 500, down: connections dropped, silent: never answering). It also plays
+ * to fail (a status such as 500, down: connections dropped, silent: never answering, lost: the next call
+ * created but its answer dropped or failed), and lists calls by `To` and `From`. It also plays
  * Twilio's webhooks: a form POST signed with `X-Twilio-Signature` to any URL (status callbacks, the
  * answer webhook). The media socket is `FakeMediaStream`'s.
  *
@@ -43,6 +44,8 @@ export interface FakeCall {
   duration: string | null
   price: string | null
   price_unit: string
+  /** When it was created (`date_created`, RFC 2822). */
+  date_created: string
   /** Each `Twiml` it was updated with, in order. */
   twiml: Array<string>
 }
@@ -53,6 +56,16 @@ export type Failure =
   | { readonly kind: "status"; readonly status: number; readonly code?: number }
   | { readonly kind: "down" }
   | { readonly kind: "silent" }
+  /**
+   * The next call is created as asked, but its answer is lost: the connection dropped (no `status`) or
+   * answered `status` (a 500 after the work was done). Once: the fake then answers as Twilio again.
+   */
+  | { readonly kind: "lost"; readonly status?: number }
+  /**
+   * Requests wait, unanswered, until the fake is told another failure (then they are answered so); one
+   * its client gives up on meanwhile is recorded with status 499.
+   */
+  | { readonly kind: "held" }
 
 export interface Running {
   /** `http://127.0.0.1:<port>`: what `TWILIO_API_BASE_URL` is set to. */
@@ -106,6 +119,7 @@ const resource = (accountSid: string, call: FakeCall) => ({
   duration: call.duration,
   price: call.price,
   price_unit: call.price_unit,
+  date_created: call.date_created,
   api_version: "2010-04-01",
   uri: `/2010-04-01/Accounts/${accountSid}/Calls/${call.sid}.json`
 })
@@ -137,6 +151,8 @@ export const start = (
     const requests: Array<RecordedRequest> = []
     const calls: Array<FakeCall> = []
     let failure: Failure = { kind: "none" }
+    // the held requests' resumptions, run when the fake is told another failure
+    let held: Array<() => void> = []
     const sockets = new Set<Socket>()
 
     const answer = (
@@ -152,7 +168,8 @@ export const start = (
 
     const handle = async (request: IncomingMessage, response: ServerResponse) => {
       const body = await readBody(request)
-      const path = new URL(request.url ?? "/", "http://fake").pathname
+      const requestUrl = new URL(request.url ?? "/", "http://fake")
+      const path = requestUrl.pathname
       const params = [...new URLSearchParams(body).entries()] as ReadonlyArray<readonly [string, string]>
       const record = {
         method: request.method ?? "",
@@ -165,6 +182,27 @@ export const start = (
         return request.socket.destroy()
       }
       if (failure.kind === "silent") return requests.push({ ...record, status: 0 })
+      if (failure.kind === "held") {
+        const given = await new Promise<boolean>((resume) => {
+          held.push(() => resume(false))
+          response.once("close", () => {
+            if (!response.writableEnded) resume(true)
+          })
+        })
+        if (given) return requests.push({ ...record, status: 499 })
+        return handleAs(request, response, record, params, requestUrl, path)
+      }
+      return handleAs(request, response, record, params, requestUrl, path)
+    }
+
+    const handleAs = (
+      request: IncomingMessage,
+      response: ServerResponse,
+      record: Omit<RecordedRequest, "status">,
+      params: ReadonlyArray<readonly [string, string]>,
+      requestUrl: URL,
+      path: string
+    ) => {
       if (failure.kind === "status") {
         const status = failure.status
         return answer(
@@ -208,10 +246,39 @@ export const start = (
           duration: null,
           price: null,
           price_unit: "USD",
+          date_created: new Date().toUTCString().replace("GMT", "+0000"),
           twiml: []
         }
         calls.push(call)
+        if (failure.kind === "lost") {
+          const lost = failure
+          failure = { kind: "none" }
+          if (lost.status === undefined) {
+            requests.push({ ...record, status: 0 })
+            return request.socket.destroy()
+          }
+          return answer(
+            response,
+            record,
+            lost.status,
+            twilioError(lost.status, 20500, "Internal Server Error")
+          )
+        }
         return answer(response, record, 201, resource(accountSid, call))
+      }
+      if (path === `${base}.json` && request.method === "GET") {
+        const to = requestUrl.searchParams.get("To")
+        const from = requestUrl.searchParams.get("From")
+        const size = Number(requestUrl.searchParams.get("PageSize") ?? "50")
+        const found = calls
+          .filter((c) => (to === null || c.to === to) && (from === null || c.from === from))
+          .reverse()
+          .slice(0, size)
+        return answer(response, record, 200, {
+          calls: found.map((c) => resource(accountSid, c)),
+          page: 0,
+          page_size: size
+        })
       }
       const one = new RegExp(`^${base}/(CA[0-9a-f]{32})\\.json$`).exec(path)
       const call = one === null ? undefined : calls.find((candidate) => candidate.sid === one[1])
@@ -293,6 +360,11 @@ export const start = (
       calls: () => [...calls],
       fail: (next) => {
         failure = next
+        if (next.kind !== "held") {
+          const resumed = held
+          held = []
+          for (const resume of resumed) resume()
+        }
       },
       postSigned,
       statusParams: (call, callStatus, sequence, extra = []) => [
