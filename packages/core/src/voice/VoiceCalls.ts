@@ -203,17 +203,21 @@ export const make = Effect.gen(function* () {
           yield* audio.detach
           yield* carrierEnd(end)
           // the run ends with the carrier's final status callback, or, should it be lost, with a read of it
+          // (interruptible: forked from this end path, which runs uninterruptibly, it would inherit that,
+          // and a server stopping would wait out its whole schedule)
           yield* FiberSet.run(
             settlements,
-            CarrierFinalStatus.settle({
-              organization_id: organizationId,
-              run_id: runId,
-              call_id: callId,
-              reclaim_at: OverdueCalls.reclaimAt(
-                version.run.created_at,
-                version.agent.workflow_configurations.max_call_duration_seconds
-              )
-            }).pipe(Effect.provide(settleContext))
+            Effect.interruptible(
+              CarrierFinalStatus.settle({
+                organization_id: organizationId,
+                run_id: runId,
+                call_id: callId,
+                reclaim_at: OverdueCalls.reclaimAt(
+                  version.run.created_at,
+                  version.agent.workflow_configurations.max_call_duration_seconds
+                )
+              }).pipe(Effect.provide(settleContext))
+            )
           )
           yield* audio.ended(LiveCall.audioEndTimeout)
           const wav = yield* recording.wav
