@@ -24,7 +24,15 @@ import {
 const bound = Number(process.env["START_UP_BOUND_SECONDS"] ?? 30) * 1000
 const apiKey = `vap_${"S".repeat(40)}`
 
-/** One probe: answered (its status), refused (not listening yet), or hung (connected, no answer in 2 s). */
+/**
+ * How long a connected probe waits for its answer before it counts as hung: a server that accepts
+ * connections before it can answer them hangs them for good, while a first answer on a loaded machine
+ * (four servers starting beside other suites, CI's three files at once) can take seconds; 2 s misread
+ * one such slow answer as a hang.
+ */
+const hangMillis = 15_000
+
+/** One probe: answered (its status), refused (not listening yet), or hung (connected, no answer in `hangMillis`). */
 const probe = (port: number) =>
   new Promise<{ readonly _tag: "answered"; readonly status: number } | { readonly _tag: "refused" | "hung" }>(
     (resolve) => {
@@ -35,7 +43,7 @@ const probe = (port: number) =>
           res.on("end", () => resolve({ _tag: "answered", status: res.statusCode ?? 0 }))
         }
       )
-      req.setTimeout(2000, () => {
+      req.setTimeout(hangMillis, () => {
         req.destroy()
         resolve({ _tag: "hung" })
       })
