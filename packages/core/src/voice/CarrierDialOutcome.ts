@@ -8,6 +8,7 @@ import { RunStore } from "../runs/RunStore.js"
 import { Carrier, type CarrierCall } from "./Carrier.js"
 import * as CallStatusOrder from "./CallStatusOrder.js"
 import { CarrierTimings } from "./CarrierTimings.js"
+import { reporter } from "./VoiceCalls.js"
 
 /**
  * A dial whose answer was lost. When the carrier's answer to a dial does not come (its deadline passed,
@@ -82,8 +83,8 @@ export const resolve = (dial: LostDial) =>
     const events = yield* CallEvents
     const { lostDialCheck } = yield* CarrierTimings
     const lookUpInterval = Duration.times(lostDialCheck, 3)
-    const report = (event: Parameters<typeof events.report>[2]) =>
-      Effect.ignore(events.report(dial.organization_id, dial.run_id, event))
+    // a refused report (the run ended meanwhile, through a callback) is logged, as a call's are
+    const report = reporter(events, dial.organization_id, dial.run_id)
 
     /** Whether the run's call is known (a callback named it) or the run has moved on or ended. */
     const settled = Effect.zipWith(
