@@ -33,10 +33,18 @@ export interface WorldSettings {
   readonly speechAnswers: number
 }
 
+/**
+ * The server's clock shift to 11:00 UTC today (as core's CallingClock, whose module imports vitest): the
+ * Warsaw numbers are inside calling hours.
+ */
+const clockOffsetSeconds =
+  (new Date(`${new Date().toISOString().slice(0, 10)}T11:00:00.000Z`).getTime() - Date.now()) / 1000
+
 /** Every fake, for the scope. */
 export const world = (settings: WorldSettings) =>
   Effect.gen(function* () {
-    const twilio = yield* FakeTwilio.start()
+    // Twilio's clock agrees with the server's (shifted: `engineEnv`)
+    const twilio = yield* FakeTwilio.start({ now: () => Date.now() + clockOffsetSeconds * 1000 })
     const texts = [
       ...Array.from({ length: settings.turns - 1 }, (_, i) => `Tell me about option ${i + 1} please`),
       "Thank you, please end_call"
@@ -72,11 +80,7 @@ export type World = Effect.Effect.Success<ReturnType<typeof world>>
 
 /** The server's voice settings over the fakes. */
 export const engineEnv = (w: World): Record<string, string> => ({
-  // the server's clock at 11:00 UTC today (as core's CallingClock, whose module imports vitest): the
-  // Warsaw numbers are inside calling hours
-  CLOCK_OFFSET_SECONDS: String(
-    (new Date(`${new Date().toISOString().slice(0, 10)}T11:00:00.000Z`).getTime() - Date.now()) / 1000
-  ),
+  CLOCK_OFFSET_SECONDS: String(clockOffsetSeconds),
   TELEPHONY: "twilio",
   TWILIO_ACCOUNT_SID: w.twilio.accountSid,
   TWILIO_AUTH_TOKEN: w.twilio.authToken,

@@ -72,7 +72,11 @@ describe.skipIf(!reachable)("a voice campaign over the fake carrier, two servers
     let sampling = true
     let sampler: Promise<void> = Promise.resolve()
     try {
-      const twilio = await inScope(FakeTwilio.start())
+      // the servers' clock reads 11:00 UTC today (calling hours), and so does Twilio's
+      const clock = CallingClock.env()
+      const twilio = await inScope(
+        FakeTwilio.start({ now: () => Date.now() + Number(clock.CLOCK_OFFSET_SECONDS) * 1000 })
+      )
       const deepgram = await inScope(
         FakeDeepgram.make({
           defaultScript: {
@@ -94,7 +98,7 @@ describe.skipIf(!reachable)("a voice campaign over the fake carrier, two servers
         ENCRYPTION_KEY: "an-encryption-key-for-the-voice-campaign-0123",
         ADMIN_TOKEN: adminToken,
         BOOTSTRAP_API_KEY: apiKey,
-        ...CallingClock.env(),
+        ...clock,
         TELEPHONY: "twilio",
         TWILIO_ACCOUNT_SID: twilio.accountSid,
         TWILIO_AUTH_TOKEN: twilio.authToken,

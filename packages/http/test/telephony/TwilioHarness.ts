@@ -30,7 +30,7 @@ export const defaultFrom = "+48221234567"
 /** The server and every fake, for the scope. */
 export const started = (extraEnv: Record<string, string> = {}) =>
   Effect.gen(function* () {
-    const twilio = yield* FakeTwilio.start()
+    const twilio = yield* FakeTwilio.start({ now: serverNow })
     const deepgram = yield* FakeDeepgram.make()
     const speech = yield* FakeSpeechServer.start
     const model = yield* FakeOpenAiServer.start

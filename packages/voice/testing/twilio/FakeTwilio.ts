@@ -140,11 +140,18 @@ const readBody = (request: IncomingMessage): Promise<string> =>
     request.on("error", reject)
   })
 
-/** Starts a fake for the scope (`authToken` default: a fresh random one). */
+/**
+ * Starts a fake for the scope (`authToken` default: a fresh random one). `now` is Twilio's clock (its
+ * `date_created` and webhooks' `Timestamp`), the machine's by default: a test whose server's clock is
+ * shifted (`CLOCK_OFFSET_SECONDS`) gives the fake the same shift, as Twilio's and a real server's clocks
+ * agree.
+ */
 export const start = (
-  options: { readonly accountSid?: string; readonly authToken?: string } = {}
+  options: { readonly accountSid?: string; readonly authToken?: string; readonly now?: () => number } = {}
 ): Effect.Effect<Running, never, Scope.Scope> =>
   Effect.gen(function* () {
+    const now = options.now ?? Date.now
+    const rfc2822 = () => new Date(now()).toUTCString().replace("GMT", "+0000")
     const accountSid = options.accountSid ?? `AC${hex(16)}`
     const authToken = options.authToken ?? hex(16)
     const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`
@@ -246,7 +253,7 @@ export const start = (
           duration: null,
           price: null,
           price_unit: "USD",
-          date_created: new Date().toUTCString().replace("GMT", "+0000"),
+          date_created: rfc2822(),
           twiml: []
         }
         calls.push(call)
@@ -377,7 +384,7 @@ export const start = (
         ["Direction", "outbound-api"],
         ["From", call.from],
         ["SequenceNumber", String(sequence)],
-        ["Timestamp", new Date().toUTCString().replace("GMT", "+0000")],
+        ["Timestamp", rfc2822()],
         ["To", call.to],
         ...extra
       ]
