@@ -26,8 +26,9 @@ export default defineProject({
     name: "http",
     include: ["test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...(process.env["VAP_ONCE_SUITES"] === "skip" ? onceSuites : [])],
-    // the console's pages and assets are served from its build: made first when out of date
-    globalSetup: ["test/support/BuildConsole.ts"],
+    // the console's pages and assets are served from its build, and a server's new data directory is a
+    // copy of the embedded database's template: both made first when out of date
+    globalSetup: ["test/support/BuildConsole.ts", "test/support/EmbeddedTemplateSetup.ts"],
     // tests over a real database or real server processes take seconds, not milliseconds
     testTimeout: 30_000,
     hookTimeout: 120_000

@@ -72,10 +72,13 @@ export const TestServer = serverOver(InMemory.layer)
  * The engine with its records in SQL, on an embedded PostgreSQL in memory (files and telephony stay in
  * memory): for tests of what only a real database refuses or decides.
  */
-/** Every store in SQL, on a fresh embedded PostgreSQL in memory. */
+/**
+ * Every store in SQL, on a fresh embedded PostgreSQL in memory, opened already migrated (from the
+ * process's snapshot: a server costs about 0.45 s of processor time instead of 2.7 s).
+ */
 export const storesOverSql = PgStorage.layer.pipe(
   Layer.provide(SecretBox.layer(Redacted.make("the test server's encryption key 0123456789"))),
-  Layer.provide(EmbeddedPostgres.layer())
+  Layer.provide(EmbeddedPostgres.layer({ migrated: true }))
 )
 
 export const engineOverSql = Services.layer.pipe(

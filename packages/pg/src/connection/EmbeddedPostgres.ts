@@ -5,11 +5,18 @@ import { setFlagsFromString } from "node:v8"
 import type { Lookups } from "../lookups/LookupCache.js"
 import * as DataDirectoryLock from "./DataDirectoryLock.js"
 import * as EmbeddedTemplate from "./EmbeddedTemplate.js"
+import * as MigratedSnapshot from "./MigratedSnapshot.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 export interface EmbeddedPostgresOptions {
   /** Where the database keeps its files; none keeps it in memory (gone when the process ends). */
   readonly dataDirectory?: string
+  /**
+   * In memory only: start at the code's schema versions instead of empty, from a snapshot made once per
+   * process (`MigratedSnapshot`): about 0.45 s of processor time to open instead of about 2.7 s. For
+   * suites that open many databases; `PgStorage` then finds no version to apply. Default false.
+   */
+  readonly migrated?: boolean
 }
 
 /**
@@ -69,9 +76,14 @@ export const layer = (
           setTieringBudget()
           // Loaded here, not with this module: a server on DATABASE_URL never reads PGlite's code.
           const { PGlite } = await import("@electric-sql/pglite")
-          return PGlite.create(options.dataDirectory ?? "memory://", {
-            startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`]
-          })
+          const open = (more: { readonly loadDataDir?: File | Blob }) =>
+            PGlite.create(options.dataDirectory ?? "memory://", {
+              startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`],
+              ...more
+            })
+          return options.migrated === true && options.dataDirectory === undefined
+            ? open({ loadDataDir: await MigratedSnapshot.snapshot(open) })
+            : open({})
         }),
         (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
       )

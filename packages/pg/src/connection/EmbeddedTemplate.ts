@@ -2,11 +2,9 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join, relative } from "node:path"
-import type { PGlite } from "@electric-sql/pglite"
-import { Effect } from "effect"
 import * as DirectoryCopy from "../local-files/DirectoryCopy.js"
 import * as Migrations from "../migrations/Migrations.js"
-import * as PgliteClient from "./PgliteClient.js"
+import { migrate } from "./MigratedSnapshot.js"
 
 /**
  * A new embedded data directory without initdb. PGlite runs initdb (5–6 s, 10+ s on a loaded machine) the
@@ -69,10 +67,6 @@ export const isCurrent = async (location: string = defaultLocation()): Promise<b
   const versions = await fs.readFile(join(location, "schema-versions"), "utf8").catch(() => undefined)
   return versions === schemaVersions() && (await isUsable(location))
 }
-
-/** Applies every schema version to the open database, as a server starting on it would. */
-const migrate = (database: PGlite) =>
-  Effect.runPromise(Effect.orDie(Migrations.run).pipe(Effect.provide(PgliteClient.layer(database))))
 
 /**
  * Makes the template at `location` unless a current one is there: PGlite creates a data directory (initdb),
