@@ -91,7 +91,8 @@ export const tap = (
 
 /**
  * Reads the run every `interval` until it has ended (its status final, or the run gone): then succeeds.
- * The database is the source of truth, every server reads the same; a read that fails is tried again.
+ * The database is the source of truth, every server reads the same; a read that fails is logged and tried
+ * again.
  */
 export const untilRunEnded = (
   runs: RunStore["Type"],
@@ -100,7 +101,12 @@ export const untilRunEnded = (
 ): Effect.Effect<void> =>
   runs.findAnyOrganization(runId).pipe(
     Effect.map((run) => Option.isNone(run) || isFinal(run.value.status)),
-    Effect.catchAllCause(() => Effect.succeed(false)),
+    Effect.catchAllCause((cause) =>
+      Effect.as(
+        Effect.logWarning(`run ${runId}: reading whether it ended failed; trying again`, cause),
+        false
+      )
+    ),
     Effect.repeat({ schedule: Schedule.spaced(interval), until: (ended) => ended }),
     Effect.asVoid
   )
