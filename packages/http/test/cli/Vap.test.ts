@@ -4,14 +4,16 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { ConfigProvider } from "effect"
+import * as Cli from "../../src/cli/Cli.js"
 import { call, start, stop } from "../support/ServerProcesses.js"
 
 const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), "vap-cli-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-/** Runs `vap` on the test's data directory; answers its exit code and output (killed after 60 s). */
-const vap = (...args: Array<string>) =>
+/** Runs `vap` as a process on the test's data directory; answers its exit code and output (killed after 60 s). */
+const vapProcess = (...args: Array<string>) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
@@ -22,11 +24,26 @@ const vap = (...args: Array<string>) =>
     )
   })
 
+/**
+ * Runs `vap` in this process (`Cli.run`, what the process's `main` runs) on the test's data directory: the
+ * same command, output and exit code without a new process's start (a few seconds each on a busy machine).
+ */
+const vap = async (...args: Array<string>) => {
+  let stdout = ""
+  let stderr = ""
+  const code = await Cli.run(
+    args,
+    { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) },
+    ConfigProvider.fromMap(new Map([["DATA_DIR", dataDir]]))
+  )
+  return { code, stdout, stderr }
+}
+
 describe("vap, the operator's tool", () => {
   it("manages organizations, keys, balances, numbers and usage on the data directory, with --json", async () => {
     // a new data directory is either created by initdb and migrated here, or copied from the build's
     // template, which already holds every version (when `npm run build` has made it)
-    expect((await vap("migrate")).stdout).toMatch(/^applied 1 initial$|^The schema is up to date/m)
+    expect((await vapProcess("migrate")).stdout).toMatch(/^applied 1 initial$|^The schema is up to date/m)
     expect(JSON.parse((await vap("migrate", "--json")).stdout)).toEqual({ applied: [] })
 
     const created = JSON.parse(
@@ -83,13 +100,14 @@ describe("vap, the operator's tool", () => {
   }, 300_000)
 
   it("fails with a clear message and a non-zero exit code", async () => {
-    const missing = await vap("keys", "list", "123456")
+    // as a process: the exit code and standard error a shell sees
+    const missing = await vapProcess("keys", "list", "123456")
     expect(missing).toMatchObject({ code: 1, stderr: "vap: Organization 123456 not found\n" })
     expect(await vap("keys", "revoke", "999999", "--json")).toMatchObject({
       code: 1,
       stderr: `${JSON.stringify({ error: "API key 999999 not found" })}\n`
     })
-    const usage = await vap("org", "create")
+    const usage = await vapProcess("org", "create")
     expect(usage.code).toBe(2)
     expect(usage.stderr).toMatch(/^vap: --name is required\n\nUsage: vap org create/)
     const help = await vap("keys", "--help")
