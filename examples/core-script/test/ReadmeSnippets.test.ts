@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
@@ -18,8 +18,11 @@ const section = readme.slice(
 const snippets = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!)
 
 const run = async (source: string) => {
-  // inside the example, so `@voice-agent-platform/core` and `effect` resolve from its dependencies
-  const directory = mkdtempSync(fileURLToPath(new URL("../build/readme-", import.meta.url)))
+  // inside the example, so `@voice-agent-platform/core` and `effect` resolve from its dependencies; its
+  // build folder is made by `tsc -b`, which `npm test` on a fresh clone has not run
+  const build = fileURLToPath(new URL("../build/", import.meta.url))
+  mkdirSync(build, { recursive: true })
+  const directory = mkdtempSync(join(build, "readme-"))
   try {
     const file = join(directory, "snippet.ts")
     writeFileSync(file, source)
