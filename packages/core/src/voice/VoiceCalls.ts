@@ -3,7 +3,9 @@ import { CallEvents, type CallEvent } from "../calls/CallEvents.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
 import { ConversationEngine } from "../conversation/ConversationEngine.js"
 import type { RunId } from "../runs/RunId.js"
+import { isFinal } from "../runs/Run.js"
 import { RunStore } from "../runs/RunStore.js"
+import * as CallReclaim from "../calls/CallReclaim.js"
 import * as OverdueCalls from "../calls/OverdueCalls.js"
 import { Transactions } from "../storage/Transactions.js"
 import { Carrier } from "./Carrier.js"
@@ -126,8 +128,52 @@ export const make = Effect.gen(function* () {
   const settlements = yield* FiberSet.make()
   const settleContext = yield* Effect.context<Carrier | RunStore | CallEvents | Transactions>()
 
-  const serve = (runId: RunId, callId: string, media: MediaSession) =>
-    Effect.gen(function* () {
+  const serve = (runId: RunId, callId: string, media: MediaSession) => {
+    // the call's end is read from the carrier once its conversation is over, however it ended (see
+    // `settleLater`): once per call
+    let settling = false
+    /**
+     * Reads the call's final status from the carrier should its callback be lost (`CarrierFinalStatus`),
+     * until `reclaimAt`; forked into the service's set (interruptible: forked from the call's end path,
+     * which runs uninterruptibly, it would inherit that, and a server stopping would wait out its whole
+     * schedule).
+     */
+    const settleLater = (organizationId: OrganizationId, reclaimAt: Date) =>
+      Effect.suspend(() => {
+        if (settling) return Effect.void
+        settling = true
+        return FiberSet.run(
+          settlements,
+          Effect.interruptible(
+            CarrierFinalStatus.settle({
+              organization_id: organizationId,
+              run_id: runId,
+              call_id: callId,
+              reclaim_at: reclaimAt
+            }).pipe(Effect.provide(settleContext))
+          )
+        )
+      })
+    /**
+     * After a failure outside the loop (its agent unreadable, its recording not made, its end path
+     * broken), the call is hung up and its run still ends: by its callback, or by a read of it, until the
+     * longest reclaim deadline an agent can have (the run's own agent may be what could not be read).
+     */
+    const settleAfterFailure = runs.findAnyOrganization(runId).pipe(
+      Effect.flatMap((run) =>
+        run._tag === "Some" && !isFinal(run.value.status)
+          ? settleLater(
+              run.value.organization_id,
+              OverdueCalls.reclaimAt(run.value.created_at, CallReclaim.fallbackMaxCallDurationSeconds)
+            )
+          : Effect.void
+      ),
+      Effect.catchAllCause((cause) =>
+        Effect.logError(`run ${runId}: its call's final status will not be read`, cause)
+      )
+    )
+
+    return Effect.gen(function* () {
       const version = yield* runtimeTools.agentOf(runId)
       const organizationId = version.run.organization_id
       const report = reporter(events, organizationId, runId)
@@ -203,20 +249,11 @@ export const make = Effect.gen(function* () {
           yield* audio.detach
           yield* carrierEnd(end)
           // the run ends with the carrier's final status callback, or, should it be lost, with a read of it
-          // (interruptible: forked from this end path, which runs uninterruptibly, it would inherit that,
-          // and a server stopping would wait out its whole schedule)
-          yield* FiberSet.run(
-            settlements,
-            Effect.interruptible(
-              CarrierFinalStatus.settle({
-                organization_id: organizationId,
-                run_id: runId,
-                call_id: callId,
-                reclaim_at: OverdueCalls.reclaimAt(
-                  version.run.created_at,
-                  version.agent.workflow_configurations.max_call_duration_seconds
-                )
-              }).pipe(Effect.provide(settleContext))
+          yield* settleLater(
+            organizationId,
+            OverdueCalls.reclaimAt(
+              version.run.created_at,
+              version.agent.workflow_configurations.max_call_duration_seconds
             )
           )
           yield* audio.ended(LiveCall.audioEndTimeout)
@@ -250,11 +287,21 @@ export const make = Effect.gen(function* () {
         Cause.isInterruptedOnly(cause)
           ? Effect.void
           : Effect.logError(`the voice call of run ${runId} failed`, cause).pipe(
-              Effect.zipRight(Effect.ignore(carrier.hangUp(callId)))
+              Effect.zipRight(
+                carrier
+                  .hangUp(callId)
+                  .pipe(
+                    Effect.catchAllCause((cause) =>
+                      Effect.logError(`run ${runId}: its call could not be hung up`, cause)
+                    )
+                  )
+              ),
+              Effect.zipRight(settleAfterFailure)
             )
       ),
       Effect.withSpan("VoiceCalls.serve", { attributes: { run: runId, provider: carrier.provider } })
     )
+  }
 
   return VoiceCalls.of({ serve })
 })

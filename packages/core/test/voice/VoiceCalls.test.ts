@@ -9,7 +9,8 @@ import * as VoiceLoopSettings from "../../src/voice/VoiceLoopSettings.js"
 import * as CallEvents from "../../src/calls/CallEvents.js"
 import { CallFragmentStore } from "../../src/calls/CallFragmentStore.js"
 import { RunStore } from "../../src/runs/RunStore.js"
-import { Carrier } from "../../src/voice/Carrier.js"
+import { Carrier, type CarrierCall } from "../../src/voice/Carrier.js"
+import * as CarrierFinalStatus from "../../src/voice/CarrierFinalStatus.js"
 import * as MemoryMediaSession from "../../src/voice/MemoryMediaSession.js"
 import * as VoiceCalls from "../../src/voice/VoiceCalls.js"
 import * as VoiceMetrics from "../../src/voice/VoiceMetrics.js"
@@ -24,6 +25,10 @@ const asked: Array<string> = []
 /** The call's media: a hang-up ends it after a last second of the caller's audio (its tail). */
 let current: MemoryMediaSession.MemoryMediaSession | null = null
 const tail = new Int16Array(8000).fill(5)
+/** Whether the carrier's client dies on a hang-up (a defect, not a refusal). */
+let hangUpDies = false
+/** What a read of the call answers (none: not used). */
+let readCall: CarrierCall | null = null
 const carrier = Layer.succeed(
   Carrier,
   Carrier.of({
@@ -32,9 +37,14 @@ const carrier = Layer.succeed(
     hangUp: (id) =>
       Effect.zipRight(
         Effect.sync(() => void asked.push(`hangUp ${id}`)),
-        current === null
-          ? Effect.void
-          : Effect.zipRight(current.push({ _tag: "Audio", sample_rate: 8000, samples: tail }), current.hangUp)
+        hangUpDies
+          ? Effect.dieMessage("the carrier's client broke")
+          : current === null
+            ? Effect.void
+            : Effect.zipRight(
+                current.push({ _tag: "Audio", sample_rate: 8000, samples: tail }),
+                current.hangUp
+              )
       ),
     transfer: (id, to) => Effect.sync(() => void asked.push(`transfer ${id} ${to}`)),
     answerDocument: () => ({ content_type: "text/xml", body: "" }),
@@ -42,7 +52,7 @@ const carrier = Layer.succeed(
     parseStatus: () => Effect.dieMessage("not used"),
     callPrice: () => Effect.succeed(null),
     hangUpDocument: { content_type: "text/xml", body: "<Response><Hangup/></Response>" },
-    fetchCall: () => Effect.dieMessage("not used"),
+    fetchCall: () => (readCall === null ? Effect.dieMessage("not used") : Effect.succeed(readCall)),
     findCalls: () => Effect.succeed([]),
     callIdOf: () => null
   })
@@ -174,6 +184,42 @@ describe("VoiceCalls", () => {
         yield* Fiber.join(fiber)
         expect(asked).toEqual([`hangUp ${callId}`])
       }).pipe(Effect.provide(layer))
+  )
+
+  it.effect(
+    "a defect on the call's end path: the call is hung up, and its run still ends, read from the carrier",
+    () =>
+      Effect.gen(function* () {
+        const { media, fiber, stored } = yield* served
+        hangUpDies = true
+        readCall = {
+          call_id: callId,
+          status: "completed",
+          duration_seconds: 7,
+          price: null,
+          created_at: null
+        }
+        yield* (yield* ModelScript).push(calls([["end_conversation", {}]], "Thank you, goodbye!"))
+        yield* media.say("that is all")
+        // the end path died at the hang-up: the serve's own end hangs up again and starts the read
+        yield* Fiber.join(fiber)
+        expect(asked).toEqual([`hangUp ${callId}`, `hangUp ${callId}`])
+        expect((yield* stored).status).toBe("initialized")
+        yield* TestClock.adjust(Duration.seconds(15))
+        yield* settle
+        const run = yield* stored
+        expect(run.status).toBe("completed")
+        expect(run.duration_seconds).toBe(7)
+        expect(run.logs.map((l) => l.message)).toContain(CarrierFinalStatus.recoveredMessage("twilio"))
+      }).pipe(
+        Effect.provide(layer),
+        Effect.ensuring(
+          Effect.sync(() => {
+            hangUpDies = false
+            readCall = null
+          })
+        )
+      )
   )
 
   it.effect("a defect in the loop is an error end (logged), not a lost one", () =>
