@@ -1,5 +1,5 @@
 import * as PhoneNumberErrors from "../phone-numbers/PhoneNumberErrors.js"
-import { Clock, Context, Effect, Exit, Layer, Option } from "effect"
+import { Clock, Context, Effect, Exit, identity, Layer, Option } from "effect"
 import * as OperationalEvents from "../observability/OperationalEvents.js"
 import * as SpanAttributes from "../observability/SpanAttributes.js"
 import { AgentArchived, AgentNotFound } from "../agents/AgentErrors.js"
@@ -152,8 +152,8 @@ export const layer = Layer.effect(
         const initialContext = { ...request.initial_context, phone_number: phoneNumber }
 
         // From the reservation to the hand-off nothing may be lost: the region is uninterruptible except
-        // the hand-off itself, and every way out of it (failure, defect, interruption) gives the channel
-        // back and leaves no queued run behind.
+        // the hand-off itself (unless the runtime shields it: `Telephony.shieldedHandOff`), and every way
+        // out of it (failure, defect, interruption) gives the channel back and leaves no queued run behind.
         return yield* Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
             const decision = yield* channels.reserve(
@@ -185,7 +185,9 @@ export const layer = Layer.effect(
               )
               .pipe(Effect.onExit((exit) => (Exit.isFailure(exit) ? release : Effect.void)))
             const workflow = definition.value.workflow_definition
-            yield* restore(
+            // interruptible, unless the runtime's hand-off cannot be taken back once begun
+            const handOff = telephony.shieldedHandOff === true ? identity : restore
+            yield* handOff(
               telephony.placeCall({
                 run,
                 agent,

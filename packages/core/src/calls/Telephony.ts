@@ -30,11 +30,18 @@ export interface CallerIdRule {
  * The voice runtime. `placeCall` hands a queued call over and returns once the runtime has taken it;
  * the call's progress comes back later as call events. A runtime with a `callerId` rule gets a caller id
  * on every call: `CallPlacement` refuses a call it has none for (`NoCallerId`) before creating a run.
+ *
+ * The hand-off is interruptible by default: should the request placing the call go away (or the server
+ * stop) meanwhile, `CallPlacement` ends the run `failed` and gives its channel back. A runtime whose
+ * hand-off cannot be taken back once begun (a dial sent to a carrier may have made the phone ring) sets
+ * `shieldedHandOff`: its `placeCall` then runs to its end whoever goes away, and must bound its own wait.
  */
 export class Telephony extends Context.Tag("@voice-agent-platform/core/Telephony")<
   Telephony,
   {
     readonly placeCall: (call: OutboundCall) => Effect.Effect<void, TelephonyUnavailable>
     readonly callerId?: CallerIdRule
+    /** `placeCall` runs uninterruptibly (see above). Default false. */
+    readonly shieldedHandOff?: boolean
   }
 >() {}

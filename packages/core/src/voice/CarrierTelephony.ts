@@ -1,4 +1,4 @@
-import { Clock, Effect, Either, FiberSet, Layer } from "effect"
+import { Clock, Effect, Either, Fiber, FiberSet, Layer } from "effect"
 import * as CallEventsModule from "../calls/CallEvents.js"
 import { CallEvents } from "../calls/CallEvents.js"
 import { TelephonyUnavailable } from "../calls/CallErrors.js"
@@ -18,7 +18,9 @@ import { outcomeUnknown } from "./CarrierErrors.js"
  * refuses the call (a 4xx) or cannot be reached at all fails the placement (`TelephonyUnavailable`):
  * `CallPlacement` then ends the run `failed` and gives its channel back. A dial whose answer was lost
  * (a deadline, a dropped connection, a 5xx: the call may exist and ring) does not fail: the run stays
- * queued, its channel held, while `CarrierDialOutcome` looks for its outcome in the background. Every call
+ * queued, its channel held, while `CarrierDialOutcome` looks for its outcome in the background. The request
+ * placing the call going away mid-dial changes none of this: the hand-off is shielded, the dial runs to
+ * its answer, and that answer is kept. Every call
  * needs a caller id: with none, `CallPlacement` refuses it before a run exists (`fallback` is
  * `TWILIO_DEFAULT_FROM`).
  */
@@ -28,10 +30,12 @@ export const make = (fallbackCallerId: string | null) =>
     const addresses = yield* CarrierAddresses.CarrierAddresses
     const runs = yield* RunStore
     const events = yield* CallEvents
-    const lookUps = yield* FiberSet.make()
+    // the dials (shielded hand-offs) and the lost dials' look-ups, ended with the service
+    const background = yield* FiberSet.make()
     const context = yield* Effect.context<Carrier | RunStore | CallEvents>()
     return Telephony.of({
       callerId: { fallback: fallbackCallerId },
+      shieldedHandOff: true,
       placeCall: (call) =>
         Effect.gen(function* () {
           const runId = call.run.workflow_run_id
@@ -44,6 +48,11 @@ export const make = (fallbackCallerId: string | null) =>
             )
           }
           const dialedAt = new Date(yield* Clock.currentTimeMillis)
+          // The hand-off is shielded (`shieldedHandOff`): a dial once sent may have made the phone ring,
+          // so the request placing the call going away does not cut it; its outcome is kept below. The
+          // dial runs in a fiber of the service's (not a child of this one, which an interruption of this
+          // one would reach at once), interruptible, so that its deadline (the carrier client's) still
+          // cuts it; this one waits for it.
           const placed = yield* carrier
             .dial({
               run_id: runId,
@@ -56,6 +65,9 @@ export const make = (fallbackCallerId: string | null) =>
             })
             .pipe(
               Effect.either,
+              Effect.interruptible,
+              (dial) => FiberSet.run(background, dial),
+              Effect.flatMap(Fiber.join),
               Effect.withSpan("CarrierTelephony.dial", {
                 attributes: { provider: carrier.provider, run: runId }
               })
@@ -75,7 +87,7 @@ export const make = (fallbackCallerId: string | null) =>
             })
           )
           yield* FiberSet.run(
-            lookUps,
+            background,
             CarrierDialOutcome.resolve({
               organization_id: call.run.organization_id,
               run_id: runId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { CallPlacement } from "../../src/calls/CallPlacement.js"
 import { ChannelStore } from "../../src/calls/ChannelStore.js"
 import * as MemoryBlobStore from "../../src/memory/MemoryBlobStore.js"
@@ -25,10 +25,17 @@ import { organizationWithAgent, setNow } from "../services/Engine.js"
 const recordingCarrier = () => {
   const dials: Array<DialRequest> = []
   const lookUps: Array<{ readonly to: string; readonly from: string }> = []
-  const state: { down: boolean; lost: boolean; found: ReadonlyArray<CarrierCall> } = {
+  const state: {
+    down: boolean
+    lost: boolean
+    found: ReadonlyArray<CarrierCall>
+    /** When set, a dial is answered only once it is done. */
+    answer: Deferred.Deferred<void> | null
+  } = {
     down: false,
     lost: false,
-    found: []
+    found: [],
+    answer: null
   }
   const carrier = Carrier.of({
     provider: "twilio",
@@ -37,7 +44,10 @@ const recordingCarrier = () => {
         if (state.down) return Effect.fail(new CarrierUnavailable({ reason: "status 500" }))
         dials.push(request)
         if (state.lost) return Effect.fail(new CarrierDeadline({ timeout_ms: 10_000 }))
-        return Effect.succeed({ call_id: `CA${"0".repeat(32)}`, status: "queued" as const })
+        const placed = { call_id: `CA${"0".repeat(32)}`, status: "queued" as const }
+        return state.answer === null
+          ? Effect.succeed(placed)
+          : Effect.as(Deferred.await(state.answer), placed)
       }),
     hangUp: () => Effect.void,
     transfer: () => Effect.void,
@@ -219,6 +229,38 @@ describe("CarrierTelephony", () => {
       expect(ledger.items).toMatchObject([{ run_id: run.workflow_run_id, duration_seconds: 0 }])
     }).pipe(Effect.provide(engineWith("+48221234567", fake.carrier)))
   })
+
+  it.effect(
+    "keeps a dial whose request went away mid-dial: the dial runs to its answer, the run is the call's",
+    () => {
+      const fake = recordingCarrier()
+      return Effect.gen(function* () {
+        fake.state.answer = yield* Deferred.make<void>()
+        yield* setNow(warsawNoon)
+        const { organization, agent } = yield* organizationWithAgent()
+        const placing = yield* Effect.fork(
+          (yield* CallPlacement).place({
+            organizationId: organization.id,
+            agent: agent.public_id,
+            phone_number: "+48500100200"
+          })
+        )
+        // the dial is sent, and the request placing the call goes away (a client gone, a server stopping)
+        while (fake.dials.length === 0) yield* Effect.yieldNow()
+        const leaving = yield* Effect.fork(Fiber.interrupt(placing))
+        yield* Effect.yieldNow()
+        // the carrier answers: the call exists, and may ring
+        yield* Deferred.succeed(fake.state.answer, undefined)
+        yield* Fiber.join(leaving)
+        const runs = yield* RunStore
+        const [run] = (yield* runs.list(organization.id, agent.id, {}, { page: 1, limit: 1 })).items
+        expect(run?.status).toBe("queued")
+        expect(yield* runs.carrierCallOf(run!.workflow_run_id)).toEqual(Option.some(`CA${"0".repeat(32)}`))
+        expect(yield* (yield* ChannelStore).held(organization.id, new Date(warsawNoon))).toHaveLength(1)
+        expect(fake.dials).toHaveLength(1)
+      }).pipe(Effect.provide(engineWith("+48221234567", fake.carrier)))
+    }
+  )
 
   it.effect("leaves a lost dial to its callbacks once one named its call", () => {
     const fake = recordingCarrier()
