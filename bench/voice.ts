@@ -14,7 +14,8 @@
 // BENCH_DATABASES=postgres: a fresh database at TEST_DATABASE_URL instead (dropped afterwards).
 // The server runs in its own process group pinned to core 0 (`taskset`, when there is one), the fakes and
 // the load on core 1; everything is stopped on every exit path; the run is bounded by
-// BENCH_DEADLINE_MINUTES (10). BENCH_ENGINE=<start.js>: another build; BENCH_BUILD=0: no build.
+// BENCH_DEADLINE_MINUTES (10). BENCH_ENGINE=<start.js>: another build; BENCH_BUILD=0: no build;
+// BENCH_NODE_ARGS: options for the engine's node (a profile: `--cpu-prof --cpu-prof-dir=<dir>`).
 // Run: `npm run bench:voice`.
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -54,7 +55,11 @@ if (process.env.BENCH_BUILD !== "0" && process.env.BENCH_ENGINE === undefined) {
   console.log("npm run build (as npm start does first)")
   execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit", timeout: 600_000 })
 }
-const engineArgs = [process.env.BENCH_ENGINE ?? join(root, "packages/http/dist/bundle/start.js")]
+// BENCH_NODE_ARGS: options for the engine's node (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`)
+const engineArgs = [
+  ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== ""),
+  process.env.BENCH_ENGINE ?? join(root, "packages/http/dist/bundle/start.js")
+]
 
 const scope = Effect.runSync(Scope.make())
 const dataDir = mkdtempSync(join(tmpdir(), "vap-voice-bench-"))
@@ -79,7 +84,12 @@ try {
     {
       ...engineEnv(w),
       DATA_DIR: dataDir,
-      ...(database === undefined ? {} : { DATABASE_URL: TestDatabase.databaseUrl(database) }),
+      ...(database === undefined
+        ? {}
+        : {
+            DATABASE_URL: TestDatabase.databaseUrl(database),
+            ENCRYPTION_KEY: "the voice bench's encryption key 0123456789"
+          }),
       ADMIN_TOKEN: adminToken,
       BOOTSTRAP_API_KEY: apiKey
     },
@@ -150,6 +160,21 @@ try {
     api("POST", `/api/v1/agents/${agent.public_id}/calls`, { phone_number })
   )
   for (const line of describe("engine", engine, delays)) console.log(line)
+  // the engine's own breakdown of a turn (`vap_voice_turn_latency_seconds`, warm-up included): the mean
+  // time from the caller's last words (as the engine knows them) to each step of its answer
+  const metrics = (await ServerProcess.call(port, "GET", "/metrics", {})).text
+  const mean = (step: string) => {
+    const read = (what: string) =>
+      Number(
+        new RegExp(`^vap_voice_turn_latency_seconds_${what}\\{step="${step}"\\} (\\S+)$`, "m").exec(
+          metrics
+        )?.[1]
+      )
+    return ((read("sum") / read("count")) * 1000).toFixed(1)
+  }
+  console.log(
+    `    the engine's own clock, mean from the caller's last words: ${["transcript_final", "first_token", "first_audio", "first_frame"].map((step) => `${step} ${mean(step)} ms`).join(", ")}`
+  )
   await ServerProcess.stop(server.child)
   server = undefined
 
