@@ -1,7 +1,14 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { CallingClock } from "@voice-agent-platform/core/testing"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
-import { removeDataDirectories, type Running, send, start, stop } from "../support/ServerProcesses.js"
+import {
+  everyPage,
+  removeDataDirectories,
+  type Running,
+  send,
+  start,
+  stop
+} from "../support/ServerProcesses.js"
 import { dialableNumbers } from "./DialableNumbers.js"
 
 /**
@@ -23,16 +30,7 @@ if (!reachable) TestDatabase.warnUnreachable("the campaign SIGKILL test on Postg
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Every page of a list, from whichever server answers. */
-const everything = async (port: number, path: string): Promise<Array<any>> => {
-  const items: Array<any> = []
-  const join = path.includes("?") ? "&" : "?"
-  for (let page = 1; ; page++) {
-    const answer = await send(port, "GET", `${path}${join}limit=100&page=${page}`, { apiKey })
-    expect(answer.status).toBe(200)
-    items.push(...answer.json.items)
-    if (page >= answer.json.total_pages) return items
-  }
-}
+const everything = (port: number, path: string) => everyPage(port, path, apiKey)
 
 describe.skipIf(!reachable)("a campaign over two servers, one killed twice", () => {
   afterAll(removeDataDirectories)

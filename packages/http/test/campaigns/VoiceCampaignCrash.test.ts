@@ -11,6 +11,7 @@ import {
 } from "@voice-agent-platform/voice/testing"
 import { Effect, Exit, Scope } from "effect"
 import {
+  everyPage,
   freePort,
   removeDataDirectories,
   type Running,
@@ -46,16 +47,7 @@ if (!reachable) TestDatabase.warnUnreachable("the voice campaign SIGKILL test on
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Every page of a list, from whichever server answers. */
-const everything = async (port: number, path: string): Promise<Array<any>> => {
-  const items: Array<any> = []
-  const join = path.includes("?") ? "&" : "?"
-  for (let page = 1; ; page++) {
-    const answer = await send(port, "GET", `${path}${join}limit=100&page=${page}`, { apiKey })
-    expect(answer.status).toBe(200)
-    items.push(...answer.json.items)
-    if (page >= answer.json.total_pages) return items
-  }
-}
+const everything = (port: number, path: string) => everyPage(port, path, apiKey)
 
 /** The contact's status its last run's end gives (RetryPolicy.afterAttempt with one attempt). */
 const contactStatusOf = (runStatus: string) => (runStatus === "completed" ? "completed" : "failed")

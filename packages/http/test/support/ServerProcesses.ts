@@ -185,3 +185,15 @@ export const send = async (
   }
   return { ...answer, json: parsed }
 }
+
+/** Every page of a list (`limit=100`, `page` 1, 2, …), with the organization's key; each page must be 200. */
+export const everyPage = async (port: number, path: string, apiKey: string): Promise<Array<any>> => {
+  const items: Array<any> = []
+  const join = path.includes("?") ? "&" : "?"
+  for (let page = 1; ; page++) {
+    const answer = await send(port, "GET", `${path}${join}limit=100&page=${page}`, { apiKey })
+    if (answer.status !== 200) throw new Error(`GET ${path} page ${page} answered ${answer.status}`)
+    items.push(...answer.json.items)
+    if (page >= answer.json.total_pages) return items
+  }
+}
