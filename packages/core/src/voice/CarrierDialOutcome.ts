@@ -1,5 +1,6 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import { CallEvents } from "../calls/CallEvents.js"
+import { reporter } from "../calls/RunReporter.js"
 import { beforeAnswerSeconds } from "../calls/OutboundChannels.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import { isFinal } from "../runs/Run.js"
@@ -8,7 +9,6 @@ import { RunStore } from "../runs/RunStore.js"
 import { Carrier, type CarrierCall } from "./Carrier.js"
 import * as CallStatusOrder from "./CallStatusOrder.js"
 import { CarrierTimings } from "./CarrierTimings.js"
-import { reporter } from "./VoiceCalls.js"
 
 /**
  * A dial whose answer was lost. When the carrier's answer to a dial does not come (its deadline passed,

@@ -1,6 +1,7 @@
 import { Cause, Context, Effect, FiberSet, Layer } from "effect"
 import { CallEvents, type CallEvent } from "../calls/CallEvents.js"
 import { RuntimeTools } from "../calls/RuntimeTools.js"
+import { reporter } from "../calls/RunReporter.js"
 import { ConversationEngine } from "../conversation/ConversationEngine.js"
 import type { RunId } from "../runs/RunId.js"
 import { isFinal } from "../runs/Run.js"
@@ -102,20 +103,6 @@ export const runLoopInput = (run: {
     ),
   usage: run.addModelUsage
 })
-
-/**
- * Reports a run's event; an error is logged (a warning), never thrown: what the call reports after its end
- * is refused (the run is final, ended elsewhere), and nothing is left to do then but say so.
- */
-export const reporter =
-  (events: CallEvents["Type"], organizationId: OrganizationId, runId: RunId) =>
-  (event: CallEvent): Effect.Effect<void> =>
-    events.report(organizationId, runId, event).pipe(
-      Effect.catchAll((error) =>
-        Effect.logWarning(`run ${runId}: its ${event.type} event was refused (${error._tag})`)
-      ),
-      Effect.asVoid
-    )
 
 export const make = Effect.gen(function* () {
   const events = yield* CallEvents
