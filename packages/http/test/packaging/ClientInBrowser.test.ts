@@ -1,17 +1,11 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { build } from "esbuild"
-import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import puppeteer from "puppeteer-core"
+import * as Chromium from "../support/Chromium.js"
 import { removeDataDirectories, start, stop } from "../support/ServerProcesses.js"
 
-/** Debian's chromium (`.ci/run` installs it); missing locally, the run in a browser is skipped with a warning, never in CI. */
-const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path))
-if (chromium === undefined) {
-  if (process.env.CI !== undefined)
-    throw new Error("CI must run the browser check: chromium is not installed")
-  console.warn("\n!!! chromium is not installed: the typed client's run in a browser is SKIPPED !!!\n")
-}
+/** Debian's chromium; missing locally, the check is skipped with a warning, never in CI. */
+const chromium = Chromium.find("the typed client's run in a browser")
 
 const contract = fileURLToPath(new URL("../../../contract/", import.meta.url))
 const apiKey = `vap_${"B".repeat(40)}`
@@ -62,12 +56,7 @@ describe("the typed client in a browser", () => {
     async () => {
       const { code } = await bundle()
       const server = await start({ BOOTSTRAP_API_KEY: apiKey })
-      const browser = await puppeteer.launch({
-        executablePath: chromium!,
-        headless: true,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        timeout: 30_000
-      })
+      const browser = await Chromium.launch(chromium!)
       try {
         const page = await browser.newPage()
         const origin = `http://127.0.0.1:${server.port}`

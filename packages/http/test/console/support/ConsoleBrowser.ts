@@ -1,18 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import puppeteer, { type Browser, type Page } from "puppeteer-core"
+import type { Browser, Page } from "puppeteer-core"
+import * as Chromium from "../../support/Chromium.js"
 import { removeDataDirectories, type Running, start, stop } from "../../support/ServerProcesses.js"
 
-/** Debian's chromium (`.ci/run` installs it); missing locally, the browser tests are skipped with a warning, never in CI. */
-export const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path))
-if (chromium === undefined) {
-  if (process.env.CI !== undefined)
-    throw new Error("CI must run the console's browser tests: chromium is not installed")
-  console.warn("\n!!! chromium is not installed: the console's browser tests are SKIPPED !!!\n")
-}
+/** Debian's chromium; missing locally, the browser tests are skipped with a warning, never in CI. */
+export const chromium = Chromium.find("the console's browser tests")
 
 /** Where screenshots go (git-ignored; CI keeps `build/`). */
 export const screenshots = fileURLToPath(new URL("../../../../../build/screenshots/", import.meta.url))
@@ -44,20 +40,14 @@ export const open = async (apiKey: string, env: Record<string, string> = {}) => 
   const server = await start({ BOOTSTRAP_API_KEY: apiKey, ...env })
   let browser: Browser | undefined
   try {
-    browser = await puppeteer.launch({
-      executablePath: chromium!,
-      headless: true,
+    browser = await Chromium.launch(chromium!, {
       userDataDir: profile,
       args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
         "--no-first-run"
-      ],
-      timeout: 30_000
+      ]
     })
   } catch (error) {
     await stop(server)
