@@ -8,10 +8,10 @@ import WebSocket from "ws"
  * (`pingInterval`, the browser's sockets: a peer whose connection died answers none), a bounded inbound
  * queue (more than `maxQueued` events the call has not read yet end the session: a peer sending faster
  * than real time, or a call stalled, is not buffered without end), and a guarded send (more than
- * `maxBufferedBytes` not yet flushed to the peer, or a send not flushed within `sendTimeout`, fail it: a
- * peer that stops reading cannot make the server buffer the agent's audio). Every limit ends the session
- * with `MediaSessionFailed`, which ends the call as a dropped socket does. Defaults in
- * docs/configuration.md ("Media sockets").
+ * `maxBufferedBytes` not yet flushed to the peer fails it; sends waiting to be flushed with none flushed
+ * for `sendTimeout` end the session: a peer that stops reading cannot make the server buffer the agent's
+ * audio). Every limit ends the session with `MediaSessionFailed`, which ends the call as a dropped socket
+ * does. Defaults in docs/configuration.md ("Media sockets").
  */
 
 export interface Limits {
@@ -48,13 +48,18 @@ export interface Guarded<A> {
   readonly offer: (event: A) => boolean
   /** A frame (or pong) arrived: the idle deadline starts again. */
   readonly seen: () => void
-  /** Sends one frame within the limits. */
+  /**
+   * Sends one frame within the limits, without waiting for it to be flushed (the watch ends the session
+   * when the peer stops taking them); fails once the session failed (a send that failed, a stalled peer).
+   */
   readonly send: (frame: string | Uint8Array) => Effect.Effect<void, MediaSessionFailed>
 }
 
 /**
  * Guards `socket`'s session: `inbound` is its queue of events (room for `maxQueued` and the end), `end`
- * ends it with a failure. The idle watch (and pings) run in the scope, on Effect's clock.
+ * ends it with a failure. The watch (idle deadline, pings, stalled sends) runs in the scope, on Effect's
+ * clock: a session ends at most a quarter of a deadline late. A send is one call to the socket, not an
+ * effect waiting for its flush under a timeout (a fiber and a timer for every 20 ms frame).
  */
 export const guard = <A>(
   socket: WebSocket,
@@ -64,26 +69,47 @@ export const guard = <A>(
 ): Effect.Effect<Guarded<A>, never, Scope.Scope> =>
   Effect.gen(function* () {
     let frames = 0
+    // sends made and sends flushed (the socket calls back in order), and the first failure
+    let sent = 0
+    let flushed = 0
+    let failure: MediaSessionFailed | null = null
+    /** Ends the session with its first failure, and answers that one. */
+    const fail = (reason: string): MediaSessionFailed => {
+      if (failure === null) {
+        failure = failed(reason)
+        end(Take.fail(failure))
+      }
+      return failure
+    }
     const idle = Duration.toMillis(Duration.decode(limits.idleTimeout))
+    const flushWithin = Duration.toMillis(Duration.decode(limits.sendTimeout))
     const ping = limits.pingInterval === null ? null : Duration.toMillis(Duration.decode(limits.pingInterval))
-    // the watch wakes a few times within the deadline: a session ends at most a quarter of it late
-    const tick = Math.max(1, Math.min(idle / 4, ping ?? Infinity))
+    // the watch wakes a few times within each deadline (a session ends at most a quarter of one late),
+    // and a whole number of times a ping interval (pings go out on time)
+    const wake = Math.max(1, Math.min(idle / 4, flushWithin / 4))
+    const tick = ping === null ? wake : ping / Math.ceil(ping / Math.min(wake, ping))
+    const clock = yield* Effect.clock
+    // when the last frame was seen, and when sends were last flushed (or the first began to wait)
+    let seenAt = clock.unsafeCurrentTimeMillis()
+    let flushedAt = seenAt
     socket.on("pong", () => void frames++)
     yield* Effect.forkScoped(
       Effect.gen(function* () {
         let last = frames
-        let quiet = 0
-        let sincePing = 0
+        let pingedAt = seenAt
         for (;;) {
           yield* Effect.sleep(Duration.millis(tick))
-          quiet = frames === last ? quiet + tick : 0
+          const now = clock.unsafeCurrentTimeMillis()
+          if (frames !== last) seenAt = now
           last = frames
-          if (quiet >= idle) {
+          if (now - seenAt >= idle) {
             return end(Take.fail(failed(`no frame for ${Math.round(idle / 1000)} s`)))
           }
-          sincePing += tick
-          if (ping !== null && sincePing >= ping && socket.readyState === WebSocket.OPEN) {
-            sincePing = 0
+          if (sent > flushed && now - flushedAt >= flushWithin) {
+            return void fail("a send was not flushed in time: the peer reads too slowly")
+          }
+          if (ping !== null && now - pingedAt >= ping && socket.readyState === WebSocket.OPEN) {
+            pingedAt = now
             socket.ping()
           }
         }
@@ -100,19 +126,21 @@ export const guard = <A>(
         return Queue.unsafeOffer(inbound, Take.of(event))
       },
       send: (frame) =>
-        Effect.async<void, MediaSessionFailed>((resume) => {
-          if (socket.readyState !== WebSocket.OPEN) return resume(Effect.fail(failed("the socket is closed")))
+        Effect.suspend(() => {
+          if (failure !== null) return Effect.fail(failure)
+          if (socket.readyState !== WebSocket.OPEN) return Effect.fail(failed("the socket is closed"))
           if (socket.bufferedAmount > limits.maxBufferedBytes) {
-            return resume(Effect.fail(failed("the peer reads too slowly: too much waits to be sent")))
+            return Effect.fail(fail("the peer reads too slowly: too much waits to be sent"))
           }
-          socket.send(frame, { binary: typeof frame !== "string" }, (error) =>
-            resume(error === undefined || error === null ? Effect.void : Effect.fail(failed("a send failed")))
-          )
-        }).pipe(
-          Effect.timeoutFail({
-            duration: limits.sendTimeout,
-            onTimeout: () => failed("a send was not flushed in time: the peer reads too slowly")
+          // nothing waited: the flush deadline counts from this send
+          if (sent === flushed) flushedAt = clock.unsafeCurrentTimeMillis()
+          sent++
+          socket.send(frame, { binary: typeof frame !== "string" }, (error) => {
+            flushed++
+            flushedAt = clock.unsafeCurrentTimeMillis()
+            if (error !== undefined && error !== null) fail("a send failed")
           })
-        )
+          return Effect.void
+        })
     }
   })

@@ -73,23 +73,58 @@ describe("SocketGuards", () => {
     })
   )
 
-  it.scoped("a send not flushed in time fails; past the buffered bytes a send fails at once", () =>
+  it.scoped(
+    "sends that wait unflushed past the deadline end the session; past the buffered bytes a send fails",
+    () =>
+      Effect.gen(function* () {
+        const { socket, guard, events, isEnded } = yield* guarded
+        /** Time passes while the peer's frames arrive (the idle deadline is not what ends it). */
+        const pass = (seconds: number) =>
+          Effect.gen(function* () {
+            for (let i = 0; i < seconds; i++) {
+              guard.seen()
+              yield* TestClock.adjust("1 second")
+            }
+          })
+        // a send does not wait for its flush
+        yield* guard.send("hello")
+        yield* pass(4)
+        // flushed in time, then another that waits: the deadline counts from it
+        socket.flush()
+        yield* guard.send("again")
+        yield* pass(4)
+        expect(isEnded()).toBe(false)
+        yield* pass(2)
+        const result = yield* events
+        expect(Either.isLeft(result) && result.left.reason).toBe(
+          "a send was not flushed in time: the peer reads too slowly"
+        )
+        // the session failed: so does every send after
+        const after = yield* Effect.flip(guard.send("more"))
+        expect(after.reason).toBe("a send was not flushed in time: the peer reads too slowly")
+      })
+  )
+
+  it.scoped("more than the buffered bytes waiting fail the send and end the session", () =>
     Effect.gen(function* () {
-      const { socket, guard } = yield* guarded
-      const sending = yield* Effect.fork(Effect.either(guard.send("hello")))
-      yield* settle
-      yield* TestClock.adjust("5 seconds")
-      const late = yield* sending.await
-      expect(late._tag === "Success" && Either.isLeft(late.value) && late.value.left.reason).toBe(
-        "a send was not flushed in time: the peer reads too slowly"
-      )
-      const flushed = yield* Effect.fork(guard.send("again"))
-      yield* settle
-      socket.flush()
-      yield* flushed.await
+      const { socket, guard, events } = yield* guarded
       socket.bufferedAmount = 1001
       const refused = yield* Effect.flip(guard.send(new Uint8Array(10)))
       expect(refused.reason).toBe("the peer reads too slowly: too much waits to be sent")
+      const result = yield* events
+      expect(Either.isLeft(result) && result.left.reason).toBe(
+        "the peer reads too slowly: too much waits to be sent"
+      )
+    })
+  )
+
+  it.scoped("a send the socket reports failed ends the session", () =>
+    Effect.gen(function* () {
+      const { socket, guard, events } = yield* guarded
+      yield* guard.send("hello")
+      for (const callback of socket.pending.splice(0)) callback(new Error("EPIPE"))
+      const result = yield* events
+      expect(Either.isLeft(result) && result.left.reason).toBe("a send failed")
     })
   )
 })
