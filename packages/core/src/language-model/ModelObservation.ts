@@ -122,13 +122,22 @@ export const observed = (service: Service, options: { readonly defaultModel: str
             return settle("stream", model)(exit)
           })
         return service.stream(request).pipe(
-          Stream.tap((event) =>
-            event._tag === "Usage"
-              ? recordUsage(event.usage)
-              : event._tag === "Finish"
-                ? recordFinish(event.reason)
-                : Effect.void
-          ),
+          // per chunk, not per event: most events (text) record nothing, and an effect per event through
+          // the stream's machinery cost more than the events' own handling
+          Stream.mapChunksEffect((chunk) => {
+            let record: Effect.Effect<void> | undefined
+            for (const event of chunk) {
+              const recorded =
+                event._tag === "Usage"
+                  ? recordUsage(event.usage)
+                  : event._tag === "Finish"
+                    ? recordFinish(event.reason)
+                    : undefined
+              if (recorded !== undefined)
+                record = record === undefined ? recorded : Effect.zipRight(record, recorded)
+            }
+            return record === undefined ? Effect.succeed(chunk) : Effect.as(record, chunk)
+          }),
           Stream.tapErrorCause((cause) => once(Exit.failCause(cause))),
           Stream.concat(Stream.execute(Effect.suspend(() => once(Exit.void)))),
           Stream.ensuring(Effect.suspend(() => once(Exit.failCause(Cause.interrupt(FiberId.none)))))
