@@ -72,7 +72,9 @@ export const make = (from: number, to: number): Resampler => {
 
   /** The outputs whose inputs (to `base + half`) are below `available`, the rest of the input silence. */
   const emit = (available: number): Int16Array => {
-    const out: Array<number> = []
+    // at most one output for each `step` of the input received and not yet passed, written in place
+    const out = new Int16Array(Math.max(0, Math.ceil((received * phases - emitted * step) / step)))
+    let count = 0
     for (;;) {
       // output n sits at input n * step / phases
       const position = emitted * step
@@ -80,12 +82,11 @@ export const make = (from: number, to: number): Resampler => {
       if (position >= received * phases || base + half >= available) break
       const row = (position - base * phases) * taps
       const first = base - half + 1 - start
+      // the taps over the input held (the input after it is silence)
+      const end = Math.min(taps, history.length - first)
       let sum = 0
-      for (let k = 0; k < taps; k++) {
-        const index = first + k
-        if (index < history.length) sum += weights[row + k]! * history[index]!
-      }
-      out.push(Math.max(-32768, Math.min(32767, Math.round(sum))))
+      for (let k = Math.max(0, -first); k < end; k++) sum += weights[row + k]! * history[first + k]!
+      out[count++] = Math.max(-32768, Math.min(32767, Math.round(sum)))
       emitted++
     }
     // drop the input no later output needs
@@ -95,7 +96,7 @@ export const make = (from: number, to: number): Resampler => {
       history = history.slice(dropped)
       start += dropped
     }
-    return Int16Array.from(out)
+    return out.subarray(0, count)
   }
 
   return {
