@@ -1,5 +1,6 @@
-import { Effect, Layer, Queue, Stream, Take } from "effect"
+import { Effect, Layer, Queue, Take } from "effect"
 import { type Session, SpeechToText, type TranscriptEvent } from "./SpeechToText.js"
+import * as TakeStream from "./TakeStream.js"
 
 /**
  * The embedded speech-to-text stand-in, the default (`STT_PROVIDER=embedded`). It recognises NO real
@@ -52,7 +53,7 @@ const open = Effect.gen(function* () {
         const text = finished ? null : textOfFrame(audio)
         return text === null ? Effect.void : Queue.offerAll(queue, eventsOf(text).map(Take.of))
       }),
-    events: Stream.flattenTake(Stream.fromQueue(queue)),
+    events: TakeStream.fromQueue(queue),
     finish: Effect.suspend(() => {
       if (finished) return Effect.void
       finished = true

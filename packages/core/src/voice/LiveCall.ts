@@ -18,6 +18,7 @@ import type { CallRecording } from "./CallRecording.js"
 import type { InboundEvent, MediaSession } from "./MediaSession.js"
 import type { MediaSessionFailed } from "./LiveCallErrors.js"
 import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
+import * as TakeStream from "./TakeStream.js"
 
 /**
  * What a live conversation (a phone call's, a browser session's) adds around its voice loop: the audio
@@ -74,7 +75,7 @@ export const tap = (
     return {
       media: {
         sample_rate: media.sample_rate,
-        events: Stream.flattenTake(Stream.fromQueue(forward)),
+        events: TakeStream.fromQueue(forward),
         sendAudio: (samples) => Effect.tap(media.sendAudio(samples), () => recording.agent(samples)),
         sendMark: media.sendMark,
         clear: Effect.tap(media.clear, () => recording.clear)

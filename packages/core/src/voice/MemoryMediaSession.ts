@@ -1,7 +1,8 @@
-import { Effect, Queue, Ref, Stream, Take } from "effect"
+import { Effect, Queue, Ref, Take } from "effect"
 import { textFrame } from "./EmbeddedSpeechToText.js"
 import { type InboundEvent, type MediaSession } from "./MediaSession.js"
 import { MediaSessionFailed } from "./LiveCallErrors.js"
+import * as TakeStream from "./TakeStream.js"
 
 /**
  * A media session in memory, for tests and the simulator: the test plays the caller's side (`push`,
@@ -88,7 +89,7 @@ export const make = (options: Options = {}): Effect.Effect<MemoryMediaSession> =
 
     const session: MemoryMediaSession = {
       sample_rate,
-      events: Stream.flattenTake(Stream.fromQueue(inbound)),
+      events: TakeStream.fromQueue(inbound),
       sendAudio: (samples) => send({ _tag: "Audio", samples }),
       sendMark: (name) =>
         send({ _tag: "Mark", name }).pipe(

@@ -1,10 +1,11 @@
 import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
 import { type InboundEvent, type MediaSession } from "@voice-agent-platform/core/voice/MediaSession.js"
 import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
-import { Effect, Either, Queue, type Scope, Stream, Take } from "effect"
+import { Effect, Either, Queue, type Scope, Take } from "effect"
 import WebSocket from "ws"
 import * as BrowserSocketMessages from "./BrowserSocketMessages.js"
 import * as SocketGuards from "../socket/SocketGuards.js"
+import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
 
 /**
  * The `MediaSession` over a browser voice session's socket the server accepted (`ws`, see
@@ -92,7 +93,7 @@ export const make = (
 
     const session: MediaSession = {
       sample_rate: BrowserSocketMessages.sampleRate,
-      events: Stream.flattenTake(Stream.fromQueue(inbound)),
+      events: TakeStream.fromQueue(inbound),
       sendAudio: (samples) => (samples.length === 0 ? Effect.void : sendFrame(Pcm16Bytes.encode(samples))),
       sendMark: (name) => send({ type: "mark", name }),
       clear: send({ type: "clear" })

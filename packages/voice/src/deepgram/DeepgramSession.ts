@@ -9,10 +9,11 @@ import {
   SpeechToTextDropped,
   SpeechToTextUnavailable
 } from "@voice-agent-platform/core/voice/SpeechToTextErrors.js"
-import { Clock, Deferred, Duration, Effect, Either, Exit, Queue, type Scope, Stream, Take } from "effect"
+import { Clock, Deferred, Duration, Effect, Either, Exit, Queue, type Scope, Take } from "effect"
 import { WebSocket } from "ws"
 import * as DeepgramMessages from "./DeepgramMessages.js"
 import { closeReason, refusal } from "./ListenRequest.js"
+import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
 
 /**
  * One live session over a WebSocket: binary audio frames out, Deepgram's messages in as transcript
@@ -187,7 +188,7 @@ export const open = (
             lastSentAt = now
           })
         }),
-      events: Stream.flattenTake(Stream.fromQueue(queue)),
+      events: TakeStream.fromQueue(queue),
       finish: Effect.suspend(() => {
         if (phase === "open") {
           phase = "finishing"

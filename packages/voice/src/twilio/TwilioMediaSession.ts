@@ -1,10 +1,11 @@
 import { type InboundEvent, type MediaSession } from "@voice-agent-platform/core/voice/MediaSession.js"
 import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
-import { Deferred, Duration, Effect, Either, Queue, type Scope, Stream, Take } from "effect"
+import { Deferred, Duration, Effect, Either, Queue, type Scope, Take } from "effect"
 import WebSocket from "ws"
 import * as MediaStreamMessages from "./MediaStreamMessages.js"
 import * as MuLaw from "./MuLaw.js"
 import * as SocketGuards from "../socket/SocketGuards.js"
+import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
 
 /**
  * The `MediaSession` over a Twilio Media Streams socket the server accepted (`ws`): Twilio's `connected`
@@ -145,7 +146,7 @@ export const make = (
 
     const session: MediaSession = {
       sample_rate: MuLaw.sampleRate,
-      events: Stream.flattenTake(Stream.fromQueue(inbound)),
+      events: TakeStream.fromQueue(inbound),
       sendAudio: (samples) =>
         Effect.suspend(() => {
           const encoded = MuLaw.encode(samples)

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Either, Fiber, Queue, Stream, Take } from "effect"
+import * as TakeStream from "../../src/voice/TakeStream.js"
+
+describe("TakeStream.fromQueue", () => {
+  it.effect("reads the values in order and ends at the end, as flattenTake over fromQueue does", () =>
+    Effect.gen(function* () {
+      const takes = [Take.of(1), Take.chunk(Chunk.make(2, 3)), Take.of(4), Take.end, Take.of(5)]
+      const read = (
+        stream: (queue: Queue.Queue<Take.Take<number, string>>) => Stream.Stream<number, string>
+      ) =>
+        Effect.gen(function* () {
+          const queue = yield* Queue.unbounded<Take.Take<number, string>>()
+          yield* Queue.offerAll(queue, takes)
+          return Chunk.toReadonlyArray(yield* Stream.runCollect(stream(queue)))
+        })
+      expect(yield* read(TakeStream.fromQueue)).toEqual([1, 2, 3, 4])
+      expect(yield* read((queue) => Stream.flattenTake(Stream.fromQueue(queue)))).toEqual([1, 2, 3, 4])
+    })
+  )
+
+  it.effect("fails with a take's failure after the values before it", () =>
+    Effect.gen(function* () {
+      const queue = yield* Queue.unbounded<Take.Take<number, string>>()
+      yield* Queue.offerAll(queue, [Take.of(1), Take.fail("dropped"), Take.of(2)])
+      const seen: Array<number> = []
+      const result = yield* Effect.either(
+        Stream.runForEach(TakeStream.fromQueue(queue), (n) => Effect.sync(() => seen.push(n)))
+      )
+      expect(seen).toEqual([1])
+      expect(Either.isLeft(result) && result.left).toBe("dropped")
+    })
+  )
+
+  it.effect("waits for takes offered later, and ends when the queue is shut down", () =>
+    Effect.gen(function* () {
+      const queue = yield* Queue.unbounded<Take.Take<number, string>>()
+      const reading = yield* Effect.fork(Stream.runCollect(TakeStream.fromQueue(queue)))
+      yield* Effect.yieldNow()
+      yield* Queue.offer(queue, Take.of(7))
+      yield* Effect.yieldNow()
+      yield* Queue.shutdown(queue)
+      expect(Chunk.toReadonlyArray(yield* Fiber.join(reading))).toEqual([7])
+    })
+  )
+})
