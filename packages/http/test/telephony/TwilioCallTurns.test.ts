@@ -10,6 +10,7 @@ import {
   runUntil,
   type Servers,
   started,
+  startedStream,
   statusUrl,
   until
 } from "./TwilioHarness.js"
@@ -58,12 +59,7 @@ describe("a real call's turns through the server's media socket (fakes)", { time
         { kind: "reply", content: "Sure, I am listening." },
         { kind: "reply", content: "Goodbye.", tool_calls: [{ name: "end_call", arguments: "{}" }] }
       )
-      const stream = yield* FakeMediaStream.connect(streamUrl, {
-        callSid: call.sid,
-        accountSid: servers.twilio.accountSid,
-        holdMarks: true
-      })
-      yield* stream.start
+      const stream = yield* startedStream(servers, call, streamUrl, { holdMarks: true })
       yield* marksSent(stream, 1)
       yield* playAll(stream)
 
@@ -140,11 +136,7 @@ describe("a real call's turns through the server's media socket (fakes)", { time
             content: "Transferring you now.",
             tool_calls: [{ name: "transfer", arguments: JSON.stringify({ destination_number: asked }) }]
           })
-          const stream = yield* FakeMediaStream.connect(streamUrl, {
-            callSid: call.sid,
-            accountSid: servers.twilio.accountSid
-          })
-          yield* stream.start
+          const stream = yield* startedStream(servers, call, streamUrl)
           yield* marksSent(stream, 1)
           yield* stream.sendAudio(AudioFixtures.mulawTone(440, 400))
           yield* runUntil(origin, agent, runId, (run) =>
@@ -180,11 +172,7 @@ describe("a real call's turns through the server's media socket (fakes)", { time
       const { twilio, origin } = servers
       const agent = yield* agentWithEndCall(origin)
       const { runId, call, streamUrl } = yield* answeredCall(servers, agent)
-      const stream = yield* FakeMediaStream.connect(streamUrl, {
-        callSid: call.sid,
-        accountSid: servers.twilio.accountSid
-      })
-      yield* stream.start
+      const stream = yield* startedStream(servers, call, streamUrl)
       // the greeting, the reprompt and the goodbye, each a sentence with its mark; then the hang-up
       yield* until(() => updatesOf(servers, call.sid).length === 1, "the hang-up after the silence")
       expect(stream.received().filter((m) => m.event === "mark").length).toBeGreaterThanOrEqual(3)

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { CallAudioHandOver, CarrierDialOutcome, CarrierFinalStatus } from "@voice-agent-platform/core"
 import { CallingClock } from "@voice-agent-platform/core/testing"
-import { FakeMediaStream } from "@voice-agent-platform/voice/testing"
 import { Effect } from "effect"
 import {
   agentWithEndCall,
@@ -11,6 +10,7 @@ import {
   type Body,
   runUntil,
   started,
+  startedStream,
   statusUrl,
   until
 } from "./TwilioHarness.js"
@@ -33,7 +33,8 @@ describe("real calls when Twilio's answers go missing (fakes)", { timeout: 120_0
     "a dial answered 500 after Twilio created the call: the run stays queued, never re-dialed, until its callbacks bind it",
     () =>
       Effect.gen(function* () {
-        const { twilio, origin } = yield* started(quick)
+        const servers = yield* started(quick)
+        const { twilio, origin } = servers
         const agent = yield* agentWithEndCall(origin)
         twilio.fail({ kind: "lost", status: 500 })
         const placed = yield* api(origin, "POST", `/agents/${agent}/calls`, {
@@ -70,11 +71,7 @@ describe("real calls when Twilio's answers go missing (fakes)", { timeout: 120_0
         const answered = yield* twilio.postSigned(answerUrl(origin, runId), [["CallSid", call!.sid]])
         const streamUrl = /<Stream url="([^"]+)"/.exec(answered.body)![1]!
         yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call!, "in-progress", 2))
-        const stream = yield* FakeMediaStream.connect(streamUrl, {
-          callSid: call!.sid,
-          accountSid: twilio.accountSid
-        })
-        yield* stream.start
+        const stream = yield* startedStream(servers, call!, streamUrl)
         yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
         // the caller hangs up
         yield* stream.stop
@@ -157,11 +154,7 @@ describe("real calls when Twilio's answers go missing (fakes)", { timeout: 120_0
         const { twilio, origin } = servers
         const agent = yield* agentWithEndCall(origin)
         const { runId, call, streamUrl } = yield* answeredCall(servers, agent)
-        const stream = yield* FakeMediaStream.connect(streamUrl, {
-          callSid: call.sid,
-          accountSid: twilio.accountSid
-        })
-        yield* stream.start
+        const stream = yield* startedStream(servers, call, streamUrl)
         yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
         // Twilio ended the call (the caller hung up) and settled it; its completed callback is lost
         call.status = "completed"

@@ -1,7 +1,12 @@
 import { CallingClock } from "@voice-agent-platform/core/testing"
 import { expect } from "@effect/vitest"
 import { FakeOpenAiServer } from "@voice-agent-platform/language-models/testing"
-import { FakeDeepgram, FakeSpeechServer, FakeTwilio } from "@voice-agent-platform/voice/testing"
+import {
+  FakeDeepgram,
+  FakeMediaStream,
+  FakeSpeechServer,
+  FakeTwilio
+} from "@voice-agent-platform/voice/testing"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -142,4 +147,21 @@ export const answeredCall = (servers: Servers, agent: string) =>
     const streamUrl = /<Stream url="([^"]+)"/.exec(answered.body)![1]!
     yield* twilio.postSigned(statusUrl(origin, runId), twilio.statusParams(call, "in-progress", 2))
     return { runId, call, streamUrl }
+  })
+
+/** Twilio's media stream of `call` (an answered call's `streamUrl`), connected and started. */
+export const startedStream = (
+  servers: Servers,
+  call: { readonly sid: string },
+  streamUrl: string,
+  options: Omit<FakeMediaStream.Options, "callSid" | "accountSid"> = {}
+) =>
+  Effect.gen(function* () {
+    const stream = yield* FakeMediaStream.connect(streamUrl, {
+      ...options,
+      callSid: call.sid,
+      accountSid: servers.twilio.accountSid
+    })
+    yield* stream.start
+    return stream
   })

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { FakeMediaStream } from "@voice-agent-platform/voice/testing"
 import { Effect } from "effect"
-import { agentWithEndCall, answeredCall, type Body, runUntil, started, statusUrl } from "./TwilioHarness.js"
+import {
+  agentWithEndCall,
+  answeredCall,
+  type Body,
+  runUntil,
+  started,
+  startedStream,
+  statusUrl
+} from "./TwilioHarness.js"
 
 /**
  * The media socket's limits through the bundled server (`SocketGuards`'s own suite checks them on a stub
@@ -19,11 +26,7 @@ describe("a Twilio media socket's limits, through the server", { timeout: 120_00
         const { twilio, origin } = servers
         const agent = yield* agentWithEndCall(origin)
         const { runId, call, streamUrl } = yield* answeredCall(servers, agent)
-        const stream = yield* FakeMediaStream.connect(streamUrl, {
-          callSid: call.sid,
-          accountSid: twilio.accountSid
-        })
-        yield* stream.start
+        const stream = yield* startedStream(servers, call, streamUrl)
         // the greeting played (its mark echoed at once); from here the caller's side sends nothing, where
         // Twilio sends a frame every 20 ms for as long as a call lasts
         yield* stream.waitFor((received) => received.some((m) => m.event === "mark"), 20_000)
