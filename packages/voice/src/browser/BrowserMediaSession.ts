@@ -15,7 +15,8 @@ import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
  * other text messages (`transcript`, `end`). A frame that is not the protocol's (an odd number of audio
  * bytes, unknown text), a socket that drops, or a send that fails ends the session with
  * `MediaSessionFailed`, as does a limit of `SocketGuards` (pings every 10 s, no frame nor pong for 30 s,
- * 1000 events unread, a send not flushed). The socket is closed with the scope.
+ * 1000 events unread, sends waiting with none flushed for 10 s, 2 MiB unflushed). The socket is closed
+ * with the scope.
  */
 
 export interface BrowserMediaSession {

@@ -15,8 +15,8 @@ import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
  * (a partial frame waits for the next audio; a mark sends it first, padded with μ-law silence, so the
  * mark follows all the audio before it); `clear` drops the partial frame and tells Twilio to drop what it
  * queued. A frame that is not the protocol's, a socket that drops, or a send that fails ends the session
- * with `MediaSessionFailed`, as does a limit of `SocketGuards` (no frame for 10 s, 1000 events unread, a
- * send not flushed). The socket is closed with the scope.
+ * with `MediaSessionFailed`, as does a limit of `SocketGuards` (no frame for 10 s, 1000 events unread,
+ * sends waiting with none flushed for 10 s, 1 MiB unflushed). The socket is closed with the scope.
  */
 
 /** How long Twilio may take to say `start` once the socket is open. */
