@@ -118,9 +118,25 @@ export const figures = (
 const ms = (value: number) => (Number.isNaN(value) ? "    —" : value.toFixed(2).padStart(6))
 const pair = (p: Percentiles) => `${ms(p.p50)} / ${ms(p.p99)} ms (${p.count})`
 
+/**
+ * The server's CPU over the load as a share of the one core it is pinned to. Above `saturatedAbove` the
+ * server is saturated: turns wait in its queue, so the own time is mostly that wait, not a turn's work.
+ */
+const busyShare = (f: TurnFigures) => (f.cpuMs === undefined ? undefined : (f.cpuMs * f.perSecond) / 1000)
+const saturatedAbove = 0.9
+
+const busyText = (f: TurnFigures) => {
+  const busy = busyShare(f)
+  if (busy === undefined) return ""
+  return (
+    `, the server ${(busy * 100).toFixed(0)}% of a core` +
+    (busy > saturatedAbove ? " (SATURATED: the own time below is mostly waiting for the core)" : "")
+  )
+}
+
 /** The lines printed for one measured load. */
 export const describe = (name: string, f: TurnFigures): ReadonlyArray<string> => [
-  `${name}: ${f.turns} turns in ${f.seconds.toFixed(1)} s = ${f.perSecond.toFixed(0)} turns/s, CPU ${f.cpuMs === undefined ? "?" : f.cpuMs.toFixed(2)} ms a turn, ${f.modelRequestsPerTurn.toFixed(2)} model requests a turn, ${f.errors} errors`,
+  `${name}: ${f.turns} turns in ${f.seconds.toFixed(1)} s = ${f.perSecond.toFixed(0)} turns/s, CPU ${f.cpuMs === undefined ? "?" : f.cpuMs.toFixed(2)} ms a turn${busyText(f)}, ${f.modelRequestsPerTurn.toFixed(2)} model requests a turn, ${f.errors} errors`,
   `    own time p50 / p99: all ${pair(f.own)}; no tool call ${pair(f.withoutTools)}; with tool calls ${pair(f.withTools)}; streamed ${pair(f.streamed)}`,
   `    wall time p50 / p99: ${pair(f.wall)}`,
   ...f.errorSamples.map((sample) => `    error: ${sample}`)

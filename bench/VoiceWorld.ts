@@ -159,14 +159,34 @@ const ms = (value: number) => (Number.isNaN(value) ? "—" : `${value.toFixed(1)
 export const cpuShare = (f: VoiceFigures) =>
   f.cpuMicros === undefined || f.callSeconds === 0 ? undefined : f.cpuMicros / 1e6 / f.callSeconds
 
+/** The server's CPU over the measured calls as a share of one core (it is pinned to one), or undefined. */
+export const busyShare = (f: VoiceFigures) =>
+  f.cpuMicros === undefined || f.seconds === 0 ? undefined : f.cpuMicros / 1e6 / f.seconds
+
+/**
+ * Above this share of its one core the server is saturated: turns wait in its queues (the latencies are
+ * queueing) and calls last longer than they would, which spreads the same CPU over more call-seconds, so
+ * the CPU per live call reads lower than the calls' real need.
+ */
+export const saturatedAbove = 0.9
+
 export const describe = (name: string, f: VoiceFigures, delays: Delays): ReadonlyArray<string> => {
   const share = cpuShare(f)
+  const busy = busyShare(f)
   const ends = Object.entries(f.otherEnds)
   return [
     `${name}: ${f.calls} calls, ${f.turns} turns timed in ${f.seconds.toFixed(1)} s; ${ends.length === 0 ? "every call ran its course" : `calls that did not run their course: ${ends.map(([end, n]) => `${n} ${end}`).join(", ")}`}`,
     `    turn latency at the fake Twilio (the caller's silence complete → the agent's first audio frame) p50 ${ms(f.latency.p50)}, p99 ${ms(f.latency.p99)}`,
     `    the engine's own share (minus the providers' ${delays.sttMs} + ${delays.modelMs} + ${delays.ttsMs} ms): p50 ${ms(f.own.p50)}, p99 ${ms(f.own.p99)}, max ${ms(f.own.max)} (goal p50 ≤ 20 ms, p99 ≤ 60 ms)`,
-    `    CPU per live call: ${share === undefined ? "? (no /proc)" : `${(share * 100).toFixed(2)}% of a core`} (${f.cpuMicros === undefined ? "?" : (f.cpuMicros / 1e6).toFixed(2)} s of CPU over ${f.callSeconds.toFixed(1)} call-seconds; goal ≤ 2%)`
+    `    CPU per live call: ${share === undefined ? "? (no /proc)" : `${(share * 100).toFixed(2)}% of a core`} (${f.cpuMicros === undefined ? "?" : (f.cpuMicros / 1e6).toFixed(2)} s of CPU over ${f.callSeconds.toFixed(1)} call-seconds; goal ≤ 2%)`,
+    ...(busy === undefined
+      ? []
+      : [
+          `    the server's CPU over the calls: ${(busy * 100).toFixed(0)}% of a core` +
+            (busy > saturatedAbove
+              ? " — SATURATED: the latencies are queueing, and the CPU per live call is a floor (calls stretched by the wait share it out over more call-seconds); measure with fewer BENCH_CALLS"
+              : "")
+        ])
   ]
 }
 
