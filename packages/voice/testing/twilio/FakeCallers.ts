@@ -46,12 +46,20 @@ export interface Turn {
   readonly latencyMs: number
 }
 
+/** A call's media socket that did not open (`FakeMediaStream.connect` failed). */
+const notOpened = Symbol("stream not opened")
+
 /** How a call ended. */
 export type End =
   /** The engine hung up through the REST API. */
   | "hung_up"
   /** The media socket closed (by the engine, or its server died) before any hang-up. */
   | "media_closed"
+  /**
+   * The media socket did not open: refused, failed, or not open within the fake's deadline (5 s; on a
+   * saturated server, a call that never had a turn). Before this was told apart, it read `media_closed`.
+   */
+  | "stream_not_opened"
   /** The caller hung up after `maxCallMs`. */
   | "caller_hung_up"
   /** The answer webhook gave no `<Stream>` (an error status or no server): Twilio ends the call. */
@@ -158,7 +166,7 @@ export const start = (options: Options): Effect.Effect<Running, never, Scope.Sco
           onClose: () => {
             closed = true
           }
-        })
+        }).pipe(Effect.mapError(() => notOpened))
         yield* stream.start
         const ended = () =>
           closed || call.status === "completed" || performance.now() - answeredAt > maxCallMs
@@ -207,7 +215,12 @@ export const start = (options: Options): Effect.Effect<Running, never, Scope.Sco
         return { end, turns: done }
       }).pipe(
         Effect.scoped,
-        Effect.catchAll(() => Effect.succeed({ end: "media_closed" as End, turns: 0 }))
+        Effect.catchAll((error) =>
+          Effect.succeed({
+            end: (error === notOpened ? "stream_not_opened" : "media_closed") as End,
+            turns: 0
+          })
+        )
       )
 
     const play = (call: FakeTwilio.FakeCall) =>
