@@ -4,7 +4,9 @@ import { Either, FastCheck } from "effect"
 import type { GatheredField } from "../../../src/agents/Agent.js"
 import * as CallAnalysis from "../../../src/analysis/CallAnalysis.js"
 import * as ImprovementSuggestions from "../../../src/improvements/ImprovementSuggestions.js"
+import { stepUtterance } from "../../../src/language-model/embedded/ConversationWalk.js"
 import * as EmbeddedModel from "../../../src/language-model/embedded/EmbeddedModel.js"
+import { words } from "../../../src/language-model/embedded/Words.js"
 import type {
   ConversationGuide,
   FunctionTool,
@@ -152,6 +154,25 @@ describe("EmbeddedModel properties", () => {
     }
   )
 
+  it("an agent whose only plan step has no words has no plan: it asks what else, not a step", () => {
+    // fast-check's counterexample (seed 1059872802): the step is not walked, so nothing bounds the turns
+    const agent = {
+      first_message: "at",
+      plan: [{ title: "", description: null }],
+      faq: [],
+      knowledge: [],
+      data_fields: [],
+      triggers: {},
+      end_function: "end_call",
+      disposition_codes: {},
+      transcripts: []
+    }
+    const tools = [{ name: "end_call", description: "", parameters: { type: "object", properties: {} } }]
+    const { replies } = converse({ guide: agent, tools }, ["mi", "ut", "hi", "purus"])
+    expect(replies.every((reply) => reply.tool_calls.length === 0)).toBe(true)
+    expect(replies.at(-1)!.text).toContain("else")
+  })
+
   it.prop(
     "a conversation's call ids are unique, and it ends within its plan's length",
     [guide, FastCheck.array(fn, { maxLength: 3 }), FastCheck.array(text, { minLength: 40, maxLength: 40 })],
@@ -164,12 +185,13 @@ describe("EmbeddedModel properties", () => {
       const { messages, replies } = converse({ guide: withEnd, tools }, said)
       const ids = replies.flatMap((reply) => reply.tool_calls.map((call) => call.id))
       expect(new Set(ids).size).toBe(ids.length)
-      if (agent.plan.length + agent.data_fields.length > 0) {
+      // a step with no words to say (an empty title, punctuation) is not walked: an agent with only such
+      // steps and no fields has no plan, and asks "anything else?" instead (docs/language-models.md)
+      const steps = agent.plan.filter((step) => words(stepUtterance(step)).length > 0).length
+      if (steps + agent.data_fields.length > 0) {
         // an empty message is no answer: the model asks again, and that does not count as asking
         const userTurns = messages.filter((m) => m.role === "user" && m.content.trim() !== "").length
-        expect(userTurns).toBeLessThanOrEqual(
-          agent.plan.length + 2 * agent.data_fields.length + 2 * tools.length + 2
-        )
+        expect(userTurns).toBeLessThanOrEqual(steps + 2 * agent.data_fields.length + 2 * tools.length + 2)
         expect(replies.at(-1)!.tool_calls.map((call) => call.name)).toContain("end_call")
       }
     }
