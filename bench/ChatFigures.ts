@@ -2,6 +2,7 @@
 // per turn (wall time minus the model's), percentiles, and the printed lines.
 import type { RecordedRequest } from "@voice-agent-platform/language-models/testing"
 import type { TimedTurn } from "./ChatLoad.js"
+import * as ServerProcess from "./ServerProcess.js"
 
 /** A turn with the model requests it made and the time that was not the model's. */
 export interface OwnTurn extends TimedTurn {
@@ -119,18 +120,19 @@ const ms = (value: number) => (Number.isNaN(value) ? "    —" : value.toFixed(2
 const pair = (p: Percentiles) => `${ms(p.p50)} / ${ms(p.p99)} ms (${p.count})`
 
 /**
- * The server's CPU over the load as a share of the one core it is pinned to. Above `saturatedAbove` the
+ * The server's CPU over the load as a share of the one core it is pinned to. Above `ServerProcess.saturatedAbove` the
  * server is saturated: turns wait in its queue, so the own time is mostly that wait, not a turn's work.
  */
 const busyShare = (f: TurnFigures) => (f.cpuMs === undefined ? undefined : (f.cpuMs * f.perSecond) / 1000)
-const saturatedAbove = 0.9
 
 const busyText = (f: TurnFigures) => {
   const busy = busyShare(f)
   if (busy === undefined) return ""
   return (
     `, the server ${(busy * 100).toFixed(0)}% of a core` +
-    (busy > saturatedAbove ? " (SATURATED: the own time below is mostly waiting for the core)" : "")
+    (busy > ServerProcess.saturatedAbove
+      ? " (SATURATED: the own time below is mostly waiting for the core)"
+      : "")
   )
 }
 

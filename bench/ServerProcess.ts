@@ -183,3 +183,9 @@ export const cpuMicros = (pid: number): number | undefined => {
     return undefined
   }
 }
+
+/**
+ * Above this share of its one core a pinned server is saturated: requests wait for the core, so their
+ * latencies are mostly queueing, not work (bench:voice and bench:chat say so beside their figures).
+ */
+export const saturatedAbove = 0.9

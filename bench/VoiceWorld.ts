@@ -12,6 +12,7 @@ import {
 } from "@voice-agent-platform/voice/testing"
 import { Effect, Either, type Scope } from "effect"
 import { percentile } from "./ChatFigures.js"
+import * as ServerProcess from "./ServerProcess.js"
 
 /** The providers' fixed delays, each paid once a turn. */
 export interface Delays {
@@ -163,13 +164,6 @@ export const cpuShare = (f: VoiceFigures) =>
 export const busyShare = (f: VoiceFigures) =>
   f.cpuMicros === undefined || f.seconds === 0 ? undefined : f.cpuMicros / 1e6 / f.seconds
 
-/**
- * Above this share of its one core the server is saturated: turns wait in its queues (the latencies are
- * queueing) and calls last longer than they would, which spreads the same CPU over more call-seconds, so
- * the CPU per live call reads lower than the calls' real need.
- */
-export const saturatedAbove = 0.9
-
 export const describe = (name: string, f: VoiceFigures, delays: Delays): ReadonlyArray<string> => {
   const share = cpuShare(f)
   const busy = busyShare(f)
@@ -183,7 +177,7 @@ export const describe = (name: string, f: VoiceFigures, delays: Delays): Readonl
       ? []
       : [
           `    the server's CPU over the calls: ${(busy * 100).toFixed(0)}% of a core` +
-            (busy > saturatedAbove
+            (busy > ServerProcess.saturatedAbove
               ? " — SATURATED: the latencies are queueing, and the CPU per live call is a floor (calls stretched by the wait share it out over more call-seconds); measure with fewer BENCH_CALLS"
               : "")
         ])

@@ -57,7 +57,7 @@ export type End =
   | "media_closed"
   /**
    * The media socket did not open: refused, failed, or not open within the fake's deadline (5 s; on a
-   * saturated server, a call that never had a turn). Before this was told apart, it read `media_closed`.
+   * saturated server, a call that never had a turn).
    */
   | "stream_not_opened"
   /** The caller hung up after `maxCallMs`. */
