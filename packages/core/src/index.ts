@@ -256,6 +256,7 @@ export * as EmbeddedModel from "./language-model/embedded/EmbeddedModel.js"
 
 // Observability: a span per service operation, the operator's log lines and metrics
 export * as OperationalEvents from "./observability/OperationalEvents.js"
+export * as OperationSpans from "./observability/OperationSpans.js"
 export * as SpanAttributes from "./observability/SpanAttributes.js"
 
 // Voice: speech to text

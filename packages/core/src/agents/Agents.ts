@@ -31,6 +31,7 @@ import { AgentStore } from "./AgentStore.js"
 import type { CallScriptRequest } from "./CallScript.js"
 import * as DefinitionChanges from "./DefinitionChanges.js"
 import { PromptWriter } from "./PromptWriter.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /**
  * A change of an agent: its own fields (`AgentPatch`) and, in `definition`, what goes into a new
@@ -170,19 +171,23 @@ export const layer = Layer.effect(
     }
 
     return {
-      resolve: Effect.fn("Agents.resolve")(resolve, SpanAttributes.organizationAgent),
-      get: Effect.fn("Agents.get")(
+      resolve: OperationSpans.fn("Agents.resolve")(resolve, SpanAttributes.organizationAgent),
+      get: OperationSpans.fn("Agents.get")(
         (organizationId, ref) => Effect.flatMap(resolve(organizationId, ref), view),
         SpanAttributes.organizationAgent
       ),
-      list: Effect.fn("Agents.list")(
+      list: OperationSpans.fn("Agents.list")(
         (organizationId, filter, page) =>
           Effect.flatMap(agents.list(organizationId, filter, page), (agentPage) =>
             Effect.map(Effect.forEach(agentPage.items, view), (items) => ({ ...agentPage, items }))
           ),
         SpanAttributes.organization
       ),
-      update: Effect.fn("Agents.update")(function* (organizationId, ref, { definition: asked, ...patch }) {
+      update: OperationSpans.fn("Agents.update")(function* (
+        organizationId,
+        ref,
+        { definition: asked, ...patch }
+      ) {
         const agent = yield* resolve(organizationId, ref)
         const chosen = patch.workflow_configurations?.model?.model
         if (chosen !== undefined && !ModelChoices.isAllowed(modelChoices, chosen)) {
@@ -263,14 +268,14 @@ export const layer = Layer.effect(
         if (Option.isNone(updated)) return yield* new AgentNotFound({ agent_id: label(ref) })
         return yield* view(updated.value)
       }, SpanAttributes.organizationAgent),
-      definitions: Effect.fn("Agents.definitions")(
+      definitions: OperationSpans.fn("Agents.definitions")(
         (organizationId, ref, page) =>
           Effect.flatMap(resolve(organizationId, ref), (agent) =>
             agents.listDefinitions(organizationId, agent.id, page)
           ),
         SpanAttributes.organizationAgent
       ),
-      createFromScript: Effect.fn("Agents.createFromScript")(function* (organizationId, request) {
+      createFromScript: OperationSpans.fn("Agents.createFromScript")(function* (organizationId, request) {
         if (request.enable_booking && request.scheduler_connection_id !== undefined) {
           const connection = yield* integrations.find(organizationId, request.scheduler_connection_id)
           if (Option.isNone(connection)) {

@@ -25,6 +25,7 @@ import * as WavFile from "./WavFile.js"
 import * as BatchedWrites from "../writes/BatchedWrites.js"
 
 import type { EndStatus } from "./CallEnd.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 export { EndStatus, maxDurationSeconds } from "./CallEnd.js"
 export { CallEvent, type CallEventError, type CallEventOutcome } from "./CallEvent.js"
@@ -341,8 +342,8 @@ export const make = Effect.gen(function* () {
 
   return CallEvents.of({
     inTurn,
-    reportAll: Effect.fn("CallEvents.reportAll")(reportAll, SpanAttributes.organizationRun),
-    report: Effect.fn("CallEvents.report")(
+    reportAll: OperationSpans.fn("CallEvents.reportAll")(reportAll, SpanAttributes.organizationRun),
+    report: OperationSpans.fn("CallEvents.report")(
       (organizationId, runId, event) =>
         // One transaction per event, at most `eventsAtOnce` at a time (the permit is taken before a
         // connection is); calls' ends reported at once share one (`writeEndBatch`), unless the caller

@@ -26,6 +26,7 @@ import { CallEvents } from "./CallEvents.js"
 import { ChannelStore } from "./ChannelStore.js"
 import { Telephony } from "./Telephony.js"
 import { TelephonyUnavailable } from "./CallErrors.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A request to call someone with an agent. */
 export interface PlaceCallRequest {
@@ -247,7 +248,7 @@ export const layer = Layer.effect(
       )
 
     return {
-      place: Effect.fn("CallPlacement.place")(placeObserved, (effect, request) =>
+      place: OperationSpans.fn("CallPlacement.place")(placeObserved, (effect, request) =>
         SpanAttributes.annotated(
           // the run placed too, once there is one
           Effect.tap(effect, (run) => SpanAttributes.annotated(Effect.void, { run_id: run.workflow_run_id })),

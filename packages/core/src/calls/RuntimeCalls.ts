@@ -11,6 +11,7 @@ import * as ConversationLimits from "../conversation/ConversationLimits.js"
 import * as InitialContextTemplate from "../templates/InitialContextTemplate.js"
 import * as CallEvents from "./CallEvents.js"
 import * as RunVersion from "./RunVersion.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** What an out-of-process voice runtime needs to run one call. */
 export interface RuntimeCall {
@@ -57,7 +58,7 @@ export const make = Effect.gen(function* () {
   const locate = (runId: RunId) => RunVersion.locate(runs, runId)
 
   return RuntimeCalls.of({
-    find: Effect.fn("RuntimeCalls.find")(function* (runId) {
+    find: OperationSpans.fn("RuntimeCalls.find")(function* (runId) {
       const run = yield* locate(runId)
       const { agent, definition } = yield* RunVersion.versionOf(agents, run)
       const workflow = definition.workflow_definition
@@ -81,7 +82,7 @@ export const make = Effect.gen(function* () {
     // a call's end reported alone is written with the ends reported at the same time (its own
     // transaction either way); a batch of several takes one turn, before the transaction's connection
     // (see `CallEvents.inTurn`)
-    report: Effect.fn("RuntimeCalls.report")(
+    report: OperationSpans.fn("RuntimeCalls.report")(
       (runId, batch) =>
         batch.length === 1 && batch[0]!.type === "ended"
           ? Effect.flatMap(locate(runId), (run) =>

@@ -21,6 +21,7 @@ import * as RunVersion from "./RunVersion.js"
 
 import { RunEndedNoToolCalls, ToolCallLimitReached } from "./CallErrors.js"
 import { ToolArchivedNotRun, ToolNotFound } from "../tools/ToolErrors.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 /** The agent version a run was placed with, as a voice runtime uses it. */
 export interface RunAgentVersion {
   readonly run: Run
@@ -179,9 +180,9 @@ export const make = Effect.gen(function* () {
     })
 
   return RuntimeTools.of({
-    agentOf: Effect.fn("RuntimeTools.agentOf")(agentOf, SpanAttributes.run),
-    agentOfRun: Effect.fn("RuntimeTools.agentOfRun")(agentOfRun, SpanAttributes.ofRun),
-    call: Effect.fn("RuntimeTools.call")(call, SpanAttributes.run)
+    agentOf: OperationSpans.fn("RuntimeTools.agentOf")(agentOf, SpanAttributes.run),
+    agentOfRun: OperationSpans.fn("RuntimeTools.agentOfRun")(agentOfRun, SpanAttributes.ofRun),
+    call: OperationSpans.fn("RuntimeTools.call")(call, SpanAttributes.run)
   })
 })
 

@@ -40,6 +40,7 @@ import * as CampaignTally from "./CampaignTally.js"
 import * as ContactImport from "./ContactImport.js"
 import * as ContactPreflight from "./ContactPreflight.js"
 import * as RetryPolicy from "./RetryPolicy.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** The largest `max_concurrency`; the default is the organization's channels, capped to it. */
 export const maxConcurrencyLimit = 1000
@@ -195,7 +196,7 @@ export const layer = Layer.effect(
       })
 
     return Campaigns.of({
-      create: Effect.fn("Campaigns.create")(function* (organizationId, request) {
+      create: OperationSpans.fn("Campaigns.create")(function* (organizationId, request) {
         const agent = yield* agents.resolve(organizationId, request.agent)
         if (agent.status === "archived") return yield* new AgentArchived({ agent_id: agent.public_id })
         const from = yield* callerId(organizationId, request.from_phone_number_id)
@@ -234,9 +235,9 @@ export const layer = Layer.effect(
           })
         )
       }, SpanAttributes.organization),
-      find: Effect.fn("Campaigns.find")(find, SpanAttributes.organizationCampaign),
-      list: Effect.fn("Campaigns.list")(store.list, SpanAttributes.organization),
-      addContacts: Effect.fn("Campaigns.addContacts")(
+      find: OperationSpans.fn("Campaigns.find")(find, SpanAttributes.organizationCampaign),
+      list: OperationSpans.fn("Campaigns.list")(store.list, SpanAttributes.organization),
+      addContacts: OperationSpans.fn("Campaigns.addContacts")(
         (organizationId, id, rows) =>
           transactions.run(
             Effect.gen(function* () {
@@ -249,7 +250,11 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organizationCampaign
       ),
-      preflightContacts: Effect.fn("Campaigns.preflightContacts")(function* (organizationId, id, rows) {
+      preflightContacts: OperationSpans.fn("Campaigns.preflightContacts")(function* (
+        organizationId,
+        id,
+        rows
+      ) {
         const campaign = yield* find(organizationId, id)
         if (!CampaignLifecycle.acceptsContacts(campaign.status)) {
           return yield* new CampaignNotEditable({ status: campaign.status })
@@ -266,7 +271,7 @@ export const layer = Layer.effect(
         ])
         return ContactPreflight.summarize(rows.length, plan, inCampaign, listed, yield* now)
       }, SpanAttributes.organizationCampaign),
-      removeContact: Effect.fn("Campaigns.removeContact")(
+      removeContact: OperationSpans.fn("Campaigns.removeContact")(
         (organizationId, id, contactId) =>
           transactions.run(
             Effect.gen(function* () {
@@ -288,7 +293,7 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organizationCampaign
       ),
-      act: Effect.fn("Campaigns.act")(
+      act: OperationSpans.fn("Campaigns.act")(
         (organizationId, id, action) =>
           transactions.run(
             Effect.gen(function* () {
@@ -325,14 +330,14 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organizationCampaign
       ),
-      report: Effect.fn("Campaigns.report")(function* (organizationId, id, filter, page) {
+      report: OperationSpans.fn("Campaigns.report")(function* (organizationId, id, filter, page) {
         const campaign = yield* find(organizationId, id)
         // the kept counts are the totals: the report never counts rows
         const counts = campaign.totals.counts
         const total = filter.status === undefined ? CampaignTally.total(counts) : counts[filter.status]
         return { campaign, page: yield* store.report(organizationId, id, filter, page, total) }
       }, SpanAttributes.organizationCampaign),
-      reportRows: Effect.fn("Campaigns.reportRows")(
+      reportRows: OperationSpans.fn("Campaigns.reportRows")(
         (organizationId, id) =>
           Effect.map(find(organizationId, id), () =>
             Stream.paginateChunkEffect(null as ContactOrder | null, (after) =>

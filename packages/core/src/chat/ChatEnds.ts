@@ -13,6 +13,7 @@ import type { TranscriptFragment } from "../transcripts/Transcript.js"
 import { ConversationEnded, type TurnBusy } from "./ChatErrors.js"
 import { ChatSettings } from "./ChatSettings.js"
 import { ChatTurns } from "./ChatTurns.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** The most idle chats one sweep ends. */
 export const idleBatch = 500
@@ -141,7 +142,7 @@ export const make = Effect.gen(function* () {
   })
 
   return ChatEnds.of({
-    end: Effect.fn("ChatEnds.end")(end, SpanAttributes.ofRun),
+    end: OperationSpans.fn("ChatEnds.end")(end, SpanAttributes.ofRun),
     endIdle: Effect.withSpan(endIdle, "ChatEnds.endIdle")
   })
 })

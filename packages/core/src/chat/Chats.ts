@@ -32,6 +32,7 @@ import type { ChatMessage } from "./ChatMessages.js"
 import * as ChatMessages from "./ChatMessages.js"
 import { ChatEnds, refuseEnded, talkSeconds } from "./ChatEnds.js"
 import { ChatTurns } from "./ChatTurns.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** What a message to a chat answers. */
 export interface ChatReply {
@@ -331,9 +332,9 @@ export const make = Effect.gen(function* () {
     })
 
   return Chats.of({
-    send: Effect.fn("Chats.send")(send, SpanAttributes.organizationAgentRun),
-    messages: Effect.fn("Chats.messages")(messages, SpanAttributes.organizationAgentRun),
-    end: Effect.fn("Chats.end")(end, SpanAttributes.organizationAgentRun)
+    send: OperationSpans.fn("Chats.send")(send, SpanAttributes.organizationAgentRun),
+    messages: OperationSpans.fn("Chats.messages")(messages, SpanAttributes.organizationAgentRun),
+    end: OperationSpans.fn("Chats.end")(end, SpanAttributes.organizationAgentRun)
   })
 })
 

@@ -22,6 +22,7 @@ import * as AgentFunctions from "./AgentFunctions.js"
 import * as ConversationGuides from "./ConversationGuides.js"
 import * as ConversationHistory from "./ConversationHistory.js"
 import * as ConversationLimits from "./ConversationLimits.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** Where the conversation happens: a text chat, or a voice call (phone or browser). */
 export type Channel = "chat" | "voice"
@@ -371,7 +372,7 @@ export const make = Effect.gen(function* () {
       })
     )
 
-  return ConversationEngine.of({ reply: Effect.fn("ConversationEngine.reply")(reply) })
+  return ConversationEngine.of({ reply: OperationSpans.fn("ConversationEngine.reply")(reply) })
 })
 
 export const layer = Layer.effect(ConversationEngine, make)

@@ -7,6 +7,7 @@ import * as E164 from "../phone-numbers/E164.js"
 import type { DoNotCallEntry } from "./DoNotCallEntry.js"
 import { DoNotCallEntryNotFound } from "./DoNotCallErrors.js"
 import { DoNotCallStore } from "./DoNotCallStore.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A number to add to the list, in any valid international format. */
 export interface AddToDoNotCall {
@@ -46,7 +47,7 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const store = yield* DoNotCallStore
     return {
-      add: Effect.fn("DoNotCallList.add")(function* (organizationId, input) {
+      add: OperationSpans.fn("DoNotCallList.add")(function* (organizationId, input) {
         const phoneNumber = yield* E164.normalize(input.phone_number)
         const now = new Date(yield* Clock.currentTimeMillis)
         return yield* store.add({
@@ -56,17 +57,17 @@ export const layer = Layer.effect(
           created_at: now
         })
       }, SpanAttributes.organization),
-      list: Effect.fn("DoNotCallList.list")(
+      list: OperationSpans.fn("DoNotCallList.list")(
         (organizationId, page) => store.list(organizationId, page),
         SpanAttributes.organization
       ),
-      remove: Effect.fn("DoNotCallList.remove")(function* (organizationId, phoneNumber) {
+      remove: OperationSpans.fn("DoNotCallList.remove")(function* (organizationId, phoneNumber) {
         const normalized = yield* E164.normalize(phoneNumber)
         if (!(yield* store.remove(organizationId, normalized))) {
           return yield* new DoNotCallEntryNotFound({ phone_number: normalized })
         }
       }, SpanAttributes.organization),
-      check: Effect.fn("DoNotCallList.check")(function* (organizationId, phoneNumber) {
+      check: OperationSpans.fn("DoNotCallList.check")(function* (organizationId, phoneNumber) {
         const normalized = yield* E164.normalize(phoneNumber)
         return Option.isSome(yield* store.find(organizationId, normalized))
       }, SpanAttributes.organization)

@@ -15,6 +15,7 @@ import { UsageStore } from "../usage/UsageStore.js"
 import type { Improvement } from "./Improvement.js"
 import { ImprovementStore } from "./ImprovementStore.js"
 import * as ImprovementSuggestions from "./ImprovementSuggestions.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** The most pending suggestions a generation reads, so as not to propose them again. */
 export const pendingRead = 100
@@ -123,7 +124,7 @@ export const make = Effect.gen(function* () {
     })
 
   return ImprovementGeneration.of({
-    generate: Effect.fn("ImprovementGeneration.generate")(generate, (effect, agent) =>
+    generate: OperationSpans.fn("ImprovementGeneration.generate")(generate, (effect, agent) =>
       SpanAttributes.annotated(effect, { organization_id: agent.organization_id, agent_id: agent.id })
     )
   })

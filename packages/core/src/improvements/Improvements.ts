@@ -15,6 +15,7 @@ import type { Improvement, ImprovementId, ImprovementStatus } from "./Improvemen
 import * as ImprovementDecision from "./ImprovementDecision.js"
 import { ImprovementAlreadyDecided, ImprovementNotFound } from "./ImprovementErrors.js"
 import { ImprovementStore } from "./ImprovementStore.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A new suggestion for an agent's prompt. */
 export interface SuggestImprovement {
@@ -133,14 +134,14 @@ export const layer = Layer.effect(
       )
 
     return {
-      list: Effect.fn("Improvements.list")(
+      list: OperationSpans.fn("Improvements.list")(
         (organizationId, ref, filter, page) =>
           Effect.flatMap(resolveAgent(organizationId, ref), (agent) =>
             improvements.list(organizationId, agent.id, filter, page)
           ),
         SpanAttributes.organizationAgent
       ),
-      suggest: Effect.fn("Improvements.suggest")(function* (organizationId, ref, suggestion) {
+      suggest: OperationSpans.fn("Improvements.suggest")(function* (organizationId, ref, suggestion) {
         const agent = yield* resolveAgent(organizationId, ref)
         const sourceRunId = suggestion.source_run_id ?? null
         if (sourceRunId !== null) {
@@ -161,11 +162,11 @@ export const layer = Layer.effect(
           now
         )
       }, SpanAttributes.organizationAgent),
-      accept: Effect.fn("Improvements.accept")(
+      accept: OperationSpans.fn("Improvements.accept")(
         (organizationId, ref, id) => decide(organizationId, ref, id, "accepted"),
         SpanAttributes.organizationAgent
       ),
-      dismiss: Effect.fn("Improvements.dismiss")(
+      dismiss: OperationSpans.fn("Improvements.dismiss")(
         (organizationId, ref, id) => decide(organizationId, ref, id, "dismissed"),
         SpanAttributes.organizationAgent
       )

@@ -11,6 +11,7 @@ import type { IntegrationPatch } from "./IntegrationStore.js"
 import { IntegrationStore } from "./IntegrationStore.js"
 import * as OAuthProviders from "./OAuthProviders.js"
 import { OAuthProvidersConfig } from "./OAuthProvidersConfig.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A new connection: enabled with an empty config unless told otherwise. */
 export interface CreateConnection {
@@ -89,7 +90,7 @@ export const layer = Layer.effect(
         Effect.sync(() => OAuthProviders.list(clients)),
         "Integrations.providers"
       ),
-      create: Effect.fn("Integrations.create")(function* (organizationId, request) {
+      create: OperationSpans.fn("Integrations.create")(function* (organizationId, request) {
         const suffix = yield* Effect.provideService(base62String(20), SecureRandom, random)
         const at = yield* now
         return yield* connections.insert({
@@ -104,12 +105,12 @@ export const layer = Layer.effect(
           updated_at: at
         })
       }, SpanAttributes.organization),
-      get: Effect.fn("Integrations.get")(find, SpanAttributes.organization),
-      list: Effect.fn("Integrations.list")(
+      get: OperationSpans.fn("Integrations.get")(find, SpanAttributes.organization),
+      list: OperationSpans.fn("Integrations.list")(
         (organizationId, page) => connections.list(organizationId, page),
         SpanAttributes.organization
       ),
-      update: Effect.fn("Integrations.update")(
+      update: OperationSpans.fn("Integrations.update")(
         (organizationId, id, changes) =>
           transactions.run(
             Effect.gen(function* () {
@@ -135,7 +136,7 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organization
       ),
-      remove: Effect.fn("Integrations.remove")(
+      remove: OperationSpans.fn("Integrations.remove")(
         (organizationId, id) =>
           Effect.flatMap(connections.remove(organizationId, id), (removed) =>
             removed ? Effect.void : Effect.fail(new IntegrationConnectionNotFound({ connection_id: id }))

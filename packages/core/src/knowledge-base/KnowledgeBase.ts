@@ -18,6 +18,7 @@ import { DocumentNotFound, DocumentTooLarge } from "./KnowledgeBaseErrors.js"
 import * as Search from "./Search.js"
 
 import { defaultMaxFileBytes } from "./DocumentLimits.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 export { defaultMaxFileBytes } from "./DocumentLimits.js"
 
@@ -283,7 +284,7 @@ export const layerWith = (
 
       return {
         maxFileBytes,
-        upload: Effect.fn("KnowledgeBase.upload")(function* (organizationId, upload) {
+        upload: OperationSpans.fn("KnowledgeBase.upload")(function* (organizationId, upload) {
           if (upload.bytes.length > maxFileBytes) {
             return yield* new DocumentTooLarge({ size_bytes: upload.bytes.length, max_bytes: maxFileBytes })
           }
@@ -326,29 +327,29 @@ export const layerWith = (
           yield* processors.wake
           return document
         }, SpanAttributes.organization),
-        process: Effect.fn("KnowledgeBase.process")(function* (organizationId, ref) {
+        process: OperationSpans.fn("KnowledgeBase.process")(function* (organizationId, ref) {
           const document = yield* find(organizationId, ref)
           yield* update(document, { processing_status: "processing", processing_error: null })
           return yield* run(document)
         }, SpanAttributes.organization),
-        get: Effect.fn("KnowledgeBase.get")(find, SpanAttributes.organization),
-        list: Effect.fn("KnowledgeBase.list")(
+        get: OperationSpans.fn("KnowledgeBase.get")(find, SpanAttributes.organization),
+        list: OperationSpans.fn("KnowledgeBase.list")(
           (organizationId, page) => store.list(organizationId, page),
           SpanAttributes.organization
         ),
-        chunks: Effect.fn("KnowledgeBase.chunks")(function* (organizationId, ref, page) {
+        chunks: OperationSpans.fn("KnowledgeBase.chunks")(function* (organizationId, ref, page) {
           const document = yield* find(organizationId, ref)
           const chunks = yield* store.chunks(organizationId, document.id)
           return { document, page: Pages.slice(chunks, page) }
         }, SpanAttributes.organization),
-        remove: Effect.fn("KnowledgeBase.remove")(function* (organizationId, ref) {
+        remove: OperationSpans.fn("KnowledgeBase.remove")(function* (organizationId, ref) {
           const document = yield* find(organizationId, ref)
           const removed = yield* store.remove(organizationId, document.id)
           if (Option.isNone(removed)) return yield* new DocumentNotFound({ document_id: String(document.id) })
           yield* blobs.remove(document.blob_key)
           return removed.value
         }, SpanAttributes.organization),
-        search: Effect.fn("KnowledgeBase.search")((organizationId, query, limit, documentIds) => {
+        search: OperationSpans.fn("KnowledgeBase.search")((organizationId, query, limit, documentIds) => {
           const terms = [...new Set(Search.tokenize(query))]
           return terms.length === 0 || documentIds?.length === 0
             ? Effect.succeed([])

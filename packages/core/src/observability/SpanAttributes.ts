@@ -1,26 +1,30 @@
-import { Effect, Tracer } from "effect"
+import { Context, Effect, FiberRef, Tracer } from "effect"
 import type { AgentRef } from "../agents/AgentIds.js"
 
 /**
- * The ids an operation is about, put on its span. Each is a pipeable of `Effect.fn`, given the operation's
+ * The ids an operation is about, put on its span. Each is a pipeable of `OperationSpans.fn`, given the operation's
  * effect and arguments, and runs inside the operation's span:
- * `list: Effect.fn("Runs.list")((organizationId, agent, filter, page) => …, SpanAttributes.organizationAgent)`.
+ * `list: OperationSpans.fn("Runs.list")((organizationId, agent, filter, page) => …, SpanAttributes.organizationAgent)`.
  * The names are the ones the logs use: `organization_id`, `run_id`, `agent_id`, `campaign_id`.
  */
 
 /**
- * Runs `effect` after setting `attributes` on the span it runs in. Not `Effect.annotateCurrentSpan`:
- * with tracing off (the bundled server's default) that finds no span to annotate and makes an error to
- * say so (a stack trace, some 8 µs, every call; bench/operation-spans.ts), where this reads the span the
- * operation runs in, a no-op one then, and sets nothing.
+ * Runs `effect` after setting `attributes` on the span it runs in, while tracing is on; with tracing off
+ * (the bundled server's default) it sets nothing and reads nothing (`OperationSpans.fn` then makes no
+ * span, and the span around would be another's). Not `Effect.annotateCurrentSpan`: with tracing off
+ * that finds no span to annotate and makes an error to say so (a stack trace, some 8 µs, every call;
+ * bench/operation-spans.ts).
  */
 export const annotated = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
   attributes: Readonly<Record<string, unknown>>
-) =>
-  Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (span) => {
-    if (span._tag === "Some" && span.value._tag === "Span") {
-      for (const key in attributes) span.value.attribute(key, attributes[key])
+): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) => {
+    if (fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
+      const span = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
+      if (span._tag === "Some" && span.value._tag === "Span") {
+        for (const key in attributes) span.value.attribute(key, attributes[key])
+      }
     }
     return effect
   })

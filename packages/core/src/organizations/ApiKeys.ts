@@ -8,6 +8,7 @@ import * as ApiKey from "./ApiKey.js"
 import { ApiKeyStore, Revocation } from "./ApiKeyStore.js"
 import type { OrganizationId } from "./Organization.js"
 import { ApiKeyNotFound, LastActiveApiKey } from "./OrganizationErrors.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A key just made: the stored record, and the key itself, which exists nowhere else after this answer. */
 export interface CreatedKey {
@@ -52,8 +53,8 @@ export const layer = Layer.effect(
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     return ApiKeys.of({
-      list: Effect.fn("ApiKeys.list")(keys.listPage, SpanAttributes.organization),
-      create: Effect.fn("ApiKeys.create")(function* (organizationId, name) {
+      list: OperationSpans.fn("ApiKeys.list")(keys.listPage, SpanAttributes.organization),
+      create: OperationSpans.fn("ApiKeys.create")(function* (organizationId, name) {
         const key = yield* Effect.provideService(ApiKey.generate, SecureRandom, random)
         const stored = yield* keys.insertWithin(
           {
@@ -69,7 +70,7 @@ export const layer = Layer.effect(
           ? { key: stored.value, api_key: key }
           : yield* new QuotaExceeded({ resource: "api_keys", limit: quotas.api_keys })
       }, SpanAttributes.organization),
-      revoke: Effect.fn("ApiKeys.revoke")(
+      revoke: OperationSpans.fn("ApiKeys.revoke")(
         (organizationId, id) =>
           Effect.flatMap(now, (at) =>
             Effect.flatMap(

@@ -11,6 +11,7 @@ import { defaultOutboundChannels } from "./Organization.js"
 import { OrganizationNotFound } from "./OrganizationErrors.js"
 import type { OrganizationPatch } from "./OrganizationStore.js"
 import { OrganizationStore } from "./OrganizationStore.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A key as it is shown once, at creation: the only time the key itself exists outside the caller. */
 export interface IssuedKey {
@@ -109,27 +110,27 @@ export const layer = Layer.effect(
       )
 
     return {
-      create: Effect.fn("Organizations.create")(function* (input) {
+      create: OperationSpans.fn("Organizations.create")(function* (input) {
         const organization = yield* insert(input.name, input.outbound_channels ?? defaultOutboundChannels)
         return { organization, key: yield* newKey(organization.id) }
       }),
-      update: Effect.fn("Organizations.update")(
+      update: OperationSpans.fn("Organizations.update")(
         (id, patch) => Effect.flatMap(organizations.update(id, patch), (o) => found(id, o)),
         SpanAttributes.organization
       ),
-      issueKey: Effect.fn("Organizations.issueKey")(
+      issueKey: OperationSpans.fn("Organizations.issueKey")(
         (id) => Effect.flatMap(organizations.find(id), (o) => Effect.flatMap(found(id, o), () => newKey(id))),
         SpanAttributes.organization
       ),
-      revokeKey: Effect.fn("Organizations.revokeKey")(
+      revokeKey: OperationSpans.fn("Organizations.revokeKey")(
         (id) => Effect.flatMap(now, (at) => Effect.map(keys.revoke(id, at), Option.isSome)),
         SpanAttributes.organization
       ),
-      topUp: Effect.fn("Organizations.topUp")(
+      topUp: OperationSpans.fn("Organizations.topUp")(
         (id, amount) => Effect.flatMap(organizations.credit(id, amount), (o) => found(id, o)),
         SpanAttributes.organization
       ),
-      overview: Effect.fn("Organizations.overview")(function* (id) {
+      overview: OperationSpans.fn("Organizations.overview")(function* (id) {
         const organization = yield* Effect.flatMap(organizations.find(id), (o) => found(id, o))
         const held = yield* channels.held(id, yield* now)
         return { organization, channels_busy: held.length }
@@ -138,7 +139,7 @@ export const layer = Layer.effect(
         Effect.map(organizations.count, (n) => n === 0),
         "Organizations.isEmpty"
       ),
-      ensureWithKey: Effect.fn("Organizations.ensureWithKey")(function* (key, name) {
+      ensureWithKey: OperationSpans.fn("Organizations.ensureWithKey")(function* (key, name) {
         const existing = yield* keys.findActiveByHash(yield* ApiKey.hash(key))
         if (Option.isSome(existing)) return { organization: existing.value.organization, created: false }
         const organization = yield* insert(name, defaultOutboundChannels)

@@ -22,6 +22,7 @@ import { PhoneNumberStore } from "./PhoneNumberStore.js"
 import * as PriceQuote from "./PriceQuote.js"
 import { PriceListConfig } from "./PriceListConfig.js"
 import * as ReleaseQuote from "./ReleaseQuote.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A quote asks for a number type, or for one inventory number. */
 export type QuoteSubject = { readonly number_type: NumberType } | { readonly phone_number_id: PhoneNumberId }
@@ -159,7 +160,7 @@ export const layer = Layer.effect(
       })
 
     return {
-      quote: Effect.fn("PhoneNumbers.quote")(function* (organizationId, subject) {
+      quote: OperationSpans.fn("PhoneNumbers.quote")(function* (organizationId, subject) {
         const numberType =
           "phone_number_id" in subject
             ? (yield* orderable(organizationId, subject.phone_number_id)).number_type
@@ -172,7 +173,7 @@ export const layer = Layer.effect(
           balance: org.balance
         })
       }, SpanAttributes.organization),
-      order: Effect.fn("PhoneNumbers.order")(
+      order: OperationSpans.fn("PhoneNumbers.order")(
         (organizationId, request) =>
           transactions.run(
             Effect.gen(function* () {
@@ -214,7 +215,7 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organization
       ),
-      requestNumber: Effect.fn("PhoneNumbers.requestNumber")(
+      requestNumber: OperationSpans.fn("PhoneNumbers.requestNumber")(
         (organizationId, demand) =>
           Effect.flatMap(now, (at) =>
             numbers.insertRequest(
@@ -230,14 +231,17 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organization
       ),
-      listRequests: Effect.fn("PhoneNumbers.listRequests")(numbers.listRequests, SpanAttributes.organization),
-      list: Effect.fn("PhoneNumbers.list")(numbers.listOwned, SpanAttributes.organization),
-      get: Effect.fn("PhoneNumbers.get")(owned, SpanAttributes.organization),
-      releaseQuote: Effect.fn("PhoneNumbers.releaseQuote")(
+      listRequests: OperationSpans.fn("PhoneNumbers.listRequests")(
+        numbers.listRequests,
+        SpanAttributes.organization
+      ),
+      list: OperationSpans.fn("PhoneNumbers.list")(numbers.listOwned, SpanAttributes.organization),
+      get: OperationSpans.fn("PhoneNumbers.get")(owned, SpanAttributes.organization),
+      releaseQuote: OperationSpans.fn("PhoneNumbers.releaseQuote")(
         (organizationId, id) => Effect.map(releaseQuote(organizationId, id), ({ quote }) => quote),
         SpanAttributes.organization
       ),
-      release: Effect.fn("PhoneNumbers.release")(
+      release: OperationSpans.fn("PhoneNumbers.release")(
         (organizationId, id) =>
           transactions.run(
             Effect.gen(function* () {
@@ -255,7 +259,7 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organization
       ),
-      addToInventory: Effect.fn("PhoneNumbers.addToInventory")(function* (input) {
+      addToInventory: OperationSpans.fn("PhoneNumbers.addToInventory")(function* (input) {
         const number = yield* E164.normalize(input.number)
         if (!number.startsWith("+48"))
           return yield* new PhoneNumberErrors.InvalidPhoneNumber({ input: input.number })

@@ -27,6 +27,7 @@ import { recordingContentType } from "./Recording.js"
 import { RunStillLive } from "./RunErrors.js"
 import { AgentArchived } from "../agents/AgentErrors.js"
 import type { RunId } from "./RunId.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 export { ConversationMode } from "./ConversationMode.js"
 
 /** A new conversation record. */
@@ -152,7 +153,11 @@ export const layer = Layer.effect(
         : Effect.void
 
     return {
-      createConversation: Effect.fn("Runs.createConversation")(function* (organizationId, agent, request) {
+      createConversation: OperationSpans.fn("Runs.createConversation")(function* (
+        organizationId,
+        agent,
+        request
+      ) {
         const resolved = yield* agents.resolve(organizationId, agent)
         // An archived agent takes no new calls; a browser session or chat is a call all the same.
         if (resolved.status === "archived") {
@@ -178,7 +183,7 @@ export const layer = Layer.effect(
         )
       }, SpanAttributes.organizationAgent),
 
-      list: Effect.fn("Runs.list")(
+      list: OperationSpans.fn("Runs.list")(
         (organizationId, agent, filter, page) =>
           Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
             runs.list(organizationId, resolved.id, filter, page)
@@ -186,7 +191,7 @@ export const layer = Layer.effect(
         SpanAttributes.organizationAgent
       ),
 
-      listAcrossAgents: Effect.fn("Runs.listAcrossAgents")(
+      listAcrossAgents: OperationSpans.fn("Runs.listAcrossAgents")(
         (organizationId, { agent, ...filter }, page) =>
           agent === undefined
             ? runs.listAcrossAgents(organizationId, filter, page)
@@ -199,9 +204,9 @@ export const layer = Layer.effect(
         SpanAttributes.organization
       ),
 
-      get: Effect.fn("Runs.get")(findOfAgent, SpanAttributes.organizationAgentRun),
+      get: OperationSpans.fn("Runs.get")(findOfAgent, SpanAttributes.organizationAgentRun),
 
-      transcript: Effect.fn("Runs.transcript")(
+      transcript: OperationSpans.fn("Runs.transcript")(
         (organizationId, agent, runId) =>
           Effect.flatMap(findOfAgent(organizationId, agent, runId), () =>
             transcripts.read(organizationId, runId)
@@ -209,7 +214,7 @@ export const layer = Layer.effect(
         SpanAttributes.organizationAgentRun
       ),
 
-      recording: Effect.fn("Runs.recording")(function* (organizationId, agent, runId) {
+      recording: OperationSpans.fn("Runs.recording")(function* (organizationId, agent, runId) {
         const run = yield* findOfAgent(organizationId, agent, runId)
         const unavailable = (reason: RunFileNotAvailable["reason"]) =>
           new RunFileNotAvailable({ workflow_run_id: runId, file: "recording", reason })
@@ -221,7 +226,7 @@ export const layer = Layer.effect(
         return { run, file_key: key, content_type: recordingContentType } as const
       }, SpanAttributes.organizationAgentRun),
 
-      saveRecording: Effect.fn("Runs.saveRecording")(function* (organizationId, runId, wav) {
+      saveRecording: OperationSpans.fn("Runs.saveRecording")(function* (organizationId, runId, wav) {
         const run = yield* findRun(organizationId, runId)
         const key = recordingKey(organizationId, runId)
         yield* blobs.put(key, { bytes: wav, content_type: recordingContentType })
@@ -229,7 +234,7 @@ export const layer = Layer.effect(
         return key
       }, SpanAttributes.organizationRun),
 
-      delete: Effect.fn("Runs.delete")(function* (organizationId, agent, runId) {
+      delete: OperationSpans.fn("Runs.delete")(function* (organizationId, agent, runId) {
         const run = yield* findOfAgent(organizationId, agent, runId)
         yield* refuseLive(run)
         // Files first: if anything stops half-way, the run is still there and the delete can be repeated,

@@ -9,6 +9,7 @@ import type { CreateCredentialRequest } from "./CredentialRequest.js"
 import { CredentialStore } from "./CredentialStore.js"
 import { CredentialInUse, CredentialNotFound } from "./ToolErrors.js"
 import { ToolStore } from "./ToolStore.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /**
  * Stored secrets HTTP API tools authenticate with. Records carry the secret (as `Redacted`, so it never
@@ -54,7 +55,7 @@ export const layer = Layer.effect(
       )
 
     return {
-      create: Effect.fn("Credentials.create")(function* (organizationId, request) {
+      create: OperationSpans.fn("Credentials.create")(function* (organizationId, request) {
         const credentialUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
         return yield* credentials.insert({
           credential_uuid: credentialUuid,
@@ -66,12 +67,12 @@ export const layer = Layer.effect(
           created_at: new Date(yield* Clock.currentTimeMillis)
         })
       }, SpanAttributes.organization),
-      get: Effect.fn("Credentials.get")(find, SpanAttributes.organization),
-      list: Effect.fn("Credentials.list")(
+      get: OperationSpans.fn("Credentials.get")(find, SpanAttributes.organization),
+      list: OperationSpans.fn("Credentials.list")(
         (organizationId, page) => credentials.list(organizationId, page),
         SpanAttributes.organization
       ),
-      remove: Effect.fn("Credentials.remove")(
+      remove: OperationSpans.fn("Credentials.remove")(
         (organizationId, credentialUuid) =>
           // One transaction with tool writes, so a tool cannot start using the credential mid-delete.
           transactions.run(

@@ -20,6 +20,7 @@ import * as ToolRequest from "./ToolRequest.js"
 import type { ToolError, ToolResult } from "./ToolResult.js"
 import { Tools } from "./Tools.js"
 import * as TransferDestination from "./TransferDestination.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** One call of a tool: the model's arguments, the run's initial context, the agent's transfer numbers. */
 export interface ToolCall {
@@ -260,10 +261,10 @@ export const layer = Layer.effect(
       })
 
     return {
-      execute: Effect.fn("ToolExecutor.execute")(execute, (effect, tool) =>
+      execute: OperationSpans.fn("ToolExecutor.execute")(execute, (effect, tool) =>
         SpanAttributes.annotated(effect, { organization_id: tool.organization_id })
       ),
-      test: Effect.fn("ToolExecutor.test")(function* (organizationId, toolUuid, call) {
+      test: OperationSpans.fn("ToolExecutor.test")(function* (organizationId, toolUuid, call) {
         const tool = yield* tools.get(organizationId, toolUuid)
         if (tool.status === "archived") return yield* new ToolArchivedNotRun({ tool_uuid: toolUuid })
         const transferNumbers =

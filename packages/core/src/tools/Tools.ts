@@ -10,6 +10,7 @@ import type { ToolDefinition } from "./ToolDefinition.js"
 import { CredentialNotFound, ToolArchived, ToolNotFound } from "./ToolErrors.js"
 import { ToolStore } from "./ToolStore.js"
 import * as ToolUpdate from "./ToolUpdate.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /**
  * Tools agents call during conversations. Records carry their secrets (an integration's `api_key`):
@@ -74,7 +75,7 @@ export const layer = Layer.effect(
     }
 
     return {
-      create: Effect.fn("Tools.create")(function* (organizationId, request) {
+      create: OperationSpans.fn("Tools.create")(function* (organizationId, request) {
         const toolUuid = yield* Effect.provideService(uuidV4, SecureRandom, random)
         const definition = ToolUpdate.withStoredDefaults(request.definition)
         return yield* transactions.run(
@@ -98,12 +99,12 @@ export const layer = Layer.effect(
           })
         )
       }, SpanAttributes.organization),
-      get: Effect.fn("Tools.get")(find, SpanAttributes.organization),
-      list: Effect.fn("Tools.list")(
+      get: OperationSpans.fn("Tools.get")(find, SpanAttributes.organization),
+      list: OperationSpans.fn("Tools.list")(
         (organizationId, filter, page) => tools.list(organizationId, filter, page),
         SpanAttributes.organization
       ),
-      update: Effect.fn("Tools.update")(
+      update: OperationSpans.fn("Tools.update")(
         (organizationId, toolUuid, changes) =>
           transactions.run(
             Effect.gen(function* () {
@@ -118,7 +119,7 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organization
       ),
-      archive: Effect.fn("Tools.archive")(
+      archive: OperationSpans.fn("Tools.archive")(
         (organizationId, toolUuid) =>
           transactions.run(
             Effect.gen(function* () {

@@ -10,6 +10,7 @@ import { RunStore } from "../runs/RunStore.js"
 import type { TranscriptFragment, TranscriptTurn } from "./Transcript.js"
 import * as TranscriptFile from "./TranscriptFile.js"
 import * as TranscriptTurns from "./TranscriptTurns.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A run's transcript: the turns and the storage key of the raw file they were read from. */
 export interface RunTranscript {
@@ -64,7 +65,7 @@ export const layer = Layer.effect(
       )
 
     return {
-      save: Effect.fn("Transcripts.save")(function* (organizationId, runId, fragments) {
+      save: OperationSpans.fn("Transcripts.save")(function* (organizationId, runId, fragments) {
         const run = yield* findRun(organizationId, runId)
         const key = fileKey(organizationId, runId)
         yield* blobs.put(key, {
@@ -74,7 +75,7 @@ export const layer = Layer.effect(
         yield* runs.update(organizationId, runId, { files: { ...run.files, transcript: key } })
         return key
       }, SpanAttributes.organizationRun),
-      read: Effect.fn("Transcripts.read")(function* (organizationId, runId) {
+      read: OperationSpans.fn("Transcripts.read")(function* (organizationId, runId) {
         const run = yield* findRun(organizationId, runId)
         const unavailable = (reason: RunFileNotAvailable["reason"]) =>
           new RunFileNotAvailable({ workflow_run_id: runId, file: "transcript", reason })

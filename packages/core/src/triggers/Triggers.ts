@@ -16,6 +16,7 @@ import { parseTriggerId, triggerIdFrom } from "./Trigger.js"
 import * as TriggerContext from "./TriggerContext.js"
 import { TriggerArchived, TriggerNotFound } from "./TriggerErrors.js"
 import { TriggerStore } from "./TriggerStore.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A new trigger: the agent it calls with and the context every call starts from. */
 export interface CreateTrigger {
@@ -86,7 +87,7 @@ export const layer = Layer.effect(
       })
 
     return {
-      create: Effect.fn("Triggers.create")(function* (organizationId, input) {
+      create: OperationSpans.fn("Triggers.create")(function* (organizationId, input) {
         const agent = yield* agents.resolve(organizationId, input.agent)
         const body = yield* Effect.provideService(base62String(20), SecureRandom, random)
         const now = new Date(yield* Clock.currentTimeMillis)
@@ -100,17 +101,17 @@ export const layer = Layer.effect(
           created_at: now
         })
       }, SpanAttributes.organization),
-      list: Effect.fn("Triggers.list")(
+      list: OperationSpans.fn("Triggers.list")(
         (organizationId, filter, page) => store.list(organizationId, filter, page),
         SpanAttributes.organization
       ),
-      get: Effect.fn("Triggers.get")(get, SpanAttributes.organization),
-      archive: Effect.fn("Triggers.archive")(function* (organizationId, triggerId) {
+      get: OperationSpans.fn("Triggers.get")(get, SpanAttributes.organization),
+      archive: OperationSpans.fn("Triggers.archive")(function* (organizationId, triggerId) {
         const trigger = yield* get(organizationId, triggerId)
         const archived = yield* store.archive(organizationId, trigger.trigger_id)
         return Option.getOrElse(archived, () => trigger)
       }, SpanAttributes.organization),
-      placeCall: Effect.fn("Triggers.placeCall")(function* (organizationId, triggerId, request) {
+      placeCall: OperationSpans.fn("Triggers.placeCall")(function* (organizationId, triggerId, request) {
         yield* E164.normalize(request.phone_number)
         const trigger = yield* get(organizationId, triggerId)
         if (trigger.status === "archived") {

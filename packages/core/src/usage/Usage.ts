@@ -11,6 +11,7 @@ import type { UsageTotals } from "./UsageStore.js"
 /** Why a requested period is refused: empty (`from >= to`) or longer than a year. */
 export type PeriodRefused = InvalidReportingPeriod | ReportingPeriodTooLong
 import { UsageStore } from "./UsageStore.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** The totals of a period, with the period they cover. */
 export interface UsageSummary {
@@ -59,14 +60,14 @@ export const layer = Layer.effect(
       Effect.flatMap(Clock.currentTimeMillis, (ms) => ReportingPeriod.resolve(requested, new Date(ms)))
 
     return Usage.of({
-      summary: Effect.fn("Usage.summary")(
+      summary: OperationSpans.fn("Usage.summary")(
         (organizationId, requested) =>
           Effect.flatMap(period(requested), (within) =>
             Effect.map(ledger.totals(organizationId, within), (totals) => ({ period: within, totals }))
           ),
         SpanAttributes.organization
       ),
-      runs: Effect.fn("Usage.runs")(
+      runs: OperationSpans.fn("Usage.runs")(
         (organizationId, requested, page) =>
           Effect.flatMap(period(requested), (within) =>
             Effect.map(ledger.list(organizationId, within, page), (lines) => ({
@@ -76,7 +77,7 @@ export const layer = Layer.effect(
           ),
         SpanAttributes.organization
       ),
-      report: Effect.fn("Usage.report")(
+      report: OperationSpans.fn("Usage.report")(
         (organizationId, requested, groupBy) =>
           Effect.flatMap(period(requested), (within) =>
             Effect.map(ledger.report(organizationId, within, groupBy), (rows) =>

@@ -13,6 +13,7 @@ import * as CallStatusOrder from "./CallStatusOrder.js"
 import * as CallAudioHandOver from "./CallAudioHandOver.js"
 import * as CarrierPrice from "./CarrierPrice.js"
 import { Transactions } from "../storage/Transactions.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /**
  * The carrier's webhooks for a run's call (`/telephony/{provider}/answer|status/{run}`). Each is checked
@@ -155,8 +156,8 @@ export const make = Effect.gen(function* () {
 
   return CarrierCallbacks.of({
     provider: carrier.provider,
-    answer: Effect.fn("CarrierCallbacks.answer")(answer, SpanAttributes.run),
-    status: Effect.fn("CarrierCallbacks.status")(status, SpanAttributes.run)
+    answer: OperationSpans.fn("CarrierCallbacks.answer")(answer, SpanAttributes.run),
+    status: OperationSpans.fn("CarrierCallbacks.status")(status, SpanAttributes.run)
   })
 })
 

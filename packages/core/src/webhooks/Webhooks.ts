@@ -15,6 +15,7 @@ import * as WebhookPayloads from "./WebhookPayloads.js"
 import * as WebhookSignature from "./WebhookSignature.js"
 import type { WebhookEndpointPatch } from "./WebhookStore.js"
 import { WebhookStore } from "./WebhookStore.js"
+import * as OperationSpans from "../observability/OperationSpans.js"
 
 /** A new endpoint: where to POST, which events (all when omitted), and a note for people. */
 export interface CreateWebhookEndpoint {
@@ -201,7 +202,7 @@ export const layer = Layer.effect(
       })
 
     return Webhooks.of({
-      create: Effect.fn("Webhooks.create")(function* (organizationId, input) {
+      create: OperationSpans.fn("Webhooks.create")(function* (organizationId, input) {
         const body = yield* withPorts(base62String(20))
         const key = yield* random.bytes(secretBytes)
         const now = new Date(yield* Clock.currentTimeMillis)
@@ -222,29 +223,29 @@ export const layer = Layer.effect(
           ? inserted.value
           : yield* new QuotaExceeded({ resource: "webhook_endpoints", limit: quotas.webhook_endpoints })
       }, SpanAttributes.organization),
-      list: Effect.fn("Webhooks.list")(
+      list: OperationSpans.fn("Webhooks.list")(
         (organizationId, page) => store.listEndpoints(organizationId, page),
         SpanAttributes.organization
       ),
-      get: Effect.fn("Webhooks.get")(get, SpanAttributes.organization),
-      update: Effect.fn("Webhooks.update")(function* (organizationId, webhookId, patch) {
+      get: OperationSpans.fn("Webhooks.get")(get, SpanAttributes.organization),
+      update: OperationSpans.fn("Webhooks.update")(function* (organizationId, webhookId, patch) {
         const endpoint = yield* get(organizationId, webhookId)
         const events = patch.events === undefined ? {} : { events: [...new Set(patch.events)] }
         const updated = yield* store.updateEndpoint(organizationId, endpoint.id, { ...patch, ...events })
         return Option.isSome(updated) ? updated.value : yield* notFound(webhookId)
       }, SpanAttributes.organization),
-      remove: Effect.fn("Webhooks.remove")(function* (organizationId, webhookId) {
+      remove: OperationSpans.fn("Webhooks.remove")(function* (organizationId, webhookId) {
         const endpoint = yield* get(organizationId, webhookId)
         if (!(yield* store.removeEndpoint(organizationId, endpoint.id))) return yield* notFound(webhookId)
       }, SpanAttributes.organization),
-      deliveries: Effect.fn("Webhooks.deliveries")(
+      deliveries: OperationSpans.fn("Webhooks.deliveries")(
         (organizationId, webhookId, page) =>
           Effect.flatMap(get(organizationId, webhookId), (endpoint) =>
             store.listDeliveries(organizationId, endpoint.id, page)
           ),
         SpanAttributes.organization
       ),
-      emit: Effect.fn("Webhooks.emit")(
+      emit: OperationSpans.fn("Webhooks.emit")(
         (organizationId, type, run) => withPorts(enqueue(organizationId, type, run)),
         SpanAttributes.organization
       )

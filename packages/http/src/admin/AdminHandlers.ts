@@ -1,5 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { ApiKey, Money, Organization, Organizations, PhoneNumbers } from "@voice-agent-platform/core"
+import {
+  ApiKey,
+  Money,
+  Organization,
+  Organizations,
+  PhoneNumbers,
+  OperationSpans
+} from "@voice-agent-platform/core"
 import { Effect, Either } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { NotFound, ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
@@ -24,14 +31,14 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     return handlers
       .handle(
         "createOrganization",
-        Effect.fn("Admin.createOrganization")(function* ({ payload }) {
+        OperationSpans.fn("Admin.createOrganization")(function* ({ payload }) {
           const { organization, key } = yield* organizations.create(payload)
           return { organization_id: organization.id, api_key: key.api_key }
         })
       )
       .handle(
         "updateOrganization",
-        Effect.fn("Admin.updateOrganization")(function* ({ path, payload }) {
+        OperationSpans.fn("Admin.updateOrganization")(function* ({ path, payload }) {
           return organizationResponse(
             yield* organizations.update(organizationId(path.organization_id), payload)
           )
@@ -39,13 +46,13 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       )
       .handle(
         "issueKey",
-        Effect.fn("Admin.issueKey")(function* ({ path }) {
+        OperationSpans.fn("Admin.issueKey")(function* ({ path }) {
           return yield* organizations.issueKey(organizationId(path.organization_id))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "revokeKey",
-        Effect.fn("Admin.revokeKey")(function* ({ path }) {
+        OperationSpans.fn("Admin.revokeKey")(function* ({ path }) {
           const revoked = yield* organizations.revokeKey(ApiKey.ApiKeyId.make(path.api_key_id))
           if (!revoked)
             return yield* Effect.fail(new NotFound({ detail: `API key ${path.api_key_id} not found` }))
@@ -53,7 +60,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       )
       .handle(
         "topUp",
-        Effect.fn("Admin.topUp")(function* ({ path, payload }) {
+        OperationSpans.fn("Admin.topUp")(function* ({ path, payload }) {
           const amount = Money.fromDecimal(payload.amount_pln)
           if (Either.isLeft(amount)) {
             return yield* Effect.fail(
@@ -70,7 +77,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       )
       .handle(
         "addNumber",
-        Effect.fn("Admin.addNumber")(
+        OperationSpans.fn("Admin.addNumber")(
           function* ({ payload }) {
             const number = yield* numbers.addToInventory(payload)
             return {

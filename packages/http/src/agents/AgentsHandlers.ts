@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Agents, ScriptAnalysis } from "@voice-agent-platform/core"
+import { Agents, ScriptAnalysis, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -14,20 +14,20 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
     return handlers
       .handle(
         "analyzeScript",
-        Effect.fn("Agents.analyzeScript")(function* ({ payload }) {
+        OperationSpans.fn("Agents.analyzeScript")(function* ({ payload }) {
           return ScriptAnalysis.analyze(payload.script, payload.language)
         })
       )
       .handle(
         "createFromScript",
-        Effect.fn("Agents.createFromScript")(function* ({ payload }) {
+        OperationSpans.fn("Agents.createFromScript")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return agentResponse(yield* agents.createFromScript(organization.id, payload))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "list",
-        Effect.fn("Agents.list")(function* ({ urlParams }) {
+        OperationSpans.fn("Agents.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const page = yield* agents.list(
             organization.id,
@@ -39,14 +39,14 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
       )
       .handle(
         "get",
-        Effect.fn("Agents.get")(function* ({ path }) {
+        OperationSpans.fn("Agents.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return agentResponse(yield* agents.get(organization.id, path.agent_id))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "update",
-        Effect.fn("Agents.update")(function* ({ path, payload }) {
+        OperationSpans.fn("Agents.update")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           // configuration fields are merged into the current ones by the store, atomically; definition
           // fields make a new version in the same transaction
@@ -72,7 +72,7 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
       )
       .handle(
         "definitions",
-        Effect.fn("Agents.definitions")(function* ({ path, urlParams }) {
+        OperationSpans.fn("Agents.definitions")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           return render(
             yield* agents.definitions(organization.id, path.agent_id, urlParams),

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { CallPlacement, PhoneNumber, RunId, Triggers } from "@voice-agent-platform/core"
+import { CallPlacement, PhoneNumber, RunId, Triggers, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -56,7 +56,7 @@ export const CallsHandlers = HttpApiBuilder.group(Api, "calls", (handlers) =>
     return handlers
       .handle(
         "placeWithAgent",
-        Effect.fn("Calls.placeWithAgent")(function* (request) {
+        OperationSpans.fn("Calls.placeWithAgent")(function* (request) {
           return yield* idempotent(
             "/agents/:agent_id/calls",
             request,
@@ -66,7 +66,7 @@ export const CallsHandlers = HttpApiBuilder.group(Api, "calls", (handlers) =>
       )
       .handle(
         "placeLegacy",
-        Effect.fn("Calls.placeLegacy")(function* (request) {
+        OperationSpans.fn("Calls.placeLegacy")(function* (request) {
           return yield* idempotent(
             "/workflow/:workflow_id/calls",
             request,
@@ -76,7 +76,7 @@ export const CallsHandlers = HttpApiBuilder.group(Api, "calls", (handlers) =>
       )
       .handle(
         "placeWithTrigger",
-        Effect.fn("Calls.placeWithTrigger")(function* (request) {
+        OperationSpans.fn("Calls.placeWithTrigger")(function* (request) {
           return yield* idempotent(
             "/triggers/:trigger_id/calls",
             request,

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import type { Campaign } from "@voice-agent-platform/core"
-import { AgentStore, Campaigns, CsvWriter, PhoneNumber } from "@voice-agent-platform/core"
+import { AgentStore, Campaigns, CsvWriter, PhoneNumber, OperationSpans } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -35,7 +35,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
 
     /** A status action's handler, traced as `Campaigns.<action>`. */
     const act = (action: Campaigns.CampaignAction) =>
-      Effect.fn(`Campaigns.${action}`)(function* ({
+      OperationSpans.fn(`Campaigns.${action}`)(function* ({
         path
       }: {
         readonly path: { readonly campaign_id: number }
@@ -49,7 +49,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
     return handlers
       .handle(
         "create",
-        Effect.fn("Campaigns.create")(function* ({ payload }) {
+        OperationSpans.fn("Campaigns.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const { campaign, imported } = yield* campaigns.create(organization.id, {
             name: payload.name,
@@ -71,7 +71,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
       )
       .handleRaw(
         "addContacts",
-        Effect.fn("Campaigns.addContacts")(function* ({ path, request }) {
+        OperationSpans.fn("Campaigns.addContacts")(function* ({ path, request }) {
           const organization = yield* CurrentOrganization
           const id = path.campaign_id as Campaign.CampaignId
           // An unknown campaign is 404 before a byte of the body is read.
@@ -86,7 +86,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
       )
       .handleRaw(
         "preflightContacts",
-        Effect.fn("Campaigns.preflightContacts")(function* ({ path, request }) {
+        OperationSpans.fn("Campaigns.preflightContacts")(function* ({ path, request }) {
           const organization = yield* CurrentOrganization
           const id = path.campaign_id as Campaign.CampaignId
           // An unknown campaign is 404 before a byte of the body is read, as for the import.
@@ -99,7 +99,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
       )
       .handle(
         "removeContact",
-        Effect.fn("Campaigns.removeContact")(function* ({ path }) {
+        OperationSpans.fn("Campaigns.removeContact")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* campaigns.removeContact(
             organization.id,
@@ -110,7 +110,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
       )
       .handle(
         "list",
-        Effect.fn("Campaigns.list")(function* ({ urlParams }) {
+        OperationSpans.fn("Campaigns.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const page = yield* campaigns.list(organization.id, urlParams)
           return { ...page, items: yield* render(organization.id, page.items) }
@@ -118,7 +118,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
       )
       .handle(
         "get",
-        Effect.fn("Campaigns.get")(function* ({ path }) {
+        OperationSpans.fn("Campaigns.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return yield* one(yield* campaigns.find(organization.id, path.campaign_id as Campaign.CampaignId))
         }, Effect.mapError(CoreErrors.toHttp))
@@ -129,7 +129,7 @@ export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handler
       .handle("cancel", act("cancel"))
       .handle(
         "report",
-        Effect.fn("Campaigns.report")(function* ({ path, urlParams, request }) {
+        OperationSpans.fn("Campaigns.report")(function* ({ path, urlParams, request }) {
           const organization = yield* CurrentOrganization
           const id = path.campaign_id as Campaign.CampaignId
           if (MediaType.accepts(request.headers["accept"], "text/csv")) {

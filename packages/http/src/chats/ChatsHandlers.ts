@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import type { Chats as ChatsModule } from "@voice-agent-platform/core"
-import { Chats, DownloadLinks, RunId } from "@voice-agent-platform/core"
+import { Chats, DownloadLinks, RunId, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { ChatReplyResponse } from "@voice-agent-platform/contract/chats/ChatsApi.js"
@@ -21,7 +21,7 @@ export const ChatsHandlers = HttpApiBuilder.group(Api, "chats", (handlers) =>
     return handlers
       .handle(
         "send",
-        Effect.fn("Chats.send")(function* ({ headers, path, payload, request }) {
+        OperationSpans.fn("Chats.send")(function* ({ headers, path, payload, request }) {
           const organization = yield* CurrentOrganization
           const runId = RunId.RunId.make(path.run_id)
           const reply = (emit: (event: ChatsModule.ChatEvent) => Effect.Effect<void>) =>
@@ -50,7 +50,7 @@ export const ChatsHandlers = HttpApiBuilder.group(Api, "chats", (handlers) =>
       )
       .handle(
         "messages",
-        Effect.fn("Chats.messages")(function* ({ path }) {
+        OperationSpans.fn("Chats.messages")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return messagesResponse(
             yield* chats.messages(organization.id, path.agent_id, RunId.RunId.make(path.run_id))
@@ -59,7 +59,7 @@ export const ChatsHandlers = HttpApiBuilder.group(Api, "chats", (handlers) =>
       )
       .handle(
         "end",
-        Effect.fn("Chats.end")(
+        OperationSpans.fn("Chats.end")(
           function* ({ path }) {
             const organization = yield* CurrentOrganization
             const run = yield* chats.end(organization.id, path.agent_id, RunId.RunId.make(path.run_id))

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { DownloadLinks, RunId, Runs } from "@voice-agent-platform/core"
+import { DownloadLinks, RunId, Runs, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -20,7 +20,7 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
     return handlers
       .handle(
         "create",
-        Effect.fn("Conversations.create")(
+        OperationSpans.fn("Conversations.create")(
           function* ({ path, payload }) {
             const organization = yield* CurrentOrganization
             const run = yield* runs.createConversation(organization.id, path.agent_id, payload)
@@ -34,14 +34,14 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
       )
       .handle(
         "list",
-        Effect.fn("Conversations.list")(function* ({ path, urlParams }) {
+        OperationSpans.fn("Conversations.list")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           return yield* pages.page(organization.id, path.agent_id, urlParams)
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "get",
-        Effect.fn("Conversations.get")(
+        OperationSpans.fn("Conversations.get")(
           function* ({ path }) {
             const organization = yield* CurrentOrganization
             const run = yield* runs.get(organization.id, path.agent_id, RunId.RunId.make(path.run_id))
@@ -53,7 +53,7 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
       )
       .handle(
         "transcript",
-        Effect.fn("Conversations.transcript")(
+        OperationSpans.fn("Conversations.transcript")(
           function* ({ path, urlParams }) {
             const organization = yield* CurrentOrganization
             const transcript = yield* runs.transcript(
@@ -69,7 +69,7 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
       )
       .handle(
         "recording",
-        Effect.fn("Conversations.recording")(
+        OperationSpans.fn("Conversations.recording")(
           function* ({ path, urlParams }) {
             const organization = yield* CurrentOrganization
             const recording = yield* runs.recording(
@@ -90,7 +90,7 @@ export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", 
       )
       .handle(
         "delete",
-        Effect.fn("Conversations.delete")(function* ({ path }) {
+        OperationSpans.fn("Conversations.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* runs.delete(organization.id, path.agent_id, RunId.RunId.make(path.run_id))
         }, Effect.mapError(CoreErrors.toHttp))

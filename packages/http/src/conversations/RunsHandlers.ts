@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Runs } from "@voice-agent-platform/core"
+import { Runs, OperationSpans } from "@voice-agent-platform/core"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { Effect } from "effect"
@@ -12,7 +12,7 @@ export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
     const runs = yield* Runs.Runs
     return handlers.handle(
       "list",
-      Effect.fn("Runs.list")(function* ({ urlParams }) {
+      OperationSpans.fn("Runs.list")(function* ({ urlParams }) {
         const organization = yield* CurrentOrganization
         const { agent_id, limit, page, ...filter } = urlParams
         const found = yield* runs.listAcrossAgents(

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Credentials } from "@voice-agent-platform/core"
+import { Credentials, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -14,28 +14,28 @@ export const CredentialsHandlers = HttpApiBuilder.group(Api, "credentials", (han
     return handlers
       .handle(
         "create",
-        Effect.fn("Credentials.create")(function* ({ payload }) {
+        OperationSpans.fn("Credentials.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return credentialResponse(yield* credentials.create(organization.id, payload))
         })
       )
       .handle(
         "list",
-        Effect.fn("Credentials.list")(function* ({ urlParams }) {
+        OperationSpans.fn("Credentials.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* credentials.list(organization.id, urlParams), credentialResponse)
         })
       )
       .handle(
         "get",
-        Effect.fn("Credentials.get")(function* ({ path }) {
+        OperationSpans.fn("Credentials.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return credentialResponse(yield* credentials.get(organization.id, path.credential_uuid))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "delete",
-        Effect.fn("Credentials.delete")(function* ({ path }) {
+        OperationSpans.fn("Credentials.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* credentials.remove(organization.id, path.credential_uuid)
         }, Effect.mapError(CoreErrors.toHttp))

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { DoNotCallList } from "@voice-agent-platform/core"
+import { DoNotCallList, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -14,7 +14,7 @@ export const DoNotCallHandlers = HttpApiBuilder.group(Api, "doNotCall", (handler
     return handlers
       .handle(
         "add",
-        Effect.fn("DoNotCall.add")(function* ({ payload }) {
+        OperationSpans.fn("DoNotCall.add")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const entry = yield* list.add(organization.id, {
             phone_number: payload.phone_number,
@@ -25,14 +25,14 @@ export const DoNotCallHandlers = HttpApiBuilder.group(Api, "doNotCall", (handler
       )
       .handle(
         "list",
-        Effect.fn("DoNotCall.list")(function* ({ urlParams }) {
+        OperationSpans.fn("DoNotCall.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* list.list(organization.id, urlParams), doNotCallEntryResponse)
         })
       )
       .handle(
         "remove",
-        Effect.fn("DoNotCall.remove")(function* ({ path }) {
+        OperationSpans.fn("DoNotCall.remove")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* list.remove(organization.id, path.phone_number)
         }, Effect.mapError(CoreErrors.toHttp))

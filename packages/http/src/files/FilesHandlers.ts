@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { BlobStore, DownloadLinks } from "@voice-agent-platform/core"
+import { BlobStore, DownloadLinks, OperationSpans } from "@voice-agent-platform/core"
 import { Clock, Effect, Option } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { NotFound } from "@voice-agent-platform/contract/errors/ApiErrors.js"
@@ -18,7 +18,7 @@ export const FilesHandlers = HttpApiBuilder.group(Api, "files", (handlers) =>
     const signingKey = yield* DownloadLinks.LinkSigningKey
     return handlers.handle(
       "download",
-      Effect.fn("Files.download")(function* ({ urlParams }) {
+      OperationSpans.fn("Files.download")(function* ({ urlParams }) {
         const now = new Date(yield* Clock.currentTimeMillis)
         const key = yield* DownloadLinks.verify(urlParams, now).pipe(
           Effect.provideService(DownloadLinks.LinkSigningKey, signingKey),

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { OrganizationStore } from "@voice-agent-platform/core"
+import { OrganizationStore, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { ServiceUnavailable } from "@voice-agent-platform/contract/errors/ApiErrors.js"
@@ -11,13 +11,13 @@ export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
     return handlers
       .handle(
         "health",
-        Effect.fn("Health.health")(function* () {
+        OperationSpans.fn("Health.health")(function* () {
           return { status: "ok" as const }
         })
       )
       .handle(
         "ready",
-        Effect.fn("Health.ready")(function* () {
+        OperationSpans.fn("Health.ready")(function* () {
           yield* organizations.count.pipe(
             Effect.timeout("2 seconds"),
             Effect.catchAllCause((cause) =>

@@ -5,7 +5,8 @@ import {
   Improvement as ImprovementModel,
   ImprovementGeneration,
   Improvements,
-  RunId
+  RunId,
+  OperationSpans
 } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -40,7 +41,7 @@ export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (h
     return handlers
       .handle(
         "generate",
-        Effect.fn("Improvements.generate")(function* ({ path }) {
+        OperationSpans.fn("Improvements.generate")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const agent = yield* agents.resolve(organization.id, path.agent_id)
           const added = yield* generation.generate(agent)
@@ -49,7 +50,7 @@ export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (h
       )
       .handle(
         "list",
-        Effect.fn("Improvements.list")(function* ({ path, urlParams }) {
+        OperationSpans.fn("Improvements.list")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
           return render(
@@ -60,7 +61,7 @@ export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (h
       )
       .handle(
         "suggest",
-        Effect.fn("Improvements.suggest")(function* ({ path, payload }) {
+        OperationSpans.fn("Improvements.suggest")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           const suggestion = yield* improvements.suggest(organization.id, path.agent_id, {
             text: payload.text,
@@ -72,7 +73,7 @@ export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (h
       )
       .handle(
         "accept",
-        Effect.fn("Improvements.accept")(function* ({ path }) {
+        OperationSpans.fn("Improvements.accept")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = ImprovementModel.ImprovementId.make(path.improvement_id)
           return decisionResponse(yield* improvements.accept(organization.id, path.agent_id, id))
@@ -80,7 +81,7 @@ export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (h
       )
       .handle(
         "dismiss",
-        Effect.fn("Improvements.dismiss")(function* ({ path }) {
+        OperationSpans.fn("Improvements.dismiss")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = ImprovementModel.ImprovementId.make(path.improvement_id)
           return decisionResponse(yield* improvements.dismiss(organization.id, path.agent_id, id))

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Integrations } from "@voice-agent-platform/core"
+import { Integrations, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -14,41 +14,41 @@ export const IntegrationsHandlers = HttpApiBuilder.group(Api, "integrations", (h
     return handlers
       .handle(
         "oauthProviders",
-        Effect.fn("Integrations.oauthProviders")(function* () {
+        OperationSpans.fn("Integrations.oauthProviders")(function* () {
           return { providers: [...(yield* integrations.providers)] }
         })
       )
       .handle(
         "create",
-        Effect.fn("Integrations.create")(function* ({ payload }) {
+        OperationSpans.fn("Integrations.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return connectionResponse(yield* integrations.create(organization.id, payload))
         })
       )
       .handle(
         "list",
-        Effect.fn("Integrations.list")(function* ({ urlParams }) {
+        OperationSpans.fn("Integrations.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* integrations.list(organization.id, urlParams), connectionResponse)
         })
       )
       .handle(
         "get",
-        Effect.fn("Integrations.get")(function* ({ path }) {
+        OperationSpans.fn("Integrations.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return connectionResponse(yield* integrations.get(organization.id, path.connection_id))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "update",
-        Effect.fn("Integrations.update")(function* ({ path, payload }) {
+        OperationSpans.fn("Integrations.update")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           return connectionResponse(yield* integrations.update(organization.id, path.connection_id, payload))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "delete",
-        Effect.fn("Integrations.delete")(function* ({ path }) {
+        OperationSpans.fn("Integrations.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* integrations.remove(organization.id, path.connection_id)
         }, Effect.mapError(CoreErrors.toHttp))

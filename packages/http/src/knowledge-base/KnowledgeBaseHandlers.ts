@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { KnowledgeBase } from "@voice-agent-platform/core"
+import { KnowledgeBase, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -15,7 +15,7 @@ export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", 
     return handlers
       .handle(
         "upload",
-        Effect.fn("KnowledgeBase.upload")(function* ({ payload }) {
+        OperationSpans.fn("KnowledgeBase.upload")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const form = yield* UploadForm.read(payload, knowledgeBase.maxFileBytes)
           const document = yield* knowledgeBase
@@ -32,21 +32,21 @@ export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", 
       )
       .handle(
         "list",
-        Effect.fn("KnowledgeBase.list")(function* ({ urlParams }) {
+        OperationSpans.fn("KnowledgeBase.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* knowledgeBase.list(organization.id, urlParams), documentResponse)
         })
       )
       .handle(
         "get",
-        Effect.fn("KnowledgeBase.get")(function* ({ path }) {
+        OperationSpans.fn("KnowledgeBase.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return documentResponse(yield* knowledgeBase.get(organization.id, path.document_id))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "chunks",
-        Effect.fn("KnowledgeBase.chunks")(function* ({ path, urlParams }) {
+        OperationSpans.fn("KnowledgeBase.chunks")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           const { document, page } = yield* knowledgeBase.chunks(organization.id, path.document_id, urlParams)
           return render(page, chunkResponse(document))
@@ -54,14 +54,14 @@ export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", 
       )
       .handle(
         "delete",
-        Effect.fn("KnowledgeBase.delete")(function* ({ path }) {
+        OperationSpans.fn("KnowledgeBase.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* knowledgeBase.remove(organization.id, path.document_id)
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "search",
-        Effect.fn("KnowledgeBase.search")(function* ({ payload }) {
+        OperationSpans.fn("KnowledgeBase.search")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const hits = yield* knowledgeBase.search(organization.id, payload.query, payload.limit)
           return { query: payload.query, results: hits.map(searchResult) }

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { ApiKey, ApiKeys } from "@voice-agent-platform/core"
+import { ApiKey, ApiKeys, OperationSpans } from "@voice-agent-platform/core"
 import type {
   ApiKeyResponse,
   CreatedApiKeyResponse
@@ -33,21 +33,21 @@ export const ApiKeysHandlers = HttpApiBuilder.group(Api, "apiKeys", (handlers) =
     return handlers
       .handle(
         "list",
-        Effect.fn("ApiKeys.list")(function* ({ urlParams }) {
+        OperationSpans.fn("ApiKeys.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* keys.list(organization.id, urlParams), apiKeyResponse)
         })
       )
       .handle(
         "create",
-        Effect.fn("ApiKeys.create")(function* ({ payload }) {
+        OperationSpans.fn("ApiKeys.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return createdResponse(yield* keys.create(organization.id, payload.name))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "revoke",
-        Effect.fn("ApiKeys.revoke")(function* ({ path }) {
+        OperationSpans.fn("ApiKeys.revoke")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* keys.revoke(organization.id, ApiKey.ApiKeyId.make(path.api_key_id))
         }, Effect.mapError(CoreErrors.toHttp))

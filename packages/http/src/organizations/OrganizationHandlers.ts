@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Money, Organizations } from "@voice-agent-platform/core"
+import { Money, Organizations, OperationSpans } from "@voice-agent-platform/core"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { Effect } from "effect"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -11,7 +11,7 @@ export const OrganizationHandlers = HttpApiBuilder.group(Api, "organization", (h
     const organizations = yield* Organizations.Organizations
     return handlers.handle(
       "get",
-      Effect.fn("Organization.get")(function* () {
+      OperationSpans.fn("Organization.get")(function* () {
         // read afresh: the authenticated organization may come from the lookup cache
         const { organization, channels_busy } = yield* organizations.overview((yield* CurrentOrganization).id)
         return {

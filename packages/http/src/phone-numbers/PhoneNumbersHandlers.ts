@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { PhoneNumber, PhoneNumbers } from "@voice-agent-platform/core"
+import { PhoneNumber, PhoneNumbers, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -22,21 +22,21 @@ export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (h
     return handlers
       .handle(
         "list",
-        Effect.fn("PhoneNumbers.list")(function* ({ urlParams }) {
+        OperationSpans.fn("PhoneNumbers.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* numbers.list(organization.id, urlParams), phoneNumberResponse)
         })
       )
       .handle(
         "quote",
-        Effect.fn("PhoneNumbers.quote")(function* ({ urlParams }) {
+        OperationSpans.fn("PhoneNumbers.quote")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return priceQuoteResponse(yield* numbers.quote(organization.id, urlParams))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "order",
-        Effect.fn("PhoneNumbers.order")(function* ({ headers, payload }) {
+        OperationSpans.fn("PhoneNumbers.order")(function* ({ headers, payload }) {
           return yield* Idempotent.run(
             {
               headers,
@@ -55,21 +55,21 @@ export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (h
       )
       .handle(
         "requestNumber",
-        Effect.fn("PhoneNumbers.requestNumber")(function* ({ payload }) {
+        OperationSpans.fn("PhoneNumbers.requestNumber")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           return numberRequestResponse(yield* numbers.requestNumber(organization.id, payload))
         })
       )
       .handle(
         "listRequests",
-        Effect.fn("PhoneNumbers.listRequests")(function* ({ urlParams }) {
+        OperationSpans.fn("PhoneNumbers.listRequests")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* numbers.listRequests(organization.id, urlParams), numberRequestResponse)
         })
       )
       .handle(
         "get",
-        Effect.fn("PhoneNumbers.get")(function* ({ path }) {
+        OperationSpans.fn("PhoneNumbers.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
           return phoneNumberResponse(yield* numbers.get(organization.id, id))
@@ -77,7 +77,7 @@ export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (h
       )
       .handle(
         "releaseQuote",
-        Effect.fn("PhoneNumbers.releaseQuote")(function* ({ path }) {
+        OperationSpans.fn("PhoneNumbers.releaseQuote")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
           return releaseQuoteResponse(yield* numbers.releaseQuote(organization.id, id))
@@ -85,7 +85,7 @@ export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (h
       )
       .handle(
         "release",
-        Effect.fn("PhoneNumbers.release")(function* ({ path }) {
+        OperationSpans.fn("PhoneNumbers.release")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           const id = PhoneNumber.PhoneNumberId.make(path.phone_number_id)
           return chargeResponse(yield* numbers.release(organization.id, id))

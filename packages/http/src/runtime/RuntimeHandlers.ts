@@ -1,7 +1,7 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { HttpApiBuilder } from "@effect/platform"
 import type { CallEvents } from "@voice-agent-platform/core"
-import { RunId, RuntimeCalls, RuntimeTools } from "@voice-agent-platform/core"
+import { RunId, RuntimeCalls, RuntimeTools, OperationSpans } from "@voice-agent-platform/core"
 import { Effect, Stream } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
@@ -55,13 +55,13 @@ export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) =
     return handlers
       .handle(
         "getCall",
-        Effect.fn("Runtime.getCall")(function* ({ path }) {
+        OperationSpans.fn("Runtime.getCall")(function* ({ path }) {
           return RuntimeResponses.callResponse(yield* calls.find(RunId.RunId.make(path.run_id)))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "reportEvents",
-        Effect.fn("Runtime.reportEvents")(function* ({ path, payload }) {
+        OperationSpans.fn("Runtime.reportEvents")(function* ({ path, payload }) {
           const events = toCallEvents(payload)
           const outcomes = yield* calls.report(RunId.RunId.make(path.run_id), events)
           return RuntimeResponses.eventsResponse(path.run_id, events, outcomes)
@@ -69,19 +69,19 @@ export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) =
       )
       .handle(
         "getAgent",
-        Effect.fn("Runtime.getAgent")(function* ({ path }) {
+        OperationSpans.fn("Runtime.getAgent")(function* ({ path }) {
           return agentResponse(yield* tools.agentOf(RunId.RunId.make(path.run_id)))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "callTool",
-        Effect.fn("Runtime.callTool")(function* ({ path, payload }) {
+        OperationSpans.fn("Runtime.callTool")(function* ({ path, payload }) {
           return yield* tools.call(RunId.RunId.make(path.run_id), payload.tool_uuid, payload.arguments ?? {})
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handleRaw(
         "uploadRecording",
-        Effect.fn("Runtime.uploadRecording")(function* ({ path, request }) {
+        OperationSpans.fn("Runtime.uploadRecording")(function* ({ path, request }) {
           const runId = RunId.RunId.make(path.run_id)
           // An unknown run is 404 before a byte of the body is read.
           yield* Effect.mapError(calls.find(runId), CoreErrors.toHttp)

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { ToolExecutor, Tools } from "@voice-agent-platform/core"
+import { ToolExecutor, Tools, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -16,7 +16,7 @@ export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
     return handlers
       .handle(
         "create",
-        Effect.fn("Tools.create")(
+        OperationSpans.fn("Tools.create")(
           function* ({ payload }) {
             const organization = yield* CurrentOrganization
             return toolResponse(yield* tools.create(organization.id, payload))
@@ -27,7 +27,7 @@ export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
       )
       .handle(
         "list",
-        Effect.fn("Tools.list")(function* ({ urlParams }) {
+        OperationSpans.fn("Tools.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
           return render(yield* tools.list(organization.id, filter, urlParams), toolResponse)
@@ -35,14 +35,14 @@ export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
       )
       .handle(
         "get",
-        Effect.fn("Tools.get")(function* ({ path }) {
+        OperationSpans.fn("Tools.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return toolResponse(yield* tools.get(organization.id, path.tool_uuid))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "update",
-        Effect.fn("Tools.update")(
+        OperationSpans.fn("Tools.update")(
           function* ({ path, payload }) {
             const organization = yield* CurrentOrganization
             return toolResponse(yield* tools.update(organization.id, path.tool_uuid, payload))
@@ -53,14 +53,14 @@ export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
       )
       .handle(
         "archive",
-        Effect.fn("Tools.archive")(function* ({ path }) {
+        OperationSpans.fn("Tools.archive")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return toolResponse(yield* tools.archive(organization.id, path.tool_uuid))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "test",
-        Effect.fn("Tools.test")(function* ({ path, payload }) {
+        OperationSpans.fn("Tools.test")(function* ({ path, payload }) {
           const organization = yield* CurrentOrganization
           return yield* executor.test(organization.id, path.tool_uuid, payload)
         }, Effect.mapError(CoreErrors.toHttp))

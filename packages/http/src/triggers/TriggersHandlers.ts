@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Triggers } from "@voice-agent-platform/core"
+import { Triggers, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -14,7 +14,7 @@ export const TriggersHandlers = HttpApiBuilder.group(Api, "triggers", (handlers)
     return handlers
       .handle(
         "create",
-        Effect.fn("Triggers.create")(function* ({ payload }) {
+        OperationSpans.fn("Triggers.create")(function* ({ payload }) {
           const organization = yield* CurrentOrganization
           const trigger = yield* triggers.create(organization.id, {
             agent: String(payload.agent_id),
@@ -26,7 +26,7 @@ export const TriggersHandlers = HttpApiBuilder.group(Api, "triggers", (handlers)
       )
       .handle(
         "list",
-        Effect.fn("Triggers.list")(function* ({ urlParams }) {
+        OperationSpans.fn("Triggers.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const filter = urlParams.status === undefined ? {} : { status: urlParams.status }
           return render(yield* triggers.list(organization.id, filter, urlParams), triggerResponse)
@@ -34,14 +34,14 @@ export const TriggersHandlers = HttpApiBuilder.group(Api, "triggers", (handlers)
       )
       .handle(
         "get",
-        Effect.fn("Triggers.get")(function* ({ path }) {
+        OperationSpans.fn("Triggers.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return triggerResponse(yield* triggers.get(organization.id, path.trigger_id))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "archive",
-        Effect.fn("Triggers.archive")(function* ({ path }) {
+        OperationSpans.fn("Triggers.archive")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* triggers.archive(organization.id, path.trigger_id)
         }, Effect.mapError(CoreErrors.toHttp))

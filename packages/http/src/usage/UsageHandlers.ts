@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Usage } from "@voice-agent-platform/core"
+import { Usage, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -34,19 +34,19 @@ export const UsageHandlers = HttpApiBuilder.group(Api, "usage", (handlers) =>
     return handlers
       .handle(
         "summary",
-        Effect.fn("Usage.summary")(function* ({ urlParams }) {
+        OperationSpans.fn("Usage.summary")(function* ({ urlParams }) {
           return yield* summary(urlParams)
         })
       )
       .handle(
         "runs",
-        Effect.fn("Usage.runs")(function* ({ urlParams }) {
+        OperationSpans.fn("Usage.runs")(function* ({ urlParams }) {
           return yield* runs(urlParams)
         })
       )
       .handle(
         "report",
-        Effect.fn("Usage.report")(function* ({ urlParams }) {
+        OperationSpans.fn("Usage.report")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           const { group_by, ...period } = urlParams
           return reportResponse(yield* usage.report(organization.id, period, group_by))
@@ -54,13 +54,13 @@ export const UsageHandlers = HttpApiBuilder.group(Api, "usage", (handlers) =>
       )
       .handle(
         "legacyCurrentPeriod",
-        Effect.fn("Usage.legacyCurrentPeriod")(function* () {
+        OperationSpans.fn("Usage.legacyCurrentPeriod")(function* () {
           return yield* summary({})
         })
       )
       .handle(
         "legacyRuns",
-        Effect.fn("Usage.legacyRuns")(function* ({ urlParams }) {
+        OperationSpans.fn("Usage.legacyRuns")(function* ({ urlParams }) {
           return yield* runs(urlParams)
         })
       )

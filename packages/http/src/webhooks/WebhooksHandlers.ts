@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Webhooks } from "@voice-agent-platform/core"
+import { Webhooks, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
@@ -15,7 +15,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
     return handlers
       .handle(
         "create",
-        Effect.fn("Webhooks.create")(
+        OperationSpans.fn("Webhooks.create")(
           function* ({ payload }) {
             const organization = yield* CurrentOrganization
             const endpoint = yield* webhooks.create(organization.id, {
@@ -31,21 +31,21 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
       )
       .handle(
         "list",
-        Effect.fn("Webhooks.list")(function* ({ urlParams }) {
+        OperationSpans.fn("Webhooks.list")(function* ({ urlParams }) {
           const organization = yield* CurrentOrganization
           return render(yield* webhooks.list(organization.id, urlParams), endpointResponse)
         })
       )
       .handle(
         "get",
-        Effect.fn("Webhooks.get")(function* ({ path }) {
+        OperationSpans.fn("Webhooks.get")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           return endpointResponse(yield* webhooks.get(organization.id, path.webhook_id))
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "update",
-        Effect.fn("Webhooks.update")(
+        OperationSpans.fn("Webhooks.update")(
           function* ({ path, payload }) {
             const organization = yield* CurrentOrganization
             return endpointResponse(yield* webhooks.update(organization.id, path.webhook_id, payload))
@@ -56,14 +56,14 @@ export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers)
       )
       .handle(
         "delete",
-        Effect.fn("Webhooks.delete")(function* ({ path }) {
+        OperationSpans.fn("Webhooks.delete")(function* ({ path }) {
           const organization = yield* CurrentOrganization
           yield* webhooks.remove(organization.id, path.webhook_id)
         }, Effect.mapError(CoreErrors.toHttp))
       )
       .handle(
         "deliveries",
-        Effect.fn("Webhooks.deliveries")(function* ({ path, urlParams }) {
+        OperationSpans.fn("Webhooks.deliveries")(function* ({ path, urlParams }) {
           const organization = yield* CurrentOrganization
           const page = yield* webhooks.deliveries(organization.id, path.webhook_id, urlParams)
           return render(page, deliveryResponse)
