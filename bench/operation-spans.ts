@@ -7,6 +7,7 @@
 // with Effect's default tracer (spans made and dropped; an exporter adds its own cost on top).
 import { Effect, Layer } from "effect"
 import { loadavg } from "node:os"
+import * as OperationSpans from "@voice-agent-platform/core/observability/OperationSpans.js"
 import * as SpanAttributes from "@voice-agent-platform/core/observability/SpanAttributes.js"
 
 const calls = Number(process.argv[2] ?? 100_000)
@@ -38,6 +39,11 @@ const variants: ReadonlyArray<readonly [string, Operation]> = [
   [
     'Effect.fn("Bench.get")(body, SpanAttributes.organization)',
     Effect.fn("Bench.get")(body, SpanAttributes.organization)
+  ],
+  [
+    // what the engine's operations use: the span (and its stack capture) only while tracing is on
+    'OperationSpans.fn("Bench.get")(body, SpanAttributes.organization)',
+    OperationSpans.fn("Bench.get")(body, SpanAttributes.organization)
   ],
   [
     'Effect.fnUntraced + Effect.withSpan("Bench.get", { captureStackTrace: false })',
