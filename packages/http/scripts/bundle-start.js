@@ -4,8 +4,10 @@
 // processor time; this does what Node's cache does, on every Node version: the first start after a build
 // writes the compiled code (the bundle's top level and every function its evaluation compiled) beside
 // Node's own cache (NODE_COMPILE_CACHE, or node-compile-cache in the system's temporary directory), and
-// later starts read it. The file is named by the bundle's SHA-1 and the Node version; V8 refuses data made
-// by another V8 or other flags (then the bundle is compiled as usual and the file written again). A cache
+// later starts read it. The file is named by the SHA-1 of the bundle and its path, and the Node version (code
+// compiled from cached data keeps the file name it was first compiled with: a copy of the same bundle in
+// another directory would name the first copy's path in its stack traces); V8 refuses data made by another
+// V8 or other flags (then the bundle is compiled as usual and the file written again). A cache
 // that cannot be read or written only costs the compilation.
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
@@ -17,7 +19,7 @@ import { Script } from "node:vm"
 
 const filename = fileURLToPath(new URL("./server.cjs", import.meta.url))
 const source = readFileSync(filename, "utf8")
-const digest = createHash("sha1").update(source).digest("hex")
+const digest = createHash("sha1").update(filename).update("\0").update(source).digest("hex")
 const cacheDirectory = process.env.NODE_COMPILE_CACHE || join(tmpdir(), "node-compile-cache")
 const cacheFile = join(cacheDirectory, `vap-server-${process.version}-${process.arch}-${digest}.v8`)
 
