@@ -352,8 +352,8 @@ export const make = Effect.gen(function* () {
           Effect.zipWith(FiberRef.get(holdsTurn), FiberRef.get(inTransaction), (a, b) => a || b),
           (inOwnTransaction) =>
             event.type === "ended" && !inOwnTransaction
-              ? Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
-                  ends.submit({ organizationId, runId, event, span: Option.getOrUndefined(span) })
+              ? Effect.flatMap(OperationSpans.currentSpan, (span) =>
+                  ends.submit({ organizationId, runId, event, span })
                 )
               : reportAloneCounted(organizationId, runId, event)
         ),

@@ -1,5 +1,4 @@
-import type { Tracer } from "effect"
-import { Effect, FiberRef } from "effect"
+import { Cause, Context, Effect, FiberRef, Tracer } from "effect"
 import { isGeneratorFunction } from "effect/Utils"
 
 /**
@@ -9,8 +8,8 @@ import { isGeneratorFunction } from "effect/Utils"
  * a failed span gets `code.stacktrace`. With tracing off (`Layer.setTracerEnabled(false)`, the bundled
  * server's default without `OTEL_EXPORTER_OTLP_ENDPOINT`), the operation runs as `Effect.fnUntraced`:
  * no span and no call-site stack capture. `Effect.fn` makes both on every call whatever the tracer —
- * a no-op span provided into a copy of the fiber's context, and a `new Error()` — which cost 40–60 µs a
- * call in a loaded server (docs/performance.md, "Operations' spans only when tracing is on").
+ * a no-op span provided into a copy of the fiber's context, and a `new Error()` — which cost 40–80 µs a
+ * call in a loaded server (docs/performance.md, "Operations' spans only while tracing is on").
  *
  * The one difference from `Effect.fn`: the span's stack trace names where the operation is defined, not
  * where it was called (a call site is known only by capturing it on every call, before the fiber says
@@ -18,7 +17,14 @@ import { isGeneratorFunction } from "effect/Utils"
  */
 export const fn = (name: string, options?: Tracer.SpanOptions): Effect.fn.Gen & Effect.fn.NonGen => {
   const definedAt = definitionSite()
-  const spanOptions: Tracer.SpanOptions = { captureStackTrace: definedAt, ...options }
+  // `captureStackTrace: true` asks for the call site, which is not captured: the definition site stands in
+  const spanOptions: Tracer.SpanOptions = {
+    ...options,
+    captureStackTrace:
+      options?.captureStackTrace === undefined || options.captureStackTrace === true
+        ? definedAt
+        : options.captureStackTrace
+  }
   const make = (body: Function, ...pipeables: Array<Function>) => {
     const operation = function (this: unknown, ...args: Array<unknown>) {
       const effect = applied(body, pipeables, this, args)
@@ -38,7 +44,7 @@ export const fn = (name: string, options?: Tracer.SpanOptions): Effect.fn.Gen & 
  * The operation's effect for one call, as `Effect.fn` makes it: a generator body runs as `Effect.gen`
  * each time the effect runs; any other body is called now and its effect (or, for a transpiled
  * generator, its iterator) used, a throw becoming a defect; then each pipeable, given the effect and the
- * call's arguments.
+ * call's arguments (a pipeable that throws too: both defects, in order).
  */
 const applied = (
   body: Function,
@@ -47,7 +53,7 @@ const applied = (
   args: Array<unknown>
 ): Effect.Effect<unknown, unknown, unknown> => {
   let effect: Effect.Effect<unknown, unknown, unknown>
-  let thrown = false
+  let thrown: { readonly error: unknown } | undefined
   if (isGeneratorFunction(body)) {
     effect = Effect.gen(() => body.apply(self, args))
   } else {
@@ -64,15 +70,18 @@ const applied = (
         })
       }
     } catch (error) {
-      thrown = true
+      thrown = { error }
       effect = Effect.die(error)
     }
   }
-  if (pipeables.length > 0 && !thrown) {
+  if (pipeables.length > 0) {
     try {
       for (const pipeable of pipeables) effect = pipeable(effect, ...args)
     } catch (error) {
-      effect = Effect.die(error)
+      effect =
+        thrown === undefined
+          ? Effect.die(error)
+          : Effect.failCause(Cause.sequential(Cause.die(thrown.error), Cause.die(error)))
     }
   }
   return effect
@@ -96,3 +105,14 @@ const definitionSite = (): (() => string | undefined) => {
     return formatted
   }
 }
+
+/**
+ * The span the current operation runs in while tracing is on, else undefined: what `Effect.currentSpan`
+ * would answer, without the `NoSuchElementException` (a stack trace) it builds when there is none, as
+ * there is none with tracing off.
+ */
+export const currentSpan: Effect.Effect<Tracer.Span | undefined> = Effect.withFiberRuntime((fiber) => {
+  if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) return Effect.succeed(undefined)
+  const span = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
+  return Effect.succeed(span._tag === "Some" && span.value._tag === "Span" ? span.value : undefined)
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import * as OperationSpans from "../../src/observability/OperationSpans.js"
 import * as SpanAttributes from "../../src/observability/SpanAttributes.js"
 import { recordingTracer } from "./RecordingTracer.js"
@@ -45,6 +45,27 @@ describe("OperationSpans.fn", () => {
       expect(found.span).toEqual(Option.some("Outer.request"))
       expect(tracer.spans.map((span) => span.name)).toEqual(["Outer.request"])
       expect(tracer.spans[0]!.attributes.has("organization_id")).toBe(false)
+    })
+  )
+
+  it.effect("a body that throws is a defect its pipeables still see, as with Effect.fn", () =>
+    Effect.gen(function* () {
+      const broken = OperationSpans.fn("Example.broken")((_n: number): Effect.Effect<number> => {
+        throw new Error("broken")
+      }, Effect.exit)
+      const exit = yield* broken(1)
+      expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+    })
+  )
+
+  it.effect("currentSpan is the operation's span while tracing is on, and none with it off", () =>
+    Effect.gen(function* () {
+      const tracer = yield* recordingTracer
+      const seen = OperationSpans.fn("Example.seen")(function* () {
+        return (yield* OperationSpans.currentSpan)?.name
+      })
+      expect(yield* tracer.recording(seen())).toBe("Example.seen")
+      expect(yield* tracer.recording(Effect.withTracerEnabled(seen(), false))).toBeUndefined()
     })
   )
 
