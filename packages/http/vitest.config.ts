@@ -29,8 +29,11 @@ export default defineProject({
     // the console's pages and assets are served from its build, and a server's new data directory is a
     // copy of the embedded database's template: both made first when out of date
     globalSetup: ["test/support/BuildConsole.ts", "test/support/EmbeddedTemplateSetup.ts"],
-    // tests over a real database or real server processes take seconds, not milliseconds
-    testTimeout: 30_000,
+    // tests over a real database or real server processes take seconds, not milliseconds; a file's first
+    // test on the embedded database also compiles PGlite and migrates its snapshot (6–7 s on a quiet
+    // two-core machine), which the whole suite's load (a file more than there are processors) stretched
+    // past 30 s in CI
+    testTimeout: 60_000,
     hookTimeout: 120_000
   }
 })
