@@ -88,8 +88,8 @@ const applied = (
 }
 
 /**
- * Where `fn` was called to define an operation, formatted only when a span ends failed: the caller's
- * frame of a two-frame stack (`definitionSite`, then `fn`'s caller).
+ * Where `fn` was called to define an operation, formatted only when a span ends failed: the third frame
+ * of a three-frame stack (`definitionSite`, `fn`, then `fn`'s caller).
  */
 const definitionSite = (): (() => string | undefined) => {
   const limit = Error.stackTraceLimit

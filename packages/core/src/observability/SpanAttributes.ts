@@ -1,4 +1,5 @@
-import { Context, Effect, FiberRef, Tracer } from "effect"
+import { Effect } from "effect"
+import * as OperationSpans from "./OperationSpans.js"
 import type { AgentRef } from "../agents/AgentIds.js"
 
 /**
@@ -19,13 +20,8 @@ export const annotated = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
   attributes: Readonly<Record<string, unknown>>
 ): Effect.Effect<A, E, R> =>
-  Effect.withFiberRuntime((fiber) => {
-    if (fiber.getFiberRef(FiberRef.currentTracerEnabled)) {
-      const span = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
-      if (span._tag === "Some" && span.value._tag === "Span") {
-        for (const key in attributes) span.value.attribute(key, attributes[key])
-      }
-    }
+  Effect.flatMap(OperationSpans.currentSpan, (span) => {
+    if (span !== undefined) for (const key in attributes) span.attribute(key, attributes[key])
     return effect
   })
 
