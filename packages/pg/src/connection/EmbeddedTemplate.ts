@@ -3,8 +3,8 @@ import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join, relative } from "node:path"
 import * as DirectoryCopy from "../local-files/DirectoryCopy.js"
-import * as Migrations from "../migrations/Migrations.js"
 import { migrate } from "./MigratedSnapshot.js"
+import { pgliteVersion, schemaVersions } from "./SchemaStamp.js"
 
 /**
  * A new embedded data directory without initdb. PGlite runs initdb (5–6 s, 10+ s on a loaded machine) the
@@ -31,23 +31,13 @@ export const defaultLocation = (): string => {
   return join(dirname(require.resolve("@voice-agent-platform/pg/package.json")), "dist", "embedded-template")
 }
 
-/** The PGlite release the running code uses; a template made by another one is not used. */
-export const pgliteVersion = async (): Promise<string> => {
-  const require = createRequire(import.meta.url)
-  // PGlite's exports do not include its package.json: it is found next to its entry's folder.
-  const entry = require.resolve("@electric-sql/pglite")
-  const manifest = JSON.parse(await fs.readFile(join(dirname(entry), "..", "package.json"), "utf8"))
-  return String(manifest.version)
-}
+export { pgliteVersion, schemaVersions } from "./SchemaStamp.js"
 
 const exists = (path: string) =>
   fs.stat(path).then(
     () => true,
     () => false
   )
-
-/** The schema versions the code applies, one name a line: what a current template has applied. */
-export const schemaVersions = (): string => Object.keys(Migrations.migrations).join("\n")
 
 /**
  * Whether `location` holds a template a new data directory can be copied from: made by the PGlite release

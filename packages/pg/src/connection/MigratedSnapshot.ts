@@ -1,39 +1,111 @@
 import type { PGlite } from "@electric-sql/pglite"
 import { Effect } from "effect"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs/promises"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import * as Migrations from "../migrations/Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
+import { pgliteVersion, schemaVersions } from "./SchemaStamp.js"
 
 /**
  * A new in-memory embedded database already migrated, without initdb. Opening an empty `memory://`
- * database runs initdb (about 1.7 s of processor time) and the migrations take about 1 s more; a test
- * suite opens hundreds. So the first migrated in-memory database a process asks for is made the slow way
- * and its files are kept as a tarball (`dumpDataDir`, about 40 MB, held for the life of the process);
- * every later one is opened from it (`loadDataDir`, about 0.45 s), already at the code's schema versions.
- * Made once per process, on first use; should making it fail, the database asked for fails to open
- * with the same error (the next one tries again).
+ * database runs initdb and the migrations: about 5–6 s, and about 9 s of processor time with PGlite's
+ * compile, on a quiet two-core machine. So a process's migrated in-memory databases are all opened from
+ * one snapshot of their files (`dumpDataDir`, a tarball of about 40 MB held for the life of the process),
+ * each in about 1.3 s of processor time (`loadDataDir`), already at the code's schema versions.
+ *
+ * The snapshot comes from a file made ahead (`ensureFile`: the http tests' global setup makes it, about
+ * 6 s once) when one made by the same PGlite release for the same schema versions is there, and is
+ * otherwise made by the process the slow way. The file saves each test process the slow way: its first
+ * database opens in about 2.5 s of processor time instead of about 9. It is never shipped nor written by a
+ * server: `dist/migrated-snapshot` of this package is a test artifact outside the package's `files`.
+ * Should making the snapshot fail, the database asked for fails to open with the same error (the next
+ * one tries again).
  */
-
-let made: Promise<File | Blob> | undefined
 
 /** Applies every schema version to the open database, as a server starting on it would. */
 export const migrate = (database: PGlite) =>
   Effect.runPromise(Effect.orDie(Migrations.run).pipe(Effect.provide(PgliteClient.layer(database))))
 
-/** The process's snapshot of a new migrated database: made by the first call, shared by every later one. */
+/** Where snapshot files made ahead are kept: `dist/migrated-snapshot` of this package (not shipped). */
+export const defaultFileLocation = (): string => {
+  const require = createRequire(import.meta.url)
+  return join(dirname(require.resolve("@voice-agent-platform/pg/package.json")), "dist", "migrated-snapshot")
+}
+
+/** The file's name for the running code: a digest of the PGlite release and the schema versions. */
+const fileName = async () =>
+  crypto
+    .createHash("sha256")
+    .update(`${await pgliteVersion()}\n${schemaVersions()}`)
+    .digest("hex")
+    .slice(0, 24) + ".tar"
+
+/** The snapshot file made ahead for the running code, when there is one (written whole by a rename). */
+const readFile = async (location: string): Promise<Blob | undefined> => {
+  const bytes = await fs.readFile(join(location, await fileName())).catch(() => undefined)
+  return bytes === undefined ? undefined : new Blob([bytes])
+}
+
+/** Makes a snapshot the slow way: a new database (initdb), every migration, its files as a tarball. */
+const make = async (open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>) => {
+  const database = await open({})
+  try {
+    await migrate(database)
+    return await database.dumpDataDir("none")
+  } finally {
+    await database.close()
+  }
+}
+
+const made = new Map<string, Promise<File | Blob>>()
+
+/**
+ * The process's snapshot of a new migrated database: read from `location`'s file for the running code
+ * when there is one, made the slow way otherwise; asked for first, shared by every later call.
+ */
 export const snapshot = (
-  open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>
+  open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>,
+  location: string = defaultFileLocation()
 ): Promise<File | Blob> => {
-  made ??= (async () => {
-    const database = await open({})
+  let snapshotted = made.get(location)
+  if (snapshotted === undefined) {
+    snapshotted = (async () => (await readFile(location)) ?? (await make(open)))().catch((error: unknown) => {
+      made.delete(location)
+      throw error
+    })
+    made.set(location, snapshotted)
+  }
+  return snapshotted
+}
+
+/**
+ * Makes `location`'s snapshot file for the running code unless it is there (about 6 s), and removes the
+ * files made for other code. Written beside and renamed into place, so a reader never sees half a file
+ * and of two makers at once one file stays. Answers what it did.
+ */
+export const ensureFile = async (location: string = defaultFileLocation()): Promise<"made" | "current"> => {
+  const name = await fileName()
+  const path = join(location, name)
+  const current = await fs.stat(path).then(
+    () => true,
+    () => false
+  )
+  if (!current) {
+    const { PGlite } = await import("@electric-sql/pglite")
+    const tarball = await make((options) => PGlite.create("memory://", options))
+    await fs.mkdir(location, { recursive: true })
+    const writing = `${path}.writing-${process.pid}-${crypto.randomBytes(6).toString("hex")}`
     try {
-      await migrate(database)
-      return await database.dumpDataDir("none")
+      await fs.writeFile(writing, new Uint8Array(await tarball.arrayBuffer()))
+      await fs.rename(writing, path)
     } finally {
-      await database.close()
+      await fs.rm(writing, { force: true })
     }
-  })().catch((error: unknown) => {
-    made = undefined
-    throw error
-  })
-  return made
+  }
+  for (const entry of await fs.readdir(location)) {
+    if (entry !== name && entry.endsWith(".tar")) await fs.rm(join(location, entry), { force: true })
+  }
+  return current ? "current" : "made"
 }
