@@ -83,7 +83,7 @@ export const layer = (
               ...more
             })
           return options.migrated === true && options.dataDirectory === undefined
-            ? open({ loadDataDir: await MigratedSnapshot.snapshot(open) })
+            ? MigratedSnapshot.openMigrated(open)
             : open({})
         }),
         (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)

@@ -4,6 +4,7 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import * as Migrations from "../migrations/Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 import { pgliteVersion, schemaVersions } from "./SchemaStamp.js"
@@ -34,18 +35,27 @@ export const defaultFileLocation = (): string => {
   return join(dirname(require.resolve("@voice-agent-platform/pg/package.json")), "dist", "migrated-snapshot")
 }
 
-/** The file's name for the running code: a digest of the PGlite release and the schema versions. */
-const fileName = async () =>
-  crypto
-    .createHash("sha256")
-    .update(`${await pgliteVersion()}\n${schemaVersions()}`)
-    .digest("hex")
-    .slice(0, 24) + ".tar"
+/**
+ * The file's name for the running code: a digest of the PGlite release, the schema versions and the
+ * migrations' own files (so that editing a migration not yet released makes a new file, not a stale
+ * schema). Fails where the migrations' folder cannot be read (a bundle): then no file is used.
+ */
+const fileName = async () => {
+  const migrations = fileURLToPath(new URL("../migrations/", import.meta.url))
+  const digest = crypto.createHash("sha256").update(`${await pgliteVersion()}\n${schemaVersions()}\n`)
+  for (const name of (await fs.readdir(migrations)).sort()) {
+    digest.update(`${name}\n`).update(await fs.readFile(join(migrations, name)))
+  }
+  return digest.digest("hex").slice(0, 24) + ".tar"
+}
 
 /** The snapshot file made ahead for the running code, when there is one (written whole by a rename). */
-const readFile = async (location: string): Promise<Blob | undefined> => {
-  const bytes = await fs.readFile(join(location, await fileName())).catch(() => undefined)
-  return bytes === undefined ? undefined : new Blob([bytes])
+const readMadeAhead = async (location: string): Promise<Blob | undefined> => {
+  try {
+    return new Blob([await fs.readFile(join(location, await fileName()))])
+  } catch {
+    return undefined
+  }
 }
 
 /** Makes a snapshot the slow way: a new database (initdb), every migration, its files as a tarball. */
@@ -59,25 +69,57 @@ const make = async (open: (options: { readonly loadDataDir?: File | Blob }) => P
   }
 }
 
-const made = new Map<string, Promise<File | Blob>>()
+interface Snapshot {
+  readonly tarball: File | Blob
+  readonly madeAhead: boolean
+}
+
+const made = new Map<string, Promise<Snapshot>>()
 
 /**
  * The process's snapshot of a new migrated database: read from `location`'s file for the running code
- * when there is one, made the slow way otherwise; asked for first, shared by every later call.
+ * when there is one (`madeAhead`), made the slow way otherwise; asked for first, shared by every later
+ * call. `slowWay` skips the file.
  */
 export const snapshot = (
   open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>,
-  location: string = defaultFileLocation()
-): Promise<File | Blob> => {
+  location: string = defaultFileLocation(),
+  slowWay = false
+): Promise<Snapshot> => {
   let snapshotted = made.get(location)
   if (snapshotted === undefined) {
-    snapshotted = (async () => (await readFile(location)) ?? (await make(open)))().catch((error: unknown) => {
+    snapshotted = (async () => {
+      const kept = slowWay ? undefined : await readMadeAhead(location)
+      return kept !== undefined
+        ? { tarball: kept, madeAhead: true }
+        : { tarball: await make(open), madeAhead: false }
+    })().catch((error: unknown) => {
       made.delete(location)
       throw error
     })
     made.set(location, snapshotted)
   }
   return snapshotted
+}
+
+/**
+ * Opens a new migrated database from the process's snapshot. Should a file made ahead not open (damaged,
+ * or made by code that differs in a way its name does not tell), the process makes its snapshot the slow
+ * way instead, once, and opens from that.
+ */
+export const openMigrated = async (
+  open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>,
+  location: string = defaultFileLocation()
+): Promise<PGlite> => {
+  const first = await snapshot(open, location)
+  try {
+    return await open({ loadDataDir: first.tarball })
+  } catch (error) {
+    if (!first.madeAhead) throw error
+    const current = made.get(location)
+    if (current !== undefined && (await current) === first) made.delete(location)
+    return open({ loadDataDir: (await snapshot(open, location, true)).tarball })
+  }
 }
 
 /**
@@ -104,8 +146,16 @@ export const ensureFile = async (location: string = defaultFileLocation()): Prom
       await fs.rm(writing, { force: true })
     }
   }
+  // Files made for other code go; so does what a maker stopped half-way left (an hour old).
   for (const entry of await fs.readdir(location)) {
-    if (entry !== name && entry.endsWith(".tar")) await fs.rm(join(location, entry), { force: true })
+    const other = join(location, entry)
+    const abandoned =
+      entry.includes(".writing-") &&
+      (await fs.stat(other).then(
+        (stat) => Date.now() - stat.mtimeMs > 3_600_000,
+        () => false
+      ))
+    if ((entry !== name && entry.endsWith(".tar")) || abandoned) await fs.rm(other, { force: true })
   }
   return current ? "current" : "made"
 }

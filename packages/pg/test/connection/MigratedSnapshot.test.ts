@@ -57,18 +57,41 @@ describe("the migrated snapshot file", () => {
     const { asked, open } = counting()
     const snapshot = await MigratedSnapshot.snapshot(open, location)
     expect(asked).toEqual({ empty: 0, loaded: 0 })
+    expect(snapshot.madeAhead).toBe(true)
     // asked again, the same snapshot: read once per process
     expect(await MigratedSnapshot.snapshot(open, location)).toBe(snapshot)
-    expect(await appliedIn(snapshot)).toBe(schemaVersions())
+    expect(await appliedIn(snapshot.tarball)).toBe(schemaVersions())
+
+    // a damaged file: the database still opens, from a snapshot made the slow way, once
+    const damaged = path.join(root, "damaged")
+    await fs.mkdir(damaged)
+    await fs.writeFile(path.join(damaged, files[0]!), "not a tarball")
+    const again = counting()
+    for (let i = 0; i < 2; i++) {
+      const database = await MigratedSnapshot.openMigrated(again.open, damaged)
+      try {
+        expect((await database.query("SELECT count(*)::int AS n FROM schema_migrations")).rows).toEqual([
+          { n: schemaVersions().split("\n").length }
+        ])
+      } finally {
+        await database.close()
+      }
+    }
+    expect(again.asked).toEqual({ empty: 1, loaded: 3 })
   }, 120_000)
 
-  it("without a file, a process makes its snapshot the slow way, once", async () => {
+  it("without a file, a process makes its snapshot the slow way, once; a failed making is tried again", async () => {
+    const failing = path.join(root, "failing")
+    await expect(
+      MigratedSnapshot.snapshot(() => Promise.reject(new Error("initdb failed")), failing)
+    ).rejects.toThrow("initdb failed")
     const { asked, open } = counting()
-    const location = path.join(root, "none")
+    const location = failing
     const snapshot = await MigratedSnapshot.snapshot(open, location)
     expect(asked).toEqual({ empty: 1, loaded: 0 })
+    expect(snapshot.madeAhead).toBe(false)
     expect(await MigratedSnapshot.snapshot(open, location)).toBe(snapshot)
     expect(asked.empty).toBe(1)
-    expect(await appliedIn(snapshot)).toBe(schemaVersions())
+    expect(await appliedIn(snapshot.tarball)).toBe(schemaVersions())
   }, 120_000)
 })
