@@ -4,7 +4,6 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
 import * as Migrations from "../migrations/Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 import { pgliteVersion, schemaVersions } from "./SchemaStamp.js"
@@ -29,19 +28,21 @@ import { pgliteVersion, schemaVersions } from "./SchemaStamp.js"
 export const migrate = (database: PGlite) =>
   Effect.runPromise(Effect.orDie(Migrations.run).pipe(Effect.provide(PgliteClient.layer(database))))
 
+/** This package's folder. */
+const packageRoot = () =>
+  dirname(createRequire(import.meta.url).resolve("@voice-agent-platform/pg/package.json"))
+
 /** Where snapshot files made ahead are kept: `dist/migrated-snapshot` of this package (not shipped). */
-export const defaultFileLocation = (): string => {
-  const require = createRequire(import.meta.url)
-  return join(dirname(require.resolve("@voice-agent-platform/pg/package.json")), "dist", "migrated-snapshot")
-}
+export const defaultFileLocation = (): string => join(packageRoot(), "dist", "migrated-snapshot")
 
 /**
  * The file's name for the running code: a digest of the PGlite release, the schema versions and the
- * migrations' own files (so that editing a migration not yet released makes a new file, not a stale
- * schema). Fails where the migrations' folder cannot be read (a bundle): then no file is used.
+ * migrations' source files (so that editing a migration not yet released makes a new file, not a stale
+ * schema). The package's `src/migrations`, whether this code runs from the source or compiled, so that
+ * both name the same file. Fails where that folder cannot be read: then no file is used.
  */
 const fileName = async () => {
-  const migrations = fileURLToPath(new URL("../migrations/", import.meta.url))
+  const migrations = join(packageRoot(), "src", "migrations")
   const digest = crypto.createHash("sha256").update(`${await pgliteVersion()}\n${schemaVersions()}\n`)
   for (const name of (await fs.readdir(migrations)).sort()) {
     digest.update(`${name}\n`).update(await fs.readFile(join(migrations, name)))
