@@ -24,6 +24,9 @@ import { pgliteVersion, schemaVersions } from "./SchemaStamp.js"
  * one tries again).
  */
 
+/** How a caller opens its in-memory database: empty, or from a snapshot's tarball. */
+export type Open = (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>
+
 /** Applies every schema version to the open database, as a server starting on it would. */
 export const migrate = (database: PGlite) =>
   Effect.runPromise(Effect.orDie(Migrations.run).pipe(Effect.provide(PgliteClient.layer(database))))
@@ -60,7 +63,7 @@ const readMadeAhead = async (location: string): Promise<Blob | undefined> => {
 }
 
 /** Makes a snapshot the slow way: a new database (initdb), every migration, its files as a tarball. */
-const make = async (open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>) => {
+const make = async (open: Open) => {
   const database = await open({})
   try {
     await migrate(database)
@@ -83,7 +86,7 @@ const made = new Map<string, Promise<Snapshot>>()
  * call. `slowWay` skips the file.
  */
 export const snapshot = (
-  open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>,
+  open: Open,
   location: string = defaultFileLocation(),
   slowWay = false
 ): Promise<Snapshot> => {
@@ -108,10 +111,7 @@ export const snapshot = (
  * or made by code that differs in a way its name does not tell), the process makes its snapshot the slow
  * way instead, once, and opens from that.
  */
-export const openMigrated = async (
-  open: (options: { readonly loadDataDir?: File | Blob }) => Promise<PGlite>,
-  location: string = defaultFileLocation()
-): Promise<PGlite> => {
+export const openMigrated = async (open: Open, location: string = defaultFileLocation()): Promise<PGlite> => {
   const first = await snapshot(open, location)
   try {
     return await open({ loadDataDir: first.tarball })
