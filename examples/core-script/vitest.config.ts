@@ -1,14 +1,17 @@
-import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineProject } from "vitest/config"
+import { workspaceBuild, workspacePackages } from "../../vitest.packages.js"
 
-// The workspace's packages export their TypeScript sources under this condition (and their build otherwise).
-const source = "@voice-agent-platform/source"
+const packages = workspacePackages()
 
 export default defineProject({
-  resolve: { conditions: [source, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
+  resolve: packages.resolve,
+  ssr: packages.ssr,
+  plugins: packages.plugins,
   test: {
     name: "example-core-script",
+    server: packages.server,
+    env: packages.env,
+    globalSetup: [workspaceBuild],
     include: ["test/**/*.test.ts"],
     testTimeout: 90_000,
     hookTimeout: 90_000

@@ -1,14 +1,17 @@
-import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineProject } from "vitest/config"
+import { workspaceBuild, workspacePackages } from "../../vitest.packages.js"
 
-// The workspace's packages export their TypeScript sources under this condition (and their build otherwise).
-const source = "@voice-agent-platform/source"
+const packages = workspacePackages("console")
 
 export default defineProject({
-  resolve: { conditions: [source, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
+  resolve: packages.resolve,
+  ssr: packages.ssr,
+  plugins: packages.plugins,
   test: {
     name: "console",
+    server: packages.server,
+    env: packages.env,
+    globalSetup: [workspaceBuild],
     include: ["test/**/*.test.ts"],
     // property tests take seconds when the suite runs several files at once: the bound catches a hang
     testTimeout: 30_000,

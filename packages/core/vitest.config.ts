@@ -1,14 +1,16 @@
-import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineProject } from "vitest/config"
+import { workspacePackages } from "../../vitest.packages.js"
 
-// The workspace's packages export their TypeScript sources under this condition (and their build otherwise).
-const source = "@voice-agent-platform/source"
+const packages = workspacePackages("core")
 
 export default defineProject({
-  resolve: { conditions: [source, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
+  resolve: packages.resolve,
+  ssr: packages.ssr,
+  plugins: packages.plugins,
   test: {
     name: "core",
+    server: packages.server,
+    env: packages.env,
     include: ["test/**/*.test.ts"],
     // property tests take seconds when the suite runs several files at once: the bound catches a hang
     testTimeout: 30_000,

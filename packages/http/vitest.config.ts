@@ -1,8 +1,5 @@
-import { defaultClientConditions, defaultServerConditions } from "vite"
 import { configDefaults, defineProject } from "vitest/config"
-
-// The workspace's packages export their TypeScript sources under this condition (and their build otherwise).
-const source = "@voice-agent-platform/source"
+import { workspaceBuild, workspacePackages } from "../../vitest.packages.js"
 
 /**
  * Suites that do not depend on Node's version: a browser's view of the console and the docs (chromium
@@ -19,16 +16,21 @@ export const onceSuites = [
   "test/campaigns/VoiceCampaignCrash.test.ts"
 ]
 
+const packages = workspacePackages("http")
+
 export default defineProject({
-  resolve: { conditions: [source, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
+  resolve: packages.resolve,
+  ssr: packages.ssr,
+  plugins: packages.plugins,
   test: {
     name: "http",
+    server: packages.server,
+    env: packages.env,
     include: ["test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...(process.env["VAP_ONCE_SUITES"] === "skip" ? onceSuites : [])],
-    // the console's pages and assets are served from its build, and a server's new data directory is a
-    // copy of the embedded database's template: both made first when out of date
-    globalSetup: ["test/support/BuildConsole.ts", "test/support/EmbeddedTemplateSetup.ts"],
+    // the workspace's build (the siblings' dist, the console's pages and assets, the embedded database's
+    // template) when a source changed, then the migrated snapshot in-memory test databases open from
+    globalSetup: [workspaceBuild, "test/support/EmbeddedTemplateSetup.ts"],
     // tests over a real database or real server processes take seconds, not milliseconds; a file's first
     // test on the embedded database also compiles PGlite and migrates its snapshot (6–7 s on a quiet
     // two-core machine), which the whole suite's load (a file more than there are processors) stretched

@@ -11,15 +11,29 @@ const main = fileURLToPath(new URL("../../src/server/main.ts", import.meta.url))
 const bundled = fileURLToPath(new URL("../../dist/bundle/start.js", import.meta.url))
 /** The checkout the tests run in (where `npm start` is run). */
 export const repositoryRoot = fileURLToPath(new URL("../../../../", import.meta.url))
+const buildWhenChanged = fileURLToPath(new URL("../../scripts/build-when-changed.js", import.meta.url))
+/**
+ * Whether this run tests the packages compiled (`npm test`; vitest.packages.js): its global setup built
+ * them and the bundle from the current sources, so a spawned server runs the bundle, as `npm start` does.
+ * In watch mode a spawned server runs the sources through `tsx`, so an edit is what the next run tests.
+ */
+const bundledByDefault = process.env["VAP_TEST_PACKAGES"] === "compiled"
 
-/** `npm run build`, as `npm start` runs it first (incremental: seconds when nothing changed); bounded at 5 minutes. */
+/**
+ * The build `npm start` runs first (`prestart`: packages/http/scripts/build-when-changed.js), only when a
+ * source changed since the last one and never two at once; bounded at 5 minutes. Not `npm run build`
+ * (`--always`), which would rebuild the bundle while other test files run it.
+ */
 export const build = () =>
   new Promise<void>((resolve, reject) => {
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm"
-    execFile(npm, ["run", "build"], { cwd: repositoryRoot, timeout: 300_000 }, (error, stdout, stderr) =>
-      error === null
-        ? resolve()
-        : reject(new Error(`npm run build failed: ${error.message}\n${stdout}${stderr}`))
+    execFile(
+      process.execPath,
+      [buildWhenChanged],
+      { cwd: repositoryRoot, timeout: 300_000 },
+      (error, stdout, stderr) =>
+        error === null
+          ? resolve()
+          : reject(new Error(`the build failed: ${error.message}\n${stdout}${stderr}`))
     )
   })
 
@@ -69,12 +83,13 @@ export const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
 }
 
 /**
- * Spawns the bundled server, in a process group of its own, without waiting: from the sources through
- * `tsx` (what the tests change is what runs), or `compiled` exactly as `npm start` runs it (after `build`).
+ * Spawns the server, in a process group of its own, without waiting: `compiled`, exactly as `npm start`
+ * runs it (the bundle `build` makes; the default when the run tests the packages compiled), or from the
+ * sources through `tsx`.
  */
 export const spawnServer = (
   env: Record<string, string>,
-  { compiled = false }: { readonly compiled?: boolean } = {}
+  { compiled = bundledByDefault }: { readonly compiled?: boolean } = {}
 ): ChildProcess => {
   const child = spawn(
     process.execPath,
@@ -92,7 +107,7 @@ export const spawnServer = (
   return child
 }
 
-/** Starts the bundled server the way `npm start` does and waits until it says it listens. */
+/** Starts the server (`spawnServer`) and waits until it says it listens. */
 export const start = async (env: Record<string, string> = {}): Promise<Running> => {
   const port = env["PORT"] !== undefined ? Number(env["PORT"]) : await freePort()
   const fullEnv = { DATA_DIR: dataDirectory(), ...env, PORT: String(port), HOST: "127.0.0.1" }

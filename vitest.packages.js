@@ -1,0 +1,111 @@
+// How the tests load the workspace's packages, and the build that keeps their compiled form current.
+//
+// `npm test` (`vitest run`, or any run with CI set) loads the packages a project depends on compiled:
+// their `dist`, which Node imports itself. From source, vitest's main process transformed every module
+// of the workspace and sent it to every test file's process, one request a module (core alone has over
+// 300): a third of CI's time went there, the test processes mostly waiting on that one thread. A
+// project's own package stays source, whether its tests import its files relatively or by the package's
+// name (one copy of each module, so `instanceof` holds). `dist` is made current first by `setup` below,
+// the build `npm start` runs (packages/http/scripts/build-when-changed.js: only when a source changed,
+// never two builds at once in one checkout).
+//
+// Watch mode (`npm run test:watch`) and VAP_TEST_SOURCES=1 load every package from source, so an edit to
+// any package is what the next run tests without a build. docs/testing.md says more.
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { defaultClientConditions, defaultServerConditions } from "vite"
+
+/** The export condition under which the workspace's packages give their TypeScript sources. */
+const sourceCondition = "@voice-agent-platform/source"
+const root = dirname(fileURLToPath(import.meta.url))
+
+const arguments_ = process.argv.slice(2)
+const running = arguments_.includes("run") || arguments_.includes("--run") || process.env.CI === "true"
+/** Whether this run loads every package from source (watch mode, or asked for). */
+export const fromSource = process.env.VAP_TEST_SOURCES === "1" || !running
+
+/**
+ * Resolves the project's own package's name to its sources (the entry of its `exports` under the source
+ * condition), so that a test importing `@voice-agent-platform/<own>/testing` gets the same modules as one
+ * importing `../src/…`.
+ */
+const ownPackageFromSource = (own) => {
+  const directory = join(root, "packages", own)
+  const name = `@voice-agent-platform/${own}`
+  const exportsMap = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")).exports
+  const entries = Object.entries(exportsMap).flatMap(([key, targets]) =>
+    typeof targets === "object" && typeof targets[sourceCondition] === "string"
+      ? [[key, targets[sourceCondition]]]
+      : []
+  )
+  const resolve = (subpath) => {
+    for (const [key, target] of entries) {
+      if (key === subpath) return join(directory, target)
+      const star = key.indexOf("*")
+      if (star === -1) continue
+      const [before, after] = [key.slice(0, star), key.slice(star + 1)]
+      if (subpath.length > key.length - 1 && subpath.startsWith(before) && subpath.endsWith(after)) {
+        return join(
+          directory,
+          target.replace("*", subpath.slice(before.length, subpath.length - after.length))
+        )
+      }
+    }
+    return null
+  }
+  return {
+    name: "own-package-from-source",
+    enforce: "pre",
+    resolveId: (id) =>
+      id === name || id.startsWith(`${name}/`) ? resolve(`.${id.slice(name.length)}`) : null
+  }
+}
+
+/**
+ * A project's resolution of the workspace's packages: `own` is the package the project tests (none for an
+ * example). Spread `resolve`, `ssr` and `plugins` into the project's config and `server` and `env` into its
+ * `test`: `env.VAP_TEST_PACKAGES` (`compiled` or `source`) tells the tests which (a spawned server runs the
+ * bundle or the sources).
+ */
+export const workspacePackages = (own) => {
+  if (fromSource) {
+    return {
+      resolve: { conditions: [sourceCondition, ...defaultClientConditions] },
+      ssr: { resolve: { conditions: [sourceCondition, ...defaultServerConditions] } },
+      plugins: [],
+      server: {},
+      env: { VAP_TEST_PACKAGES: "source" }
+    }
+  }
+  const others = own === undefined ? "[^/]+" : `(?!${own}/)[^/]+`
+  return {
+    resolve: { conditions: [...defaultClientConditions] },
+    ssr: { resolve: { conditions: [...defaultServerConditions] } },
+    plugins: own === undefined ? [] : [ownPackageFromSource(own)],
+    // a string here matches only under node_modules; a RegExp matches the resolved file's path
+    server: { deps: { external: [new RegExp(`/packages/${others}/dist/`)] } },
+    env: { VAP_TEST_PACKAGES: "compiled" }
+  }
+}
+
+/** This file, as a project's first `globalSetup`: the build below runs before the project's tests. */
+export const workspaceBuild = fileURLToPath(import.meta.url)
+
+/**
+ * The global setup: `npm start`'s build when a source changed since the last one (a few milliseconds of
+ * checking otherwise; 30–40 s from a fresh clone), waiting for a build of the checkout already running.
+ * Bounded at 10 minutes. Run whatever the mode, for the console's build and the embedded template.
+ */
+export const setup = async () => {
+  const script = join(root, "packages", "http", "scripts", "build-when-changed.js")
+  const output = await new Promise((resolve, reject) =>
+    execFile(process.execPath, [script], { cwd: root, timeout: 600_000 }, (error, stdout, stderr) =>
+      error === null
+        ? resolve(`${stdout}${stderr}`.trim())
+        : reject(new Error(`the workspace's build failed: ${error.message}\n${stdout}${stderr}`))
+    )
+  )
+  if (output !== "") console.log(output)
+}
