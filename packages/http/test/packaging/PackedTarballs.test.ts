@@ -6,7 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { freePort, signalGroup } from "../support/ServerProcesses.js"
+import { build, freePort, signalGroup } from "../support/ServerProcesses.js"
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
 const consumer = fileURLToPath(new URL("./consumer/", import.meta.url))
@@ -77,7 +77,9 @@ const serve = async (app: string, env: Record<string, string>) => {
 
 describe("the packed packages", () => {
   it("install from their tarballs into an empty folder outside the workspace and place a call under plain node", async () => {
-    await run("npm", ["run", "build"], root, 300)
+    // the build npm start runs (a no-op after the tests' global setup made it): not `npm run build`, which
+    // rebuilds the bundle other test files are running
+    await build()
     const tarballs = join(scratch, "tarballs")
     mkdirSync(tarballs)
     await run(

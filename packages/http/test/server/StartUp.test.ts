@@ -14,8 +14,9 @@ import {
 
 /**
  * `npm start` answers its first request soon after launch, and never leaves a connection hanging while it
- * starts. The server runs as `npm start` runs it: built first (`npm run build`: the compiled bundle, the
- * embedded database's template), then `node packages/http/dist/bundle/start.js`: until it is ready it refuses connections, then it answers. The bound here only catches a hang
+ * starts. The server runs as `npm start` runs it: built first when a source changed (`build`: the compiled
+ * bundle, the embedded database's template), then `node packages/http/dist/bundle/start.js`: until it is
+ * ready it refuses connections, then it answers. The bound here only catches a hang
  * or a start that went badly wrong on a busy machine (`START_UP_BOUND_SECONDS`, default 30); the issue's
  * targets (1.5 s on an existing data directory or PostgreSQL, 3 s on a new data directory) are measured
  * by `npm run bench:http` and recorded in docs/performance.md. Each server runs in its own process group,
