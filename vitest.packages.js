@@ -1,6 +1,6 @@
 // How the tests load the workspace's packages, and the build that keeps their compiled form current.
 //
-// `npm test` (`vitest run`, or any run with CI set) loads the packages a project depends on compiled:
+// `npm test` (`vitest run`, or a run that is not watching: CI set, no terminal) loads the packages a project depends on compiled:
 // their `dist`, which Node imports itself. From source, vitest's main process transformed every module
 // of the workspace and sent it to every test file's process, one request a module (core alone has over
 // 300): a third of CI's time went there, the test processes mostly waiting on that one thread. A
@@ -10,7 +10,8 @@
 // never two builds at once in one checkout).
 //
 // Watch mode (`npm run test:watch`) and VAP_TEST_SOURCES=1 load every package from source, so an edit to
-// any package is what the next run tests without a build. docs/testing.md says more.
+// any package is what the next run tests without a build. docs/decisions.md, "The tests load the packages
+// compiled", says more.
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -21,10 +22,18 @@ import { defaultClientConditions, defaultServerConditions } from "vite"
 const sourceCondition = "@voice-agent-platform/source"
 const root = dirname(fileURLToPath(import.meta.url))
 
-const arguments_ = process.argv.slice(2)
-const running = arguments_.includes("run") || arguments_.includes("--run") || process.env.CI === "true"
+/**
+ * Whether vitest watches: vitest's own rule (`run` or `--run` does not, `watch`, `dev` or `--watch` does,
+ * otherwise it watches unless CI is set (any value, as the browser checks read it) or there is no terminal).
+ */
+const watching = (() => {
+  const words = process.argv.slice(2)
+  if (["watch", "dev", "--watch", "-w"].some((word) => words.includes(word))) return true
+  if (words.includes("run") || words.includes("--run")) return false
+  return process.env.CI === undefined && process.stdin.isTTY === true
+})()
 /** Whether this run loads every package from source (watch mode, or asked for). */
-export const fromSource = process.env.VAP_TEST_SOURCES === "1" || !running
+export const fromSource = process.env.VAP_TEST_SOURCES === "1" || watching
 
 /**
  * Resolves the project's own package's name to its sources (the entry of its `exports` under the source
@@ -80,12 +89,13 @@ export const workspacePackages = (own) => {
     }
   }
   const others = own === undefined ? "[^/]+" : `(?!${own}/)[^/]+`
+  const packagesFolder = join(root, "packages").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
   return {
     resolve: { conditions: [...defaultClientConditions] },
     ssr: { resolve: { conditions: [...defaultServerConditions] } },
     plugins: own === undefined ? [] : [ownPackageFromSource(own)],
     // a string here matches only under node_modules; a RegExp matches the resolved file's path
-    server: { deps: { external: [new RegExp(`/packages/${others}/dist/`)] } },
+    server: { deps: { external: [new RegExp(`^${packagesFolder}/${others}/dist/`)] } },
     env: { VAP_TEST_PACKAGES: "compiled" }
   }
 }
@@ -111,9 +121,25 @@ export const setup = async () => {
     return
   }
   const failure = `the workspace's build failed: ${outcome.error.message}\n${outcome.output}`
-  // from source only the console's build and the embedded template come from it: the run goes on
-  if (fromSource)
-    return console.warn(`${failure}\n(the tests load the sources; the console's build may be stale)`)
+  if (fromSource) {
+    // from source the tests need only the console's build of it (the http tests' setup makes the embedded
+    // template itself): the run goes on with that
+    console.warn(`${failure}\n(the tests load the sources: building the console alone)`)
+    const console_ = join(root, "packages", "console", "scripts", "build-console.js")
+    await new Promise((resolve) =>
+      execFile(
+        process.execPath,
+        [console_, "--if-stale"],
+        { cwd: root, timeout: 120_000 },
+        (error, stdout, stderr) => {
+          if (error !== null)
+            console.warn(`the console's build failed too: ${error.message}\n${stdout}${stderr}`)
+          resolve(undefined)
+        }
+      )
+    )
+    return
+  }
   throw new Error(
     `${failure}\n(the tests load the packages compiled; VAP_TEST_SOURCES=1 tests the sources without it)`
   )

@@ -1,9 +1,10 @@
-// Builds the console (`npm run build` runs it; so does the http tests' global setup when the sources changed):
+// Builds the console (`npm run build` runs it, and `npm test` through npm start's build when a source changed):
 // esbuild bundles src/main.tsx and its stylesheet into content-hashed files under dist/console/assets/ (each
 // screen a chunk of its own, loaded when first shown), writes dist/console/index.html naming them and
 // dist/console/manifest.json listing every file the server may serve, and fails when the JavaScript of the
 // first screen (the entry, what it imports, and the overview screen shown after signing in) is over the
-// budget of 80 KB gzipped. `--if-stale` builds only when a source is newer than the manifest.
+// budget of 80 KB gzipped. `--if-stale` builds only when a source is newer than the manifest (`npm pack`'s
+// prepack: right after a build, packing rebuilds nothing that a running test server reads).
 import { build } from "esbuild"
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { dirname, join, relative } from "node:path"

@@ -28,12 +28,15 @@ const stampFile = join(stateDirectory, "start-build.json")
 const lockDirectory = join(stateDirectory, "start-build.lock")
 const waitSeconds = Number(process.env.BUILD_WAIT_SECONDS ?? 600)
 
-/** What a build makes; a start needs them all. */
+/** What a build makes; a start needs them all, and `npm test` the packages' compiled entries. */
 const outputs = [
   "packages/http/dist/bundle/start.js",
   "packages/http/dist/bundle/server.cjs",
   "packages/http/dist/src/cli/main.js",
-  "packages/console/dist/console/manifest.json"
+  "packages/console/dist/console/manifest.json",
+  ...["core", "contract", "pg", "blob-stores", "language-models", "voice"].map(
+    (name) => `packages/${name}/dist/src/index.js`
+  )
 ].map((path) => join(root, path))
 
 /** Folders inside a package that are not a build's input: what it makes, its tests, its dependencies. */

@@ -17,11 +17,15 @@ const script = fileURLToPath(new URL("../../scripts/build-when-changed.js", impo
 const checkout = mkdtempSync(join(tmpdir(), "vap-build-when-changed-"))
 afterAll(() => rmSync(checkout, { recursive: true, force: true }))
 
+// what the script checks a build made (its `outputs`)
 const outputs = [
   "packages/http/dist/bundle/start.js",
   "packages/http/dist/bundle/server.cjs",
   "packages/http/dist/src/cli/main.js",
-  "packages/console/dist/console/manifest.json"
+  "packages/console/dist/console/manifest.json",
+  ...["core", "contract", "pg", "blob-stores", "language-models", "voice"].map(
+    (name) => `packages/${name}/dist/src/index.js`
+  )
 ]
 const fakeBuild = `
 const { appendFileSync, mkdirSync, openSync, closeSync, rmSync, writeFileSync } = require("node:fs")
