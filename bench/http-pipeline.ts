@@ -1,7 +1,8 @@
 // Benchmark: the engine's fixed cost per request, apart from any page or row. In ONE run, each server in
 // its own process group pinned to core 0 (`taskset`, when there is one), the load from this process on
-// core 1: bare node:http answering the bytes of an agent; a bare `@effect/platform` router app answering the
-// same bytes (bench/bare-platform-server.ts); the engine on PostgreSQL answering `GET /health` (no key, no
+// core 1: bare node:http answering the bytes of an agent; node:http running an Effect fiber a request that
+// answers them (bench/fiber-per-request-server.ts: the floor of a request path of the engine's own); a bare
+// `@effect/platform` router app answering the same bytes (bench/bare-platform-server.ts); the engine on PostgreSQL answering `GET /health` (no key, no
 // database), `GET /api/v1/agents/no-such-agent` (a 404 after the API key is found in the lookups cache,
 // past its batched fence round trip: no statement of its own) and `GET /api/v1/agents/{agent_id}` (the
 // agent cached, its definition and run count read: two statements), each on an engine of its own. Prints req/s, p50, p99, and the server's CPU time per answer
@@ -126,6 +127,17 @@ try {
   )
   rows.splice(1, 0, { name: "bare @effect/platform router", ...(await measure(platform, agentPath, true)) })
   await ServerProcess.stop(platform.child)
+  const fiber = await ServerProcess.launch(
+    ServerProcess.tsx(new URL("./fiber-per-request-server.ts", import.meta.url)),
+    { BODY: agent.text },
+    agentPath,
+    pinned
+  )
+  rows.splice(1, 0, {
+    name: "node:http, an Effect fiber a request",
+    ...(await measure(fiber, agentPath, true))
+  })
+  await ServerProcess.stop(fiber.child)
 
   console.log(
     `${agent.text.length}-byte answer, ${concurrency} connections, ${seconds} s each` +
