@@ -156,8 +156,9 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
   }
 
   return Layer.merge(
-    // One registration for the observation and the middlewares it wraps (`inner`): the platform merges
-    // the service context into the request's for every registered middleware, on every request.
+    // One registration for the observation and the middlewares it wraps (`inner`), so that it observes
+    // what they answer. Registered without `withContext`, the platform merges no context into the
+    // request's for it (it would, on every request, with `withContext: true`).
     HttpApiBuilder.middleware(
       api,
       Effect.zipWith(AccessLog, inner, (log, wrapped) => {
