@@ -1,21 +1,15 @@
 // Types of vitest.packages.js (a JavaScript file so that every project's config can import it from
 // outside its own TypeScript project).
-import type { Plugin } from "vite"
+import type { UserWorkspaceConfig } from "vitest/config"
 
 /** Whether this run loads every package from source (watch mode, or VAP_TEST_SOURCES=1). */
 export declare const fromSource: boolean
 
-/** A project's resolution of the workspace's packages: `own` is the package the project tests. */
-export declare const workspacePackages: (own?: string) => {
-  readonly resolve: { conditions: Array<string> }
-  readonly ssr: { resolve: { conditions: Array<string> } }
-  readonly plugins: Array<Plugin>
-  readonly server: { deps?: { external?: Array<RegExp> } }
-  readonly env: { VAP_TEST_PACKAGES: "compiled" | "source" }
-}
+/** A vitest project of the workspace: `own` is the package it tests (none for an example). */
+export declare const workspaceProject: (
+  own: string | undefined,
+  test: NonNullable<UserWorkspaceConfig["test"]>
+) => UserWorkspaceConfig
 
-/** This module's path, as a project's first `globalSetup`. */
-export declare const workspaceBuild: string
-
-/** `npm start`'s build when a source changed since the last one. */
+/** `npm start`'s build when a source changed since the last one (the projects' global setup). */
 export declare const setup: () => Promise<void>

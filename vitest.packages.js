@@ -72,20 +72,18 @@ const ownPackageFromSource = (own) => {
   }
 }
 
-/**
- * A project's resolution of the workspace's packages: `own` is the package the project tests (none for an
- * example). Spread `resolve`, `ssr` and `plugins` into the project's config and `server` and `env` into its
- * `test`: `env.VAP_TEST_PACKAGES` (`compiled` or `source`) tells the tests which (a spawned server runs the
- * bundle or the sources).
- */
-export const workspacePackages = (own) => {
+/** This file, as a project's first `globalSetup`: the build below runs before the project's tests. */
+const workspaceBuild = fileURLToPath(import.meta.url)
+
+/** A project's resolution of the workspace's packages (see the top of this file). */
+const resolution = (own) => {
   if (fromSource) {
     return {
       resolve: { conditions: [sourceCondition, ...defaultClientConditions] },
       ssr: { resolve: { conditions: [sourceCondition, ...defaultServerConditions] } },
       plugins: [],
       server: {},
-      env: { VAP_TEST_PACKAGES: "source" }
+      packages: "source"
     }
   }
   const others = own === undefined ? "[^/]+" : `(?!${own}/)[^/]+`
@@ -96,12 +94,38 @@ export const workspacePackages = (own) => {
     plugins: own === undefined ? [] : [ownPackageFromSource(own)],
     // a string here matches only under node_modules; a RegExp matches the resolved file's path
     server: { deps: { external: [new RegExp(`^${packagesFolder}/${others}/dist/`)] } },
-    env: { VAP_TEST_PACKAGES: "compiled" }
+    packages: "compiled"
   }
 }
 
-/** This file, as a project's first `globalSetup`: the build below runs before the project's tests. */
-export const workspaceBuild = fileURLToPath(import.meta.url)
+/** Whether `own` depends on another package of the workspace (an example always does). */
+const dependsOnOthers = (own) => {
+  if (own === undefined) return true
+  const manifest = JSON.parse(readFileSync(join(root, "packages", own, "package.json"), "utf8"))
+  const names = [manifest.dependencies, manifest.peerDependencies, manifest.devDependencies].flatMap((map) =>
+    Object.keys(map ?? {})
+  )
+  return names.some((name) => name.startsWith("@voice-agent-platform/"))
+}
+
+/**
+ * A vitest project of the workspace: `own` is the package it tests (none for an example), `test` its own
+ * options. It gets the resolution above, `VAP_TEST_PACKAGES` (`compiled` or `source`: a spawned server
+ * runs the bundle or the sources), and, when it depends on another package, the build below as its first
+ * global setup.
+ */
+export const workspaceProject = (own, test) => {
+  const { packages, server, ...config } = resolution(own)
+  return {
+    ...config,
+    test: {
+      ...test,
+      server,
+      env: { ...test.env, VAP_TEST_PACKAGES: packages },
+      globalSetup: [...(dependsOnOthers(own) ? [workspaceBuild] : []), ...[test.globalSetup ?? []].flat()]
+    }
+  }
+}
 
 /**
  * The global setup: `npm start`'s build when a source changed since the last one (a few milliseconds of

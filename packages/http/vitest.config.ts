@@ -1,5 +1,5 @@
 import { configDefaults, defineProject } from "vitest/config"
-import { workspaceBuild, workspacePackages } from "../../vitest.packages.js"
+import { workspaceProject } from "../../vitest.packages.js"
 
 /**
  * Suites that do not depend on Node's version: a browser's view of the console and the docs (chromium
@@ -16,26 +16,20 @@ export const onceSuites = [
   "test/campaigns/VoiceCampaignCrash.test.ts"
 ]
 
-const packages = workspacePackages("http")
-
-export default defineProject({
-  resolve: packages.resolve,
-  ssr: packages.ssr,
-  plugins: packages.plugins,
-  test: {
+export default defineProject(
+  workspaceProject("http", {
     name: "http",
-    server: packages.server,
-    env: packages.env,
     include: ["test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...(process.env["VAP_ONCE_SUITES"] === "skip" ? onceSuites : [])],
-    // the workspace's build (the siblings' dist, the console's pages and assets, the embedded database's
-    // template) when a source changed, then the migrated snapshot in-memory test databases open from
-    globalSetup: [workspaceBuild, "test/support/EmbeddedTemplateSetup.ts"],
+    // after the workspace's build (the siblings' dist, the console's pages and assets, the embedded
+    // database's template; workspaceProject puts it first): the migrated snapshot in-memory test databases
+    // open from
+    globalSetup: ["test/support/EmbeddedTemplateSetup.ts"],
     // tests over a real database or real server processes take seconds, not milliseconds; a file's first
     // test on the embedded database also compiles PGlite and migrates its snapshot (6–7 s on a quiet
     // two-core machine), which the whole suite's load (a file more than there are processors) stretched
     // past 30 s in CI
     testTimeout: 60_000,
     hookTimeout: 120_000
-  }
-})
+  })
+)

@@ -1,19 +1,11 @@
 import { defineProject } from "vitest/config"
-import { workspaceBuild, workspacePackages } from "../../vitest.packages.js"
+import { workspaceProject } from "../../vitest.packages.js"
 
-const packages = workspacePackages("language-models")
-
-export default defineProject({
-  resolve: packages.resolve,
-  ssr: packages.ssr,
-  plugins: packages.plugins,
-  test: {
+export default defineProject(
+  workspaceProject("language-models", {
     name: "language-models",
-    server: packages.server,
-    env: packages.env,
-    globalSetup: [workspaceBuild],
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000
-  }
-})
+  })
+)

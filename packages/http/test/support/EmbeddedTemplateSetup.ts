@@ -2,9 +2,10 @@
 // template (`EmbeddedTemplate`, which that build makes) is there before any test starts a server on a data
 // directory (checked again here, and made if it is not current). Without it every such server, in
 // process or spawned, runs initdb and the migrations on its new directory: about 5 s of processor time
-// each, dozens of times a run. So is the migrated snapshot file (`MigratedSnapshot.ensureFile`) the in-memory test servers open from:
-// without it each test process that opens one makes its own the slow way (about 7 s of processor time
-// more, and its first such test waits for it), so failing to make it is a warning, not a failed run.
+// each, dozens of times a run. So is the migrated snapshot file (`MigratedSnapshot.ensureFile`) the
+// in-memory test servers open from: without it each test process that opens one makes its own the slow
+// way (about 7 s of processor time more, and its first such test waits for it), so failing to make it is
+// a warning, not a failed run.
 
 /** Makes what is missing or behind the code (about 5 s each, at once, once). */
 export const setup = async (): Promise<void> => {
