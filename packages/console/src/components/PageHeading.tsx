@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact"
-import { useEffect, useRef } from "preact/hooks"
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks"
 import { takeFocusRequest } from "../routing/Location.js"
 
 /** Whether a heading was shown before in this page (the first one, on opening the page, leaves the focus be). */
@@ -24,7 +24,9 @@ export const PageHeading = ({
   useEffect(() => {
     document.title = `${title} · ${productName}`
   }, [title])
-  useEffect(() => {
+  // a layout effect: the focus moves in the task that shows the heading, never a frame after it (a
+  // screen reader, a keypress or a test reading the focus in between would find it still on the link)
+  useLayoutEffect(() => {
     // after a navigation; or when the focus was lost with what held it (a provisional heading, shown while
     // the screen's data loaded, replaced by this one)
     const lost = shownBefore && (document.activeElement === null || document.activeElement === document.body)
