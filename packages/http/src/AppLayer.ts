@@ -70,6 +70,8 @@ import * as ConsoleRoutes from "./console/ConsoleRoutes.js"
 import * as DocsRoutes from "./docs/DocsRoutes.js"
 import * as MetricsRoute from "./observability/MetricsRoute.js"
 import * as RequestObservation from "./observability/RequestObservation.js"
+import { AccessLog } from "./observability/AccessLog.js"
+import * as DirectRoutes from "./direct/DirectRoutes.js"
 import { HealthHandlers } from "./health/HealthHandlers.js"
 import { ImprovementsHandlers } from "./improvements/ImprovementsHandlers.js"
 import * as Authentication from "./middleware/Authentication.js"
@@ -111,144 +113,155 @@ const runtimeHandlers = RuntimeHandlers.pipe(
   Layer.provide(IntegrationProvider.layerNone)
 )
 
+/** The response shaping around the deadline: its 503 gets `X-Request-Id` like every answer. */
+const shapedWithDeadline = Effect.map(RequestDeadline.middleware, (deadline) => {
+  const shape = ErrorResponses.make(Api)
+  return (app: HttpApp.Default) => shape(deadline(app))
+})
+
 /**
  * The API as `layer`, with the outbound client tool calls go through left to the caller (tests inject
  * one with a fixed name resolver).
  */
-export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | OutboundHttp.OutboundHttp> =
-  Layer.mergeAll(
-    DocsRoutes.layer,
-    ConsoleRoutes.layer,
-    MetricsRoute.layer,
-    // The response shaping wraps the deadline (its 503 gets X-Request-Id); the observation (span, metrics,
-    // access log) wraps both, seeing the final status and request id. One API middleware for the three.
-    RequestObservation.layer(
-      Api,
-      [DocsRoutes.docsPath, DocsRoutes.openApiPath, MetricsRoute.metricsPath, ...ConsoleRoutes.routeNames],
-      Effect.map(RequestDeadline.middleware, (deadline) => {
-        const shape = ErrorResponses.make(Api)
-        return (app: HttpApp.Default) => shape(deadline(app))
-      })
-    )
-  ).pipe(
-    Layer.provideMerge(
-      HttpApiBuilder.api(Api).pipe(
-        Layer.provide([
-          GroupContext.builtWith(HealthHandlers, [OrganizationStore.OrganizationStore]),
-          GroupContext.builtWith(AgentsHandlers, [Agents.Agents, Authentication.Authentication]),
-          GroupContext.builtWith(improvementsHandlers, [
-            Improvements.Improvements,
-            Agents.Agents,
-            AgentStore.AgentStore,
-            RunStore.RunStore,
-            Transcripts.Transcripts,
-            ImprovementStore.ImprovementStore,
-            LanguageModel.LanguageModel,
-            Transactions.Transactions,
-            UsageStore.UsageStore,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(CallsHandlers, [
-            CallPlacement.CallPlacement,
-            Triggers.Triggers,
-            IdempotencyStore.IdempotencyStore,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(TriggersHandlers, [Triggers.Triggers, Authentication.Authentication]),
-          GroupContext.builtWith(CampaignsHandlers, [
-            Campaigns.Campaigns,
-            AgentStore.AgentStore,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(DoNotCallHandlers, [
-            DoNotCallList.DoNotCallList,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(ConversationsHandlers, [
-            Runs.Runs,
-            DownloadLinks.LinkSigningKey,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(RunsHandlers, [Runs.Runs, Authentication.Authentication]),
-          GroupContext.builtWith(chatsHandlers, [
-            Agents.Agents,
-            Tools.Tools,
-            AgentStore.AgentStore,
-            RunStore.RunStore,
-            ToolStore.ToolStore,
-            CredentialStore.CredentialStore,
-            CallFragmentStore.CallFragmentStore,
-            CallEvents.CallEvents,
-            ChatTurns.ChatTurns,
-            ChatEnds.ChatEnds,
-            KnowledgeBase.KnowledgeBase,
-            Transcripts.Transcripts,
-            Transactions.Transactions,
-            LanguageModel.LanguageModel,
-            OutboundHttp.OutboundHttp,
-            IdempotencyStore.IdempotencyStore,
-            DownloadLinks.LinkSigningKey,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(FilesHandlers, [BlobStore.BlobStore, DownloadLinks.LinkSigningKey]),
-          GroupContext.builtWith(toolsHandlers, [
-            Agents.Agents,
-            Tools.Tools,
-            CredentialStore.CredentialStore,
-            OutboundPolicy.OutboundPolicy,
-            OutboundHttp.OutboundHttp,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(CredentialsHandlers, [
-            Credentials.Credentials,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(IntegrationsHandlers, [
-            Integrations.Integrations,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(PhoneNumbersHandlers, [
-            PhoneNumbers.PhoneNumbers,
-            IdempotencyStore.IdempotencyStore,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(UsageHandlers, [Usage.Usage, Authentication.Authentication]),
-          GroupContext.builtWith(KnowledgeBaseHandlers, [
-            KnowledgeBase.KnowledgeBase,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(WebhooksHandlers, [
-            Webhooks.Webhooks,
-            OutboundPolicy.OutboundPolicy,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(OrganizationHandlers, [
-            Organizations.Organizations,
-            Authentication.Authentication
-          ]),
-          GroupContext.builtWith(ApiKeysHandlers, [ApiKeys.ApiKeys, Authentication.Authentication]),
-          GroupContext.builtWith(runtimeHandlers, [
-            Agents.Agents,
-            Tools.Tools,
-            RuntimeCalls.RuntimeCalls,
-            Transactions.Transactions,
-            AgentStore.AgentStore,
-            RunStore.RunStore,
-            ToolStore.ToolStore,
-            CredentialStore.CredentialStore,
-            OutboundHttp.OutboundHttp,
-            RuntimeAuthentication.RuntimeAuthentication
-          ]),
-          GroupContext.builtWith(AdminHandlers, [
-            Organizations.Organizations,
-            PhoneNumbers.PhoneNumbers,
-            OperatorAuthentication.OperatorAuthentication
-          ])
+export const layerWithOutbound: Layer.Layer<
+  HttpApi.Api | DirectRoutes.DirectRoutes,
+  never,
+  Requirements | OutboundHttp.OutboundHttp
+> = Layer.mergeAll(
+  DocsRoutes.layer,
+  ConsoleRoutes.layer,
+  MetricsRoute.layer,
+  // The response shaping wraps the deadline (its 503 gets X-Request-Id); the observation (span, metrics,
+  // access log) wraps both, seeing the final status and request id. One API middleware for the three.
+  RequestObservation.layer(
+    Api,
+    [DocsRoutes.docsPath, DocsRoutes.openApiPath, MetricsRoute.metricsPath, ...ConsoleRoutes.routeNames],
+    shapedWithDeadline
+  ),
+  // The API's reads answered without the platform's per-request steps, in the same middlewares.
+  DirectRoutes.layer(
+    Api,
+    Effect.zipWith(AccessLog, shapedWithDeadline, (log, inner) => (route: string) => {
+      const observed = RequestObservation.observe(() => route, log)
+      return (app: HttpApp.Default) => observed(inner(app))
+    })
+  )
+).pipe(
+  Layer.provideMerge(
+    HttpApiBuilder.api(Api).pipe(
+      Layer.provide([
+        GroupContext.builtWith(HealthHandlers, [OrganizationStore.OrganizationStore]),
+        GroupContext.builtWith(AgentsHandlers, [Agents.Agents, Authentication.Authentication]),
+        GroupContext.builtWith(improvementsHandlers, [
+          Improvements.Improvements,
+          Agents.Agents,
+          AgentStore.AgentStore,
+          RunStore.RunStore,
+          Transcripts.Transcripts,
+          ImprovementStore.ImprovementStore,
+          LanguageModel.LanguageModel,
+          Transactions.Transactions,
+          UsageStore.UsageStore,
+          Authentication.Authentication
         ]),
-        Layer.provide([Authentication.layer, OperatorAuthentication.layer, RuntimeAuthentication.layer])
-      )
+        GroupContext.builtWith(CallsHandlers, [
+          CallPlacement.CallPlacement,
+          Triggers.Triggers,
+          IdempotencyStore.IdempotencyStore,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(TriggersHandlers, [Triggers.Triggers, Authentication.Authentication]),
+        GroupContext.builtWith(CampaignsHandlers, [
+          Campaigns.Campaigns,
+          AgentStore.AgentStore,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(DoNotCallHandlers, [
+          DoNotCallList.DoNotCallList,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(ConversationsHandlers, [
+          Runs.Runs,
+          DownloadLinks.LinkSigningKey,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(RunsHandlers, [Runs.Runs, Authentication.Authentication]),
+        GroupContext.builtWith(chatsHandlers, [
+          Agents.Agents,
+          Tools.Tools,
+          AgentStore.AgentStore,
+          RunStore.RunStore,
+          ToolStore.ToolStore,
+          CredentialStore.CredentialStore,
+          CallFragmentStore.CallFragmentStore,
+          CallEvents.CallEvents,
+          ChatTurns.ChatTurns,
+          ChatEnds.ChatEnds,
+          KnowledgeBase.KnowledgeBase,
+          Transcripts.Transcripts,
+          Transactions.Transactions,
+          LanguageModel.LanguageModel,
+          OutboundHttp.OutboundHttp,
+          IdempotencyStore.IdempotencyStore,
+          DownloadLinks.LinkSigningKey,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(FilesHandlers, [BlobStore.BlobStore, DownloadLinks.LinkSigningKey]),
+        GroupContext.builtWith(toolsHandlers, [
+          Agents.Agents,
+          Tools.Tools,
+          CredentialStore.CredentialStore,
+          OutboundPolicy.OutboundPolicy,
+          OutboundHttp.OutboundHttp,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(CredentialsHandlers, [Credentials.Credentials, Authentication.Authentication]),
+        GroupContext.builtWith(IntegrationsHandlers, [
+          Integrations.Integrations,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(PhoneNumbersHandlers, [
+          PhoneNumbers.PhoneNumbers,
+          IdempotencyStore.IdempotencyStore,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(UsageHandlers, [Usage.Usage, Authentication.Authentication]),
+        GroupContext.builtWith(KnowledgeBaseHandlers, [
+          KnowledgeBase.KnowledgeBase,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(WebhooksHandlers, [
+          Webhooks.Webhooks,
+          OutboundPolicy.OutboundPolicy,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(OrganizationHandlers, [
+          Organizations.Organizations,
+          Authentication.Authentication
+        ]),
+        GroupContext.builtWith(ApiKeysHandlers, [ApiKeys.ApiKeys, Authentication.Authentication]),
+        GroupContext.builtWith(runtimeHandlers, [
+          Agents.Agents,
+          Tools.Tools,
+          RuntimeCalls.RuntimeCalls,
+          Transactions.Transactions,
+          AgentStore.AgentStore,
+          RunStore.RunStore,
+          ToolStore.ToolStore,
+          CredentialStore.CredentialStore,
+          OutboundHttp.OutboundHttp,
+          RuntimeAuthentication.RuntimeAuthentication
+        ]),
+        GroupContext.builtWith(AdminHandlers, [
+          Organizations.Organizations,
+          PhoneNumbers.PhoneNumbers,
+          OperatorAuthentication.OperatorAuthentication
+        ])
+      ]),
+      Layer.provide([Authentication.layer, OperatorAuthentication.layer, RuntimeAuthentication.layer])
     )
   )
+)
 
 /**
  * The API with every handler, the docs routes, the response shaping middleware and the per-request
@@ -256,6 +269,5 @@ export const layerWithOutbound: Layer.Layer<HttpApi.Api, never, Requirements | O
  * services and stores (e.g. `InMemory.layer`), the operator token, and an HTTP server to serve it; tool
  * calls go out through `NodeOutboundHttp` under the outbound policy.
  */
-export const layer: Layer.Layer<HttpApi.Api, never, Requirements> = layerWithOutbound.pipe(
-  Layer.provide(NodeOutboundHttp.layer)
-)
+export const layer: Layer.Layer<HttpApi.Api | DirectRoutes.DirectRoutes, never, Requirements> =
+  layerWithOutbound.pipe(Layer.provide(NodeOutboundHttp.layer))

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import {
   ApiKey,
   Money,
@@ -12,6 +11,7 @@ import { Api } from "@voice-agent-platform/contract/Api.js"
 import { NotFound, ValidationError } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import type { OrganizationResponse } from "@voice-agent-platform/contract/admin/AdminApi.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 const organizationResponse = (organization: Organization.Organization): typeof OrganizationResponse.Type => ({
   organization_id: organization.id,
@@ -23,7 +23,7 @@ const organizationResponse = (organization: Organization.Organization): typeof O
 })
 
 /** Handlers of the operator API. */
-export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
+export const AdminHandlers = CapturedGroups.group(Api, "admin", (handlers) =>
   Effect.gen(function* () {
     const organizations = yield* Organizations.Organizations
     const numbers = yield* PhoneNumbers.PhoneNumbers

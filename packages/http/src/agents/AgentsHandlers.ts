@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Agents, ScriptAnalysis, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -6,9 +5,10 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { agentResponse, definitionResponse } from "./AgentResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the agents group. */
-export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
+export const AgentsHandlers = CapturedGroups.group(Api, "agents", (handlers) =>
   Effect.gen(function* () {
     const agents = yield* Agents.Agents
     return handlers

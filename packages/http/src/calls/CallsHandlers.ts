@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { CallPlacement, PhoneNumber, RunId, Triggers, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -7,6 +6,7 @@ import * as Idempotent from "../idempotency/Idempotent.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { CallResponse, type PlaceCallRequest } from "@voice-agent-platform/contract/calls/CallsApi.js"
 import { callResponse } from "./CallResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** The body as the core takes it: absent and null optional fields mean the same. */
 const callOptions = (payload: typeof PlaceCallRequest.Type) => ({
@@ -18,7 +18,7 @@ const callOptions = (payload: typeof PlaceCallRequest.Type) => ({
 })
 
 /** Handlers of the calls group. */
-export const CallsHandlers = HttpApiBuilder.group(Api, "calls", (handlers) =>
+export const CallsHandlers = CapturedGroups.group(Api, "calls", (handlers) =>
   Effect.gen(function* () {
     const calls = yield* CallPlacement.CallPlacement
     const triggers = yield* Triggers.Triggers

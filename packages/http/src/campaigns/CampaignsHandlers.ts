@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import type { Campaign } from "@voice-agent-platform/core"
 import { AgentStore, Campaigns, CsvWriter, PhoneNumber, OperationSpans } from "@voice-agent-platform/core"
 import { Effect, Option, Stream } from "effect"
@@ -8,11 +8,12 @@ import { CurrentOrganization } from "../middleware/Authentication.js"
 import * as MediaType from "@voice-agent-platform/contract/edge/MediaType.js"
 import * as CampaignResponses from "./CampaignResponses.js"
 import * as ContactsBody from "./ContactsBody.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 const encoder = new TextEncoder()
 
 /** Handlers of the campaigns group. */
-export const CampaignsHandlers = HttpApiBuilder.group(Api, "campaigns", (handlers) =>
+export const CampaignsHandlers = CapturedGroups.group(Api, "campaigns", (handlers) =>
   Effect.gen(function* () {
     const campaigns = yield* Campaigns.Campaigns
     const agents = yield* AgentStore.AgentStore

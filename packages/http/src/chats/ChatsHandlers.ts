@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import type { Chats as ChatsModule } from "@voice-agent-platform/core"
 import { Chats, DownloadLinks, RunId, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
@@ -11,9 +10,10 @@ import * as Idempotent from "../idempotency/Idempotent.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import * as ChatEventStream from "./ChatEventStream.js"
 import { messagesResponse, replyResponse } from "./ChatResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the chats group. */
-export const ChatsHandlers = HttpApiBuilder.group(Api, "chats", (handlers) =>
+export const ChatsHandlers = CapturedGroups.group(Api, "chats", (handlers) =>
   Effect.gen(function* () {
     const chats = yield* Chats.Chats
     const signingKey = yield* DownloadLinks.LinkSigningKey

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { DownloadLinks, RunId, Runs, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -8,9 +7,10 @@ import { CurrentOrganization } from "../middleware/Authentication.js"
 import * as RunPageReads from "./RunPageReads.js"
 import { runResponse, transcriptResponse } from "./RunResponses.js"
 import * as SessionTokens from "../voice-sessions/SessionTokens.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the conversations group. */
-export const ConversationsHandlers = HttpApiBuilder.group(Api, "conversations", (handlers) =>
+export const ConversationsHandlers = CapturedGroups.group(Api, "conversations", (handlers) =>
   Effect.gen(function* () {
     const runs = yield* Runs.Runs
     const signingKey = yield* DownloadLinks.LinkSigningKey

@@ -1,13 +1,13 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Runs, OperationSpans } from "@voice-agent-platform/core"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { Effect } from "effect"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { runListItemResponse } from "./RunResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the runs group: the organization's runs across its agents. */
-export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
+export const RunsHandlers = CapturedGroups.group(Api, "runs", (handlers) =>
   Effect.gen(function* () {
     const runs = yield* Runs.Runs
     return handlers.handle(

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Credentials, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -6,9 +5,10 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { credentialResponse } from "./CredentialResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the credentials group. */
-export const CredentialsHandlers = HttpApiBuilder.group(Api, "credentials", (handlers) =>
+export const CredentialsHandlers = CapturedGroups.group(Api, "credentials", (handlers) =>
   Effect.gen(function* () {
     const credentials = yield* Credentials.Credentials
     return handlers

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { DoNotCallList, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -6,9 +5,10 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { doNotCallEntryResponse } from "./DoNotCallResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the doNotCall group. */
-export const DoNotCallHandlers = HttpApiBuilder.group(Api, "doNotCall", (handlers) =>
+export const DoNotCallHandlers = CapturedGroups.group(Api, "doNotCall", (handlers) =>
   Effect.gen(function* () {
     const list = yield* DoNotCallList.DoNotCallList
     return handlers

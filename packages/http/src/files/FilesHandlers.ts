@@ -1,9 +1,10 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import { BlobStore, DownloadLinks, OperationSpans } from "@voice-agent-platform/core"
 import { Clock, Effect, Option } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { NotFound } from "@voice-agent-platform/contract/errors/ApiErrors.js"
 import * as CoreErrors from "../errors/CoreErrors.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** The file's name for a download: the last segment of its key, reduced to characters safe in a header. */
 const fileName = (key: string): string => {
@@ -12,7 +13,7 @@ const fileName = (key: string): string => {
 }
 
 /** Handlers of the files group. */
-export const FilesHandlers = HttpApiBuilder.group(Api, "files", (handlers) =>
+export const FilesHandlers = CapturedGroups.group(Api, "files", (handlers) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore.BlobStore
     const signingKey = yield* DownloadLinks.LinkSigningKey

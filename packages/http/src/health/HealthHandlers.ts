@@ -1,11 +1,11 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { OrganizationStore, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { ServiceUnavailable } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the health group. */
-export const HealthHandlers = HttpApiBuilder.group(Api, "health", (handlers) =>
+export const HealthHandlers = CapturedGroups.group(Api, "health", (handlers) =>
   Effect.gen(function* () {
     const organizations = yield* OrganizationStore.OrganizationStore
     return handlers

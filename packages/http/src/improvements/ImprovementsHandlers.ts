@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import type { Improvement } from "@voice-agent-platform/core"
 import {
   Agents,
@@ -14,6 +13,7 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import type { ImprovementResponse } from "@voice-agent-platform/contract/improvements/ImprovementsApi.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 const improvementResponse = (improvement: Improvement.Improvement): typeof ImprovementResponse.Type => ({
   id: improvement.id,
@@ -33,7 +33,7 @@ const decisionResponse = (result: Improvements.DecisionResult) => ({
 })
 
 /** Handlers of the improvements group. */
-export const ImprovementsHandlers = HttpApiBuilder.group(Api, "improvements", (handlers) =>
+export const ImprovementsHandlers = CapturedGroups.group(Api, "improvements", (handlers) =>
   Effect.gen(function* () {
     const improvements = yield* Improvements.Improvements
     const agents = yield* Agents.Agents

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Integrations, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -6,9 +5,10 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { connectionResponse } from "./IntegrationResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the integrations group. */
-export const IntegrationsHandlers = HttpApiBuilder.group(Api, "integrations", (handlers) =>
+export const IntegrationsHandlers = CapturedGroups.group(Api, "integrations", (handlers) =>
   Effect.gen(function* () {
     const integrations = yield* Integrations.Integrations
     return handlers

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { KnowledgeBase, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -7,9 +6,10 @@ import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { chunkResponse, documentResponse, searchResult } from "./KnowledgeBaseResponses.js"
 import * as UploadForm from "./UploadForm.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the knowledgeBase group. */
-export const KnowledgeBaseHandlers = HttpApiBuilder.group(Api, "knowledgeBase", (handlers) =>
+export const KnowledgeBaseHandlers = CapturedGroups.group(Api, "knowledgeBase", (handlers) =>
   Effect.gen(function* () {
     const knowledgeBase = yield* KnowledgeBase.KnowledgeBase
     return handlers

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { ApiKey, ApiKeys, OperationSpans } from "@voice-agent-platform/core"
 import type {
   ApiKeyResponse,
@@ -9,6 +8,7 @@ import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { Effect } from "effect"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** A key as the list shows it: never its hash, never the key. */
 export const apiKeyResponse = (key: ApiKey.ApiKey): typeof ApiKeyResponse.Type => ({
@@ -27,7 +27,7 @@ const createdResponse = (created: ApiKeys.CreatedKey): typeof CreatedApiKeyRespo
 })
 
 /** Handlers of the API keys group: the organization's own keys. */
-export const ApiKeysHandlers = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
+export const ApiKeysHandlers = CapturedGroups.group(Api, "apiKeys", (handlers) =>
   Effect.gen(function* () {
     const keys = yield* ApiKeys.ApiKeys
     return handlers

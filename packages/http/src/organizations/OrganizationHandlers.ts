@@ -1,12 +1,12 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Money, Organizations, OperationSpans } from "@voice-agent-platform/core"
 import { Api } from "@voice-agent-platform/contract/Api.js"
 import { Effect } from "effect"
 import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the organization group: the key's own organization. */
-export const OrganizationHandlers = HttpApiBuilder.group(Api, "organization", (handlers) =>
+export const OrganizationHandlers = CapturedGroups.group(Api, "organization", (handlers) =>
   Effect.gen(function* () {
     const organizations = yield* Organizations.Organizations
     return handlers.handle(

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { PhoneNumber, PhoneNumbers, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -14,9 +13,10 @@ import {
   priceQuoteResponse,
   releaseQuoteResponse
 } from "./PhoneNumberResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the phoneNumbers group. */
-export const PhoneNumbersHandlers = HttpApiBuilder.group(Api, "phoneNumbers", (handlers) =>
+export const PhoneNumbersHandlers = CapturedGroups.group(Api, "phoneNumbers", (handlers) =>
   Effect.gen(function* () {
     const numbers = yield* PhoneNumbers.PhoneNumbers
     return handlers

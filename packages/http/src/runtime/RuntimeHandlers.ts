@@ -1,5 +1,4 @@
 import type { HttpServerRequest } from "@effect/platform"
-import { HttpApiBuilder } from "@effect/platform"
 import type { CallEvents } from "@voice-agent-platform/core"
 import { RunId, RuntimeCalls, RuntimeTools, OperationSpans } from "@voice-agent-platform/core"
 import { Effect, Stream } from "effect"
@@ -9,6 +8,7 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import type { RuntimeEventsRequest } from "@voice-agent-platform/contract/runtime/RuntimeApi.js"
 import * as RuntimeResponses from "./RuntimeResponses.js"
 import { agentResponse } from "@voice-agent-platform/contract/runtime/RuntimeToolSchemas.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /**
  * Reads the raw body as a stream. The edge (`EdgeRequest`) has already refused another media type (415)
@@ -48,7 +48,7 @@ const toCallEvents = (payload: typeof RuntimeEventsRequest.Type): ReadonlyArray<
   Array.isArray(payload) ? payload : [payload as CallEvents.CallEvent]
 
 /** Handlers of the runtime ingestion group. */
-export const RuntimeHandlers = HttpApiBuilder.group(Api, "runtime", (handlers) =>
+export const RuntimeHandlers = CapturedGroups.group(Api, "runtime", (handlers) =>
   Effect.gen(function* () {
     const calls = yield* RuntimeCalls.RuntimeCalls
     const tools = yield* RuntimeTools.RuntimeTools

@@ -1,10 +1,11 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
-import { Config, Context, Duration, Effect, Layer } from "effect"
+import { Config, Context, Duration, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import * as Http from "node:http"
 import type * as Net from "node:net"
 import type { Duplex } from "node:stream"
+import * as DirectRoutes from "../direct/DirectRoutes.js"
 import * as RequestServices from "./RequestServices.js"
 
 /**
@@ -249,9 +250,25 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, optio
             : makeHandler
           // Finalizers run last first: the server drains (answering requests on open connections) before
           // the handler goes.
-          yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", handler)))
+          // the engine's own path for the API's reads, when the app served is the engine's API
+          const direct = yield* Effect.serviceOption(DirectRoutes.DirectRoutes)
+          const listener = Option.isSome(direct)
+            ? yield* direct.value.listener.pipe(
+                Effect.mapInputContext(
+                  (context: Context.Context<never>) =>
+                    RequestServices.narrow(context) as Context.Context<never>
+                )
+              )
+            : undefined
+          const onRequest =
+            listener === undefined
+              ? handler
+              : (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+                  if (!listener(request, response)) handler(request, response)
+                }
+          yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", onRequest)))
           yield* Effect.addFinalizer(() => stop)
-          server.on("request", handler)
+          server.on("request", onRequest)
           // Only now, with a handler in place, may connections be accepted: none can wait for an app that is not there.
           if (when === "served") yield* Effect.orDie(startListening)
         })

@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { ToolExecutor, Tools, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -7,9 +6,10 @@ import { CurrentOrganization } from "../middleware/Authentication.js"
 import { afterAllowedToolUrl } from "../outbound/DestinationCheck.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { toolResponse } from "@voice-agent-platform/contract/tools/ToolResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the tools group. */
-export const ToolsHandlers = HttpApiBuilder.group(Api, "tools", (handlers) =>
+export const ToolsHandlers = CapturedGroups.group(Api, "tools", (handlers) =>
   Effect.gen(function* () {
     const tools = yield* Tools.Tools
     const executor = yield* ToolExecutor.ToolExecutor

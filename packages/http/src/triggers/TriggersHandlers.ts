@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Triggers, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -6,9 +5,10 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { triggerResponse } from "./TriggerResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the triggers group. */
-export const TriggersHandlers = HttpApiBuilder.group(Api, "triggers", (handlers) =>
+export const TriggersHandlers = CapturedGroups.group(Api, "triggers", (handlers) =>
   Effect.gen(function* () {
     const triggers = yield* Triggers.Triggers
     return handlers

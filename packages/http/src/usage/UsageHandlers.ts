@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Usage, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -6,9 +5,10 @@ import * as CoreErrors from "../errors/CoreErrors.js"
 import { CurrentOrganization } from "../middleware/Authentication.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { reportResponse, runResponse, summaryResponse } from "./UsageResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the usage group; the legacy addresses answer exactly what the new ones do. */
-export const UsageHandlers = HttpApiBuilder.group(Api, "usage", (handlers) =>
+export const UsageHandlers = CapturedGroups.group(Api, "usage", (handlers) =>
   Effect.gen(function* () {
     const usage = yield* Usage.Usage
 

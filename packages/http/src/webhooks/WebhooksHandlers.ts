@@ -1,4 +1,3 @@
-import { HttpApiBuilder } from "@effect/platform"
 import { Webhooks, OperationSpans } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { Api } from "@voice-agent-platform/contract/Api.js"
@@ -7,9 +6,10 @@ import { CurrentOrganization } from "../middleware/Authentication.js"
 import { afterAllowedUrl } from "../outbound/DestinationCheck.js"
 import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { createdEndpointResponse, deliveryResponse, endpointResponse } from "./WebhookResponses.js"
+import * as CapturedGroups from "../direct/CapturedGroups.js"
 
 /** Handlers of the webhooks group. */
-export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+export const WebhooksHandlers = CapturedGroups.group(Api, "webhooks", (handlers) =>
   Effect.gen(function* () {
     const webhooks = yield* Webhooks.Webhooks
     return handlers

@@ -1,0 +1,270 @@
+import type { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiSchema,
+  HttpApp,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
+import type { SchemaAST } from "effect"
+import { Context, Effect, Either, FiberRef, Layer, Option, Redacted, Runtime, Schema } from "effect"
+import type * as Http from "node:http"
+import * as EndpointRouter from "../edge/EndpointRouter.js"
+import { BodilessRequest, isBodiless } from "./BodilessRequest.js"
+import * as CapturedGroups from "./CapturedGroups.js"
+import * as NodeResponseWriter from "./NodeResponseWriter.js"
+
+/** Node's `request` listener for what the direct routes answer: `true` when it took the request. */
+export type Listener = (request: Http.IncomingMessage, response: Http.ServerResponse) => boolean
+
+/**
+ * The engine's own request path for the API's reads, beside the platform's: a `GET` (or `HEAD`) without a
+ * body, for an operation whose handler answers JSON, is matched once and runs its security middleware,
+ * its decoding, its handler and its encoding in one fiber, wrapped in the same API middlewares as on the
+ * platform's path (observation, response shaping, deadline); everything else goes the platform's way.
+ * The server asks for `listener` once it serves the API (`HardenedNodeServer`).
+ */
+export class DirectRoutes extends Context.Tag("@voice-agent-platform/http/DirectRoutes")<
+  DirectRoutes,
+  { readonly listener: Effect.Effect<Listener> }
+>() {}
+
+/** How the API middlewares wrap one operation's app, given its route template. */
+export type Wrapping = (
+  route: string
+) => (app: HttpApp.Default) => HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>
+
+type MiddlewareEntry = { readonly tag: HttpApiMiddleware.TagClassAny; readonly effect: any }
+
+/** A request's match, by its Node message, for the operation's app (which reads it from there). */
+const matches = new WeakMap<object, EndpointRouter.EndpointMatch>()
+
+/** The middlewares of `tags`, implemented by the services in `context`, after those already in `into`. */
+const middlewareOf = (
+  tags: ReadonlySet<HttpApiMiddleware.TagClassAny>,
+  context: Context.Context<never>,
+  into: Map<string, MiddlewareEntry>
+) => {
+  for (const tag of tags) into.set(tag.key, { tag, effect: Context.unsafeGet(context, tag as never) })
+  return into
+}
+
+/** The credential a security scheme reads: headers directly, anything else as the platform decodes it. */
+const credentialOf = (security: HttpApiSecurity.HttpApiSecurity): Effect.Effect<any, never, any> => {
+  if (security._tag === "ApiKey" && security.in === "header") {
+    const header = security.key.toLowerCase()
+    return Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+      Redacted.make(request.headers[header] ?? "")
+    )
+  }
+  return HttpApiBuilder.securityDecode(security)
+}
+
+/** A security middleware: each scheme in turn until one admits the request (the platform's order). */
+const securityMiddleware = (entry: MiddlewareEntry): Effect.Effect<any, any, any> => {
+  let effect: Effect.Effect<any, any, any> | undefined
+  for (const [key, security] of Object.entries(
+    (entry.tag as HttpApiMiddleware.TagClassSecurityAny).security
+  )) {
+    const step = Effect.flatMap(credentialOf(security), entry.effect[key])
+    effect = effect === undefined ? step : Effect.catchAll(effect, () => step)
+  }
+  return effect ?? Effect.void
+}
+
+/** The middlewares around a handler, as the platform applies them (the last registered outermost). */
+const applyMiddleware = (middleware: Map<string, MiddlewareEntry>, handler: Effect.Effect<any, any, any>) => {
+  for (const entry of middleware.values()) {
+    const isSecurity = "security" in entry.tag && (entry.tag as any).security !== undefined
+    const effect = isSecurity ? securityMiddleware(entry) : entry.effect
+    const previous = handler
+    if (entry.tag.optional) {
+      handler = Effect.matchEffect(effect, {
+        onFailure: () => previous,
+        onSuccess: (value) =>
+          entry.tag.provides !== undefined
+            ? Effect.provideService(previous, entry.tag.provides, value)
+            : previous
+      })
+    } else {
+      handler =
+        entry.tag.provides !== undefined
+          ? Effect.provideServiceEffect(previous, entry.tag.provides, effect)
+          : Effect.zipRight(effect, previous)
+    }
+  }
+  return handler
+}
+
+/** A decoder from a schema (its failure becomes the platform's decode error: the API's 422). */
+const decoderOf = (schema: Schema.Schema.Any) =>
+  Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
+
+/**
+ * The query as the platform hands it to an operation's schema: a parameter the schema takes as a list is
+ * a list even when given once. The platform's own function, exported by its module but left out of its
+ * typings (the version is pinned; the direct routes' tests fail if it goes).
+ */
+const normalizeUrlParams = (
+  HttpApiBuilder as unknown as {
+    readonly normalizeUrlParams: (
+      params: Readonly<Record<string, string | Array<string>>>,
+      ast: SchemaAST.AST
+    ) => Readonly<Record<string, string | Array<string>>>
+  }
+).normalizeUrlParams
+
+/** How a handler's value becomes its response: one JSON (or empty) success, else none (the platform answers). */
+const encoderOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) => {
+  const schemas = new Set<Schema.Schema.Any>()
+  HttpApiSchema.deunionize(schemas, endpoint.successSchema)
+  const [schema] = schemas
+  if (schemas.size !== 1 || schema === undefined) return undefined
+  const status = HttpApiSchema.getStatusSuccess(schema)
+  if (HttpApiSchema.isVoid(schema.ast)) return () => Effect.succeed(HttpServerResponse.empty({ status }))
+  const encoding = HttpApiSchema.getEncoding(schema.ast)
+  if (encoding.kind !== "Json") return undefined
+  const encode = Schema.encodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>)
+  return (value: unknown) =>
+    Either.match(encode(value), {
+      // a handler's answer outside its schema is the engine's fault: a 500, logged
+      onLeft: (error) => Effect.die(error),
+      onRight: (encoded) =>
+        Effect.try(() =>
+          HttpServerResponse.unsafeJson(encoded, { status, contentType: encoding.contentType })
+        )
+    })
+}
+
+/** The app of one operation answered directly, or undefined when the platform's path must answer it. */
+const routeApp = (
+  item: HttpApiBuilder.Handlers.Item<any, any>,
+  groupContext: Context.Context<never>,
+  middleware: Map<string, MiddlewareEntry>
+): HttpApp.Default | undefined => {
+  const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  if (endpoint.method !== "GET" || item.withFullRequest || Option.isSome(endpoint.payloadSchema))
+    return undefined
+  const encode = encoderOf(endpoint)
+  if (encode === undefined) return undefined
+  const decodePath = Option.getOrUndefined(Option.map(endpoint.pathSchema, decoderOf))
+  const decodeHeaders = Option.getOrUndefined(Option.map(endpoint.headersSchema, decoderOf))
+  const urlParamsSchema = Option.getOrUndefined(endpoint.urlParamsSchema)
+  const decodeUrlParams = urlParamsSchema === undefined ? undefined : decoderOf(urlParamsSchema)
+  const handler = item.handler as (input: any) => Effect.Effect<unknown, unknown, any>
+  const handled = Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, unknown, any>((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const found = matches.get(request.source as object)
+    if (found === undefined) return Effect.die(new Error("a direct route ran without its match"))
+    const input: Record<string, unknown> = { request }
+    if (decodePath !== undefined) {
+      const path = decodePath(found.params)
+      if (Either.isLeft(path)) return HttpApiDecodeError.refailParseError(path.left)
+      input.path = path.right
+    }
+    if (decodeHeaders !== undefined) {
+      const headers = decodeHeaders(request.headers)
+      if (Either.isLeft(headers)) return HttpApiDecodeError.refailParseError(headers.left)
+      input.headers = headers.right
+    }
+    if (decodeUrlParams !== undefined) {
+      const urlParams = decodeUrlParams(normalizeUrlParams(found.searchParams, urlParamsSchema!.ast))
+      if (Either.isLeft(urlParams)) return HttpApiDecodeError.refailParseError(urlParams.left)
+      input.urlParams = urlParams.right
+    }
+    return Effect.flatMap(
+      Effect.mapInputContext(
+        handler(input) as Effect.Effect<unknown, unknown>,
+        (context: Context.Context<never>) => Context.merge(groupContext, context)
+      ),
+      (value) => (HttpServerResponse.isServerResponse(value) ? Effect.succeed(value) : encode(value))
+    )
+  })
+  // a handler registered uninterruptible runs so here too (the platform's route option)
+  return applyMiddleware(
+    middleware,
+    item.uninterruptible ? Effect.uninterruptible(handled) : handled
+  ) as HttpApp.Default
+}
+
+/**
+ * The direct routes of `api`, wrapped by `wrapping` (the API middlewares, the same as on the platform's
+ * path). Built after the API's handler groups (it needs `HttpApi.Api`), from the groups built with
+ * `CapturedGroups.group`.
+ */
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R, RW>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  wrapping: Effect.Effect<Wrapping, never, RW>
+) =>
+  Layer.effect(
+    DirectRoutes,
+    Effect.gen(function* () {
+      // the platform's router of this API instance: the key its groups were captured under
+      const router = yield* HttpApiBuilder.Router
+      const { context: apiContext } = yield* HttpApi.Api
+      const wrap = yield* wrapping
+      const match = EndpointRouter.make(api)
+      const listener = Effect.map(Effect.runtime<never>(), (runtime): Listener => {
+        const apps = new Map<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, ReturnType<ReturnType<Wrapping>>>()
+        const apiMiddleware = middlewareOf(
+          (api as unknown as HttpApi.HttpApi.AnyWithProps).middlewares,
+          apiContext as Context.Context<never>,
+          new Map()
+        )
+        for (const { group, handlers, context } of CapturedGroups.of(router)) {
+          const groupMiddleware = middlewareOf(group.middlewares, context, new Map(apiMiddleware))
+          for (const item of handlers.handlers) {
+            const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+            const app = routeApp(
+              item,
+              context,
+              middlewareOf(endpoint.middlewares, context, new Map(groupMiddleware))
+            )
+            if (app !== undefined) apps.set(endpoint, wrap(endpoint.path.replace(/:(\w+)/g, "{$1}"))(app))
+          }
+        }
+        if (apps.size === 0) return () => false
+        const runFork = Runtime.runFork(runtime)
+        const baseContext = runtime.context
+        return (nodeRequest, nodeResponse) => {
+          const method = nodeRequest.method
+          if ((method !== "GET" && method !== "HEAD") || !isBodiless(nodeRequest)) return false
+          const found = match(method, nodeRequest.url ?? "/")
+          const app = found === undefined ? undefined : apps.get(found.endpoint)
+          if (found === undefined || app === undefined) return false
+          matches.set(nodeRequest, found)
+          const request = new BodilessRequest(nodeRequest)
+          const services = new Map(baseContext.unsafeMap)
+          services.set(HttpServerRequest.HttpServerRequest.key, request)
+          services.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
+          const fiber = runFork(
+            Effect.mapInputContext(
+              Effect.flatMap(app, (response) =>
+                Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
+                  // what the app added to the response before it is written (as the platform's server does)
+                  Effect.flatMap(
+                    handlers._tag === "None" ? Effect.succeed(response) : handlers.value(request, response),
+                    (final) => NodeResponseWriter.write(method, nodeResponse, final)
+                  )
+                )
+              ),
+              () => Context.unsafeMake(services)
+            )
+          )
+          nodeResponse.on("close", () => {
+            // the client went away: the request is interrupted as the platform's server does it (a 499)
+            if (!nodeResponse.writableEnded) fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId)
+          })
+          return true
+        }
+      })
+      return { listener }
+    })
+  ).pipe(
+    // the router the API's groups are built with (the platform's groups provide it the same way: one
+    // instance per layer memo map, so per server)
+    Layer.provide(HttpApiBuilder.Router.Live)
+  )

@@ -1,0 +1,189 @@
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  HttpClient,
+  HttpClientRequest,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { BodilessRequest } from "../../src/direct/BodilessRequest.js"
+import * as CapturedGroups from "../../src/direct/CapturedGroups.js"
+import * as DirectRoutes from "../../src/direct/DirectRoutes.js"
+import { EdgeRequest } from "../../src/edge/EdgeRequest.js"
+import * as ErrorResponses from "../../src/middleware/ErrorResponses.js"
+import * as HardenedNodeServer from "../../src/server/HardenedNodeServer.js"
+import { Unauthorized } from "@voice-agent-platform/contract/errors/ApiErrors.js"
+import { send } from "../support/TestServer.js"
+
+class Caller extends Context.Tag("test/Caller")<Caller, string>() {}
+
+class KeyCheck extends HttpApiMiddleware.Tag<KeyCheck>()("KeyCheck", {
+  failure: Unauthorized,
+  provides: Caller,
+  security: { key: HttpApiSecurity.apiKey({ in: "header", key: "X-Key" }) }
+}) {}
+
+/** What a probe answers: the path it was given, its query, and whether the direct routes answered it. */
+const Probe = Schema.Struct({
+  id: Schema.Int,
+  tags: Schema.Array(Schema.String),
+  direct: Schema.Boolean,
+  caller: Schema.String
+})
+
+class Probes extends HttpApiGroup.make("probes")
+  .add(
+    HttpApiEndpoint.get("get", "/probes/:id")
+      .setPath(Schema.Struct({ id: Schema.NumberFromString.pipe(Schema.int()) }))
+      .setUrlParams(Schema.Struct({ tag: Schema.optional(Schema.Array(Schema.String)) }))
+      .addSuccess(Probe)
+  )
+  .add(HttpApiEndpoint.get("raw", "/raw").addSuccess(Schema.String))
+  .add(HttpApiEndpoint.get("nothing", "/nothing").addSuccess(HttpApiSchema.NoContent))
+  .add(
+    HttpApiEndpoint.post("create", "/probes")
+      .setPayload(Schema.Struct({ id: Schema.Int }))
+      .addSuccess(Probe)
+  )
+  .middleware(KeyCheck) {}
+
+class ProbeApi extends HttpApi.make("probe").add(Probes) {}
+
+/** Whether the handler was given the direct routes' request (inside the response shaping's edge view). */
+const isDirect = (request: HttpServerRequest.HttpServerRequest) =>
+  request instanceof EdgeRequest && request.inner instanceof BodilessRequest
+
+const ProbesLive = CapturedGroups.group(ProbeApi, "probes", (handlers) =>
+  handlers
+    .handle("get", ({ path, urlParams, request }) =>
+      Effect.map(Caller, (caller) => ({
+        id: path.id,
+        tags: urlParams.tag ?? [],
+        direct: isDirect(request),
+        caller
+      }))
+    )
+    .handle("raw", () => Effect.succeed(HttpServerResponse.text("plain", { headers: { "x-probe": "raw" } })))
+    .handle("nothing", () => Effect.void)
+    .handle("create", ({ payload, request }) =>
+      Effect.map(Caller, (caller) => ({ id: payload.id, tags: [], direct: isDirect(request), caller }))
+    )
+)
+
+const KeyCheckLive = Layer.succeed(
+  KeyCheck,
+  KeyCheck.of({
+    key: (key) =>
+      Redacted.value(key) === "right"
+        ? Effect.succeed("the caller")
+        : Effect.fail(new Unauthorized({ detail: "bad key" }))
+  })
+)
+
+const shaped = Effect.succeed((_route: string) => ErrorResponses.make(ProbeApi))
+
+/** The probe API served with the direct routes (or without, `direct: false`), over the hardened Node server. */
+const server = (direct: boolean) =>
+  HttpApiBuilder.serve().pipe(
+    // the response shaping on the platform's path, as an API middleware (the direct routes get it from `shaped`)
+    Layer.provide(ErrorResponses.layer(ProbeApi)),
+    Layer.provide(direct ? DirectRoutes.layer(ProbeApi, shaped) : Layer.empty),
+    Layer.provideMerge(
+      HttpApiBuilder.api(ProbeApi).pipe(Layer.provide(ProbesLive), Layer.provide(KeyCheckLive))
+    ),
+    Layer.provideMerge(HardenedNodeServer.layerTest())
+  )
+
+const get = (url: string, key = "right") =>
+  HttpClientRequest.get(url).pipe(HttpClientRequest.setHeader("x-key", key))
+
+describe("the direct routes", () => {
+  it.live(
+    "answer a GET without a body: its security, path and query decoded, the handler's value encoded",
+    () =>
+      Effect.gen(function* () {
+        const client = yield* HttpClient.HttpClient
+        const ok = yield* send(client, get("/probes/7?tag=a"))
+        expect(ok.status).toBe(200)
+        // a parameter given once is a list where the schema takes a list, as on the platform's path
+        expect(ok.body).toEqual({ id: 7, tags: ["a"], direct: true, caller: "the caller" })
+        expect(ok.headers["content-type"]).toBe("application/json")
+        expect(ok.headers["x-request-id"]).toBeDefined()
+        expect((yield* send(client, get("/probes/7?tag=a&tag=b"))).body).toMatchObject({ tags: ["a", "b"] })
+
+        const head = yield* send(
+          client,
+          HttpClientRequest.head("/probes/7").pipe(HttpClientRequest.setHeader("x-key", "right"))
+        )
+        expect(head.status).toBe(200)
+        expect(head.text).toBe("")
+
+        // the security middleware runs first: a bad key is 401 before the path is looked at
+        expect(yield* send(client, get("/probes/x", "wrong"))).toMatchObject({
+          status: 401,
+          body: { detail: "bad key" }
+        })
+        const invalid = yield* send(client, get("/probes/x"))
+        expect(invalid.status).toBe(422)
+        expect(JSON.stringify(invalid.body)).toContain("id")
+
+        // a handler answering a response of its own, or nothing
+        const raw = yield* send(client, get("/raw"))
+        expect(raw).toMatchObject({ status: 200, text: "plain" })
+        expect(raw.headers["x-probe"]).toBe("raw")
+        expect((yield* send(client, get("/nothing"))).status).toBe(204)
+      }).pipe(Effect.provide(server(true)))
+  )
+
+  it.live("leave a request with a body, any other method and unknown routes to the platform's path", () =>
+    Effect.gen(function* () {
+      const client = yield* HttpClient.HttpClient
+      const withBody = yield* send(client, get("/probes/7").pipe(HttpClientRequest.bodyText("x")))
+      expect(withBody.body).toMatchObject({ id: 7, direct: false })
+      const posted = yield* send(
+        client,
+        HttpClientRequest.post("/probes").pipe(
+          HttpClientRequest.setHeader("x-key", "right"),
+          HttpClientRequest.bodyUnsafeJson({ id: 3 })
+        )
+      )
+      expect(posted.body).toMatchObject({ id: 3, direct: false })
+      expect((yield* send(client, get("/no-such-route"))).status).toBe(404)
+    }).pipe(Effect.provide(server(true)))
+  )
+
+  it.live("answer as the platform's path does", () =>
+    Effect.gen(function* () {
+      const requests = [
+        get("/probes/7?tag=a"),
+        get("/probes/x"),
+        get("/probes/7", "wrong"),
+        get("/probes/7?tag=a&tag=b"),
+        get("/raw"),
+        get("/nothing")
+      ]
+      const answers = (direct: boolean) =>
+        Effect.gen(function* () {
+          const client = yield* HttpClient.HttpClient
+          return yield* Effect.forEach(requests, (request) =>
+            Effect.map(send(client, request), ({ status, body, headers }) => ({
+              status,
+              body:
+                typeof body === "object" && body !== null && "direct" in body
+                  ? { ...body, direct: "?" }
+                  : body,
+              type: headers["content-type"]
+            }))
+          )
+        }).pipe(Effect.provide(server(direct)))
+      expect(yield* answers(true)).toEqual(yield* answers(false))
+    })
+  )
+})
