@@ -113,11 +113,12 @@ const runtimeHandlers = RuntimeHandlers.pipe(
   Layer.provide(IntegrationProvider.layerNone)
 )
 
-/** The response shaping around the deadline: its 503 gets `X-Request-Id` like every answer. */
-const shapedWithDeadline = Effect.map(RequestDeadline.middleware, (deadline) => {
-  const shape = ErrorResponses.make(Api)
-  return (app: HttpApp.Default) => shape(deadline(app))
-})
+/** The response shaping around a deadline: its 503 gets `X-Request-Id` like every answer. */
+const shapedWith = (deadlineMiddleware: typeof RequestDeadline.middleware) =>
+  Effect.map(deadlineMiddleware, (deadline) => {
+    const shape = ErrorResponses.make(Api)
+    return (app: HttpApp.Default) => shape(deadline(app))
+  })
 
 /**
  * The API as `layer`, with the outbound client tool calls go through left to the caller (tests inject
@@ -136,15 +137,20 @@ export const layerWithOutbound: Layer.Layer<
   RequestObservation.layer(
     Api,
     [DocsRoutes.docsPath, DocsRoutes.openApiPath, MetricsRoute.metricsPath, ...ConsoleRoutes.routeNames],
-    shapedWithDeadline
+    shapedWith(RequestDeadline.middleware)
   ),
-  // The API's reads answered without the platform's per-request steps, in the same middlewares.
+  // The API's reads answered without the platform's per-request steps, in the same middlewares (the
+  // deadline in the request's one fiber: the direct routes run each request in one).
   DirectRoutes.layer(
     Api,
-    Effect.zipWith(AccessLog, shapedWithDeadline, (log, inner) => (route: string) => {
-      const observed = RequestObservation.observe(() => route, log)
-      return (app: HttpApp.Default) => observed(inner(app))
-    })
+    Effect.zipWith(
+      AccessLog,
+      shapedWith(RequestDeadline.middlewareInFiber),
+      (log, inner) => (route: string) => {
+        const observed = RequestObservation.observe(() => route, log)
+        return (app: HttpApp.Default) => observed(inner(app))
+      }
+    )
   )
 ).pipe(
   Layer.provideMerge(

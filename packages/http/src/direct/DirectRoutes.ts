@@ -240,6 +240,8 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
           const services = new Map(baseContext.unsafeMap)
           services.set(HttpServerRequest.HttpServerRequest.key, request)
           services.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
+          // uninterruptible but for the handler, which the deadline (`RequestDeadline.withinFiber`) or the
+          // client going away interrupts: the answer is still shaped, observed and written
           const fiber = runFork(
             Effect.mapInputContext(
               Effect.flatMap(app, (response) =>
@@ -250,7 +252,7 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
                     (final) => NodeResponseWriter.write(method, nodeResponse, final)
                   )
                 )
-              ),
+              ).pipe(Effect.uninterruptible),
               () => Context.unsafeMake(services)
             )
           )

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { Fiber } from "effect"
-import { Config, Context, Duration, Effect, FiberRef, Layer } from "effect"
+import { Cause, Config, Context, Duration, Effect, Exit, FiberId, FiberRef, HashSet, Layer } from "effect"
 import { IncomingMessage } from "node:http"
 
 /** The default per-request deadline. */
@@ -141,6 +141,47 @@ export const within = (app: HttpApp.Default, deadline: Duration.Duration): HttpA
         )
       })
     : app
+
+/** Who interrupts a handler at its deadline (in the request's own fiber, `withinFiber`). */
+const deadlineFiberId = FiberId.make(-28, 0)
+
+/**
+ * The deadline for a request whose fiber runs uninterruptibly but for the app (the direct routes, which
+ * run a request in one fiber): the app is made interruptible and runs in the request's fiber, and past
+ * the deadline it is interrupted and the request answered 503 `{detail}`, once the app has stopped: at
+ * once, unless it is inside an uninterruptible step (a transaction's rollback waits for the statement in
+ * flight, bounded by `DATABASE_STATEMENT_TIMEOUT_MS`). No second fiber, which is most of what `within`
+ * costs a request. A client going away (its interruption) still ends the request as one.
+ */
+export const withinFiber = (app: HttpApp.Default, deadline: Duration.Duration): HttpApp.Default =>
+  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>(
+    (fiber) => {
+      if (!Duration.isFinite(deadline)) return Effect.interruptible(app)
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const body = request.source instanceof IncomingMessage ? request.source : undefined
+      let expired = false
+      const cancel = watch(Math.max(1, Duration.toMillis(deadline)), body, () => {
+        expired = true
+        fiber.unsafeInterruptAsFork(deadlineFiberId)
+      })
+      return Effect.flatMap(Effect.exit(Effect.interruptible(app)), (exit) => {
+        cancel()
+        if (Exit.isSuccess(exit) || !expired || !Cause.isInterruptedOnly(exit.cause)) return exit
+        if (!HashSet.has(Cause.interruptors(exit.cause), deadlineFiberId)) return exit
+        return Effect.logWarning("Request stopped at its deadline").pipe(
+          // the path only: a query string may carry a download link's signature
+          Effect.annotateLogs({ method: request.method, path: request.url.split("?")[0] }),
+          Effect.as(timedOut(deadline))
+        )
+      })
+    }
+  )
+
+/** `withinFiber` as a middleware, reading `RequestDeadline` where the API is built (the direct routes'). */
+export const middlewareInFiber: Effect.Effect<(app: HttpApp.Default) => HttpApp.Default> = Effect.map(
+  RequestDeadline,
+  (deadline) => (app: HttpApp.Default) => withinFiber(app, deadline)
+)
 
 /**
  * The deadline as an API middleware, reading `RequestDeadline` where the API is built. Registered before

@@ -60,6 +60,31 @@ describe("the per-request deadline", () => {
   )
 
   it.live(
+    "answers a write (the platform's path, the handler in a fiber of its own) 503 at its deadline too",
+    () =>
+      Effect.gen(function* () {
+        const { apiKey } = yield* organization()
+        const client = yield* HttpClient.HttpClient
+        const transactions = yield* Transactions.Transactions
+        const holding = yield* Deferred.make<void>()
+        const holder = yield* Effect.fork(
+          transactions.run(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never))
+        )
+        yield* Deferred.await(holding)
+        const hung = yield* send(
+          client,
+          HttpClientRequest.post("/api/v1/agents/from-script").pipe(
+            HttpClientRequest.setHeader("x-api-key", apiKey),
+            HttpClientRequest.bodyUnsafeJson({ agent: { greeting: "Hello" } })
+          )
+        ).pipe(Effect.timeout(Duration.seconds(20)))
+        expect(hung.status).toBe(503)
+        expect(hung.headers["x-request-id"]).toBeDefined()
+        yield* Fiber.interrupt(holder)
+      }).pipe(Effect.provide(ServerWithDeadline))
+  )
+
+  it.live(
     "does not count the time a body takes to arrive: a slow recording upload read by its handler is answered",
     () =>
       Effect.gen(function* () {
