@@ -2,6 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import * as DirectRoutes from "../direct/DirectRoutes.js"
 import type { EmbeddingOptions } from "./EmbeddingOptions.js"
 import { appLayer } from "./EmbeddingOptions.js"
 
@@ -21,8 +22,15 @@ export const make = (options: EmbeddingOptions = {}): NodeHandler => {
       Layer.provideMerge(NodeHttpServer.layerContext)
     )
   )
+  // the API's reads on the engine's direct path, everything else on the platform's
   const ready = runtime.runPromise(
-    Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(app))
+    Effect.zipWith(
+      Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(app)),
+      Effect.flatMap(DirectRoutes.DirectRoutes, (direct) => direct.listener),
+      (platform, direct) => (request: IncomingMessage, response: ServerResponse) => {
+        if (!direct(request, response)) platform(request, response)
+      }
+    )
   )
   return {
     handler: (request, response) => {
