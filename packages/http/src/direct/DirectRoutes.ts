@@ -229,10 +229,19 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
         if (apps.size === 0) return () => false
         const runFork = Runtime.runFork(runtime)
         const baseContext = runtime.context
-        return (nodeRequest, nodeResponse) => {
+        // Node's request event must never throw: a request target the matcher cannot read is left to the
+        // platform's path, which answers it inside Effect
+        const matchOrLeave = (method: string, url: string) => {
+          try {
+            return match(method, url)
+          } catch {
+            return undefined
+          }
+        }
+        const take: Listener = (nodeRequest, nodeResponse) => {
           const method = nodeRequest.method
           if ((method !== "GET" && method !== "HEAD") || !isBodiless(nodeRequest)) return false
-          const found = match(method, nodeRequest.url ?? "/")
+          const found = matchOrLeave(method, nodeRequest.url ?? "/")
           const app = found === undefined ? undefined : apps.get(found.endpoint)
           if (found === undefined || app === undefined) return false
           matches.set(nodeRequest, found)
@@ -262,6 +271,7 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
           })
           return true
         }
+        return take
       })
       return { listener }
     })
