@@ -142,7 +142,6 @@ const encoderOf = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) => {
 /** The app of one operation answered directly, or undefined when the platform's path must answer it. */
 const routeApp = (
   item: HttpApiBuilder.Handlers.Item<any, any>,
-  groupContext: Context.Context<never>,
   middleware: Map<string, MiddlewareEntry>
 ): HttpApp.Default | undefined => {
   const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
@@ -175,12 +174,9 @@ const routeApp = (
       if (Either.isLeft(urlParams)) return HttpApiDecodeError.refailParseError(urlParams.left)
       input.urlParams = urlParams.right
     }
-    return Effect.flatMap(
-      Effect.mapInputContext(
-        handler(input) as Effect.Effect<unknown, unknown>,
-        (context: Context.Context<never>) => Context.merge(groupContext, context)
-      ),
-      (value) => (HttpServerResponse.isServerResponse(value) ? Effect.succeed(value) : encode(value))
+    // the group's services are in the request's context from its start (`layer`)
+    return Effect.flatMap(handler(input) as Effect.Effect<unknown, unknown>, (value) =>
+      HttpServerResponse.isServerResponse(value) ? Effect.succeed(value) : encode(value)
     )
   })
   // a handler registered uninterruptible runs so here too (the platform's route option)
@@ -208,7 +204,10 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
       const wrap = yield* wrapping
       const match = EndpointRouter.make(api)
       const listener = Effect.map(Effect.runtime<never>(), (runtime): Listener => {
-        const apps = new Map<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, ReturnType<ReturnType<Wrapping>>>()
+        const apps = new Map<
+          HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
+          { readonly app: ReturnType<ReturnType<Wrapping>>; readonly services: Map<string, unknown> }
+        >()
         const apiMiddleware = middlewareOf(
           (api as unknown as HttpApi.HttpApi.AnyWithProps).middlewares,
           apiContext as Context.Context<never>,
@@ -218,17 +217,16 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
           const groupMiddleware = middlewareOf(group.middlewares, context, new Map(apiMiddleware))
           for (const item of handlers.handlers) {
             const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-            const app = routeApp(
-              item,
-              context,
-              middlewareOf(endpoint.middlewares, context, new Map(groupMiddleware))
-            )
-            if (app !== undefined) apps.set(endpoint, wrap(endpoint.path.replace(/:(\w+)/g, "{$1}"))(app))
+            const app = routeApp(item, middlewareOf(endpoint.middlewares, context, new Map(groupMiddleware)))
+            if (app === undefined) continue
+            apps.set(endpoint, {
+              app: wrap(endpoint.path.replace(/:(\w+)/g, "{$1}"))(app),
+              // what the platform gives a handler: its group's context under the request's (which wins)
+              services: new Map([...context.unsafeMap, ...runtime.context.unsafeMap])
+            })
           }
         }
         if (apps.size === 0) return () => false
-        const runFork = Runtime.runFork(runtime)
-        const baseContext = runtime.context
         // Node's request event must never throw: a request target the matcher cannot read is left to the
         // platform's path, which answers it inside Effect
         const matchOrLeave = (method: string, url: string) => {
@@ -242,18 +240,25 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
           const method = nodeRequest.method
           if ((method !== "GET" && method !== "HEAD") || !isBodiless(nodeRequest)) return false
           const found = matchOrLeave(method, nodeRequest.url ?? "/")
-          const app = found === undefined ? undefined : apps.get(found.endpoint)
-          if (found === undefined || app === undefined) return false
+          const route = found === undefined ? undefined : apps.get(found.endpoint)
+          if (found === undefined || route === undefined) return false
           matches.set(nodeRequest, found)
           const request = new BodilessRequest(nodeRequest)
-          const services = new Map(baseContext.unsafeMap)
+          const services = new Map(route.services)
           services.set(HttpServerRequest.HttpServerRequest.key, request)
           services.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
-          // uninterruptible but for the handler, which the deadline (`RequestDeadline.withinFiber`) or the
-          // client going away interrupts: the answer is still shaped, observed and written
-          const fiber = runFork(
-            Effect.mapInputContext(
-              Effect.flatMap(app, (response) =>
+          // the fiber starts in the request's context (no context changed after it starts), uninterruptible
+          // but for the handler, which the deadline (`RequestDeadline.withinFiber`) or the client going
+          // away interrupts: the answer is still shaped, observed and written
+          const fiber = Runtime.runFork(
+            Runtime.make({
+              context: Context.unsafeMake<HttpServerRequest.HttpServerRequest>(services),
+              fiberRefs: runtime.fiberRefs,
+              runtimeFlags: runtime.runtimeFlags
+            })
+          )(
+            Effect.uninterruptible(
+              Effect.flatMap(route.app, (response) =>
                 Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
                   // what the app added to the response before it is written (as the platform's server does)
                   Effect.flatMap(
@@ -261,8 +266,7 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
                     (final) => NodeResponseWriter.write(method, nodeResponse, final)
                   )
                 )
-              ).pipe(Effect.uninterruptible),
-              () => Context.unsafeMake(services)
+              )
             )
           )
           nodeResponse.on("close", () => {
