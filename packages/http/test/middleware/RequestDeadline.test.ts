@@ -24,18 +24,26 @@ const ServerWithDeadline = HttpApiBuilder.serve().pipe(
   Layer.provideMerge(HardenedNodeServer.layerTest())
 )
 
+/**
+ * Holds the in-memory storage's one lock until the fiber it answers is interrupted: every request that
+ * reads or writes storage waits behind it.
+ */
+const holdTheStorage = Effect.gen(function* () {
+  const transactions = yield* Transactions.Transactions
+  const holding = yield* Deferred.make<void>()
+  const holder = yield* Effect.fork(
+    transactions.run(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never))
+  )
+  yield* Deferred.await(holding)
+  return holder
+})
+
 describe("the per-request deadline", () => {
   it.live("answers 503 {detail} with X-Request-Id when a handler hangs, and the server goes on serving", () =>
     Effect.gen(function* () {
       const { apiKey } = yield* organization()
       const client = yield* HttpClient.HttpClient
-      // Hold the in-memory storage's one lock: every request that reads storage waits behind it.
-      const transactions = yield* Transactions.Transactions
-      const holding = yield* Deferred.make<void>()
-      const holder = yield* Effect.fork(
-        transactions.run(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never))
-      )
-      yield* Deferred.await(holding)
+      const holder = yield* holdTheStorage
       const started = Date.now()
       const hung = yield* send(
         client,
@@ -65,12 +73,7 @@ describe("the per-request deadline", () => {
       Effect.gen(function* () {
         const { apiKey } = yield* organization()
         const client = yield* HttpClient.HttpClient
-        const transactions = yield* Transactions.Transactions
-        const holding = yield* Deferred.make<void>()
-        const holder = yield* Effect.fork(
-          transactions.run(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never))
-        )
-        yield* Deferred.await(holding)
+        const holder = yield* holdTheStorage
         const hung = yield* send(
           client,
           HttpClientRequest.post("/api/v1/agents/from-script").pipe(
