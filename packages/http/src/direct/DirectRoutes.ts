@@ -10,7 +10,20 @@ import {
 } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import type { SchemaAST } from "effect"
-import { Context, Effect, Either, FiberRef, Layer, Option, Redacted, Runtime, Schema } from "effect"
+import {
+  Cause,
+  Context,
+  Effect,
+  Either,
+  FiberRef,
+  HashSet,
+  Layer,
+  Option,
+  Redacted,
+  Runtime,
+  Schema,
+  Scope
+} from "effect"
 import type * as Http from "node:http"
 import * as EndpointRouter from "../edge/EndpointRouter.js"
 import { BodilessRequest, isBodiless } from "./BodilessRequest.js"
@@ -187,6 +200,39 @@ const routeApp = (
 }
 
 /**
+ * A request whose answer failed past the API middlewares (which answer every failure they see): a pre-
+ * response handler, the writing itself, an interruption not the client's. Answered as the platform's
+ * server answers it (500, or 503 for the server's interruption) and logged; a response already started
+ * is cut; a client gone needs nothing. Never a request left without an answer.
+ */
+const answerUnanswered = (method: string, nodeResponse: Http.ServerResponse, cause: Cause.Cause<unknown>) => {
+  const clientGone =
+    Cause.isInterruptedOnly(cause) &&
+    HashSet.has(Cause.interruptors(cause), HttpServerError.clientAbortFiberId)
+  if (clientGone) return Effect.void
+  return Effect.logError("Unhandled error while answering a request", cause).pipe(
+    Effect.zipRight(
+      nodeResponse.headersSent
+        ? Effect.sync(() => nodeResponse.destroy())
+        : Effect.flatMap(HttpServerError.causeResponse(cause), ([response]) =>
+            NodeResponseWriter.write(method, nodeResponse, response)
+          )
+    ),
+    Effect.catchAllCause(() => Effect.sync(() => nodeResponse.destroy()))
+  )
+}
+
+/**
+ * The services the group was built with, without the group layer's own scope: the platform gives each
+ * request a scope of its own (the group's would keep a request's finalizers until shutdown); no read asks
+ * for one, and a handler that did would fail at once (a 500 in the tests) rather than leak.
+ */
+const withoutScope = (services: Map<string, unknown>) => {
+  services.delete(Scope.Scope.key)
+  return services
+}
+
+/**
  * The direct routes of `api`, wrapped by `wrapping` (the API middlewares, the same as on the platform's
  * path). Built after the API's handler groups (it needs `HttpApi.Api`), from the groups built with
  * `CapturedGroups.group`.
@@ -208,21 +254,27 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
           HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
           { readonly app: ReturnType<ReturnType<Wrapping>>; readonly services: Map<string, unknown> }
         >()
-        const apiMiddleware = middlewareOf(
-          (api as unknown as HttpApi.HttpApi.AnyWithProps).middlewares,
-          apiContext as Context.Context<never>,
-          new Map()
-        )
+        const apiMiddleware = (api as unknown as HttpApi.HttpApi.AnyWithProps).middlewares
         for (const { group, handlers, context } of CapturedGroups.of(router)) {
-          const groupMiddleware = middlewareOf(group.middlewares, context, new Map(apiMiddleware))
+          const groupMiddleware = middlewareOf(group.middlewares, context, new Map())
           for (const item of handlers.handlers) {
             const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-            const app = routeApp(item, middlewareOf(endpoint.middlewares, context, new Map(groupMiddleware)))
+            const middleware = middlewareOf(endpoint.middlewares, context, new Map(groupMiddleware))
+            // the API's own middlewares wrap the rest, as they wrap the platform's router
+            for (const tag of apiMiddleware) {
+              if (!middleware.has(tag.key)) {
+                middleware.set(tag.key, {
+                  tag,
+                  effect: Context.unsafeGet(apiContext as Context.Context<never>, tag as never)
+                })
+              }
+            }
+            const app = routeApp(item, middleware)
             if (app === undefined) continue
             apps.set(endpoint, {
               app: wrap(endpoint.path.replace(/:(\w+)/g, "{$1}"))(app),
               // what the platform gives a handler: its group's context under the request's (which wins)
-              services: new Map([...context.unsafeMap, ...runtime.context.unsafeMap])
+              services: withoutScope(new Map([...context.unsafeMap, ...runtime.context.unsafeMap]))
             })
           }
         }
@@ -258,14 +310,17 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
             })
           )(
             Effect.uninterruptible(
-              Effect.flatMap(route.app, (response) =>
-                Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
-                  // what the app added to the response before it is written (as the platform's server does)
-                  Effect.flatMap(
-                    handlers._tag === "None" ? Effect.succeed(response) : handlers.value(request, response),
-                    (final) => NodeResponseWriter.write(method, nodeResponse, final)
+              Effect.catchAllCause(
+                Effect.flatMap(route.app, (response) =>
+                  Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
+                    // what the app added to the response before it is written (as the platform's server does)
+                    Effect.flatMap(
+                      handlers._tag === "None" ? Effect.succeed(response) : handlers.value(request, response),
+                      (final) => NodeResponseWriter.write(method, nodeResponse, final)
+                    )
                   )
-                )
+                ),
+                (cause) => answerUnanswered(method, nodeResponse, cause)
               )
             )
           )

@@ -166,7 +166,8 @@ export const withinFiber = (app: HttpApp.Default, deadline: Duration.Duration): 
       })
       return Effect.flatMap(Effect.exit(Effect.interruptible(app)), (exit) => {
         cancel()
-        if (Exit.isSuccess(exit) || !expired || !Cause.isInterruptedOnly(exit.cause)) return exit
+        // the deadline's interruption, whatever else the handler's end held (a finalizer failing as it stopped)
+        if (Exit.isSuccess(exit) || !expired) return exit
         if (!HashSet.has(Cause.interruptors(exit.cause), deadlineFiberId)) return exit
         return Effect.logWarning("Request stopped at its deadline").pipe(
           // the path only: a query string may carry a download link's signature

@@ -185,6 +185,14 @@ export interface Options {
    * carry their own services, and the platform copies a request's context several times.
    */
   readonly narrowRequestContext?: boolean
+  /**
+   * Whether the API's reads take the engine's direct path (`DirectRoutes`, provided by `AppLayer`): a
+   * `GET` without a body for one of the API's operations answering JSON runs without the platform's
+   * per-request steps, inside the same API middlewares. It applies only with `narrowRequestContext` and
+   * when `serve` is given no middleware of its own: the direct path skips `serve`'s middleware and any
+   * API middleware registered besides the engine's. Off by default; the bundled server turns it on.
+   */
+  readonly directRoutes?: boolean
 }
 
 /**
@@ -251,7 +259,10 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, optio
           // Finalizers run last first: the server drains (answering requests on open connections) before
           // the handler goes.
           // the engine's own path for the API's reads, when the app served is the engine's API
-          const direct = yield* Effect.serviceOption(DirectRoutes.DirectRoutes)
+          const direct =
+            options.directRoutes === true && options.narrowRequestContext === true && middleware === undefined
+              ? yield* Effect.serviceOption(DirectRoutes.DirectRoutes)
+              : Option.none()
           const listener = Option.isSome(direct)
             ? yield* direct.value.listener.pipe(
                 Effect.mapInputContext(

@@ -215,7 +215,9 @@ export const layer = Layer.unwrapEffect(
       Layer.provideMerge(
         // Its handler groups and middleware carry their own services: a request's fiber needs the platform's only.
         HardenedNodeServer.layer({ port: config.port, host: config.host }, config.serverLimits, {
-          narrowRequestContext: true
+          narrowRequestContext: true,
+          // the API's reads on the engine's own path (docs/decisions.md)
+          directRoutes: true
         })
       )
     )

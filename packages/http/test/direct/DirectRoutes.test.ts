@@ -6,6 +6,7 @@ import {
   HttpApiMiddleware,
   HttpApiSchema,
   HttpApiSecurity,
+  HttpApp,
   HttpClient,
   HttpClientRequest,
   HttpServerRequest,
@@ -47,6 +48,7 @@ class Probes extends HttpApiGroup.make("probes")
   )
   .add(HttpApiEndpoint.get("raw", "/raw").addSuccess(Schema.String))
   .add(HttpApiEndpoint.get("nothing", "/nothing").addSuccess(HttpApiSchema.NoContent))
+  .add(HttpApiEndpoint.get("hook", "/hook").addSuccess(Schema.String))
   .add(
     HttpApiEndpoint.post("create", "/probes")
       .setPayload(Schema.Struct({ id: Schema.Int }))
@@ -72,6 +74,13 @@ const ProbesLive = CapturedGroups.group(ProbeApi, "probes", (handlers) =>
     )
     .handle("raw", () => Effect.succeed(HttpServerResponse.text("plain", { headers: { "x-probe": "raw" } })))
     .handle("nothing", () => Effect.void)
+    // a pre-response handler that fails: the failure is past every API middleware
+    .handle("hook", () =>
+      Effect.as(
+        HttpApp.appendPreResponseHandler(() => Effect.die(new Error("the hook failed"))),
+        "never sent"
+      )
+    )
     .handle("create", ({ payload, request }) =>
       Effect.map(Caller, (caller) => ({ id: payload.id, tags: [], direct: isDirect(request), caller }))
     )
@@ -89,16 +98,21 @@ const KeyCheckLive = Layer.succeed(
 
 const shaped = Effect.succeed((_route: string) => ErrorResponses.make(ProbeApi))
 
-/** The probe API served with the direct routes (or without, `direct: false`), over the hardened Node server. */
-const server = (direct: boolean) =>
-  HttpApiBuilder.serve().pipe(
+/**
+ * The probe API served with the direct routes (or without, `direct: false`), over the hardened Node
+ * server, with `middleware` given to `serve` if any.
+ */
+const server = (direct: boolean, middleware?: (app: HttpApp.Default) => HttpApp.Default) =>
+  (middleware === undefined ? HttpApiBuilder.serve() : HttpApiBuilder.serve(middleware)).pipe(
     // the response shaping on the platform's path, as an API middleware (the direct routes get it from `shaped`)
     Layer.provide(ErrorResponses.layer(ProbeApi)),
-    Layer.provide(direct ? DirectRoutes.layer(ProbeApi, shaped) : Layer.empty),
+    Layer.provide(DirectRoutes.layer(ProbeApi, shaped)),
     Layer.provideMerge(
       HttpApiBuilder.api(ProbeApi).pipe(Layer.provide(ProbesLive), Layer.provide(KeyCheckLive))
     ),
-    Layer.provideMerge(HardenedNodeServer.layerTest())
+    Layer.provideMerge(
+      HardenedNodeServer.layerTest(undefined, { narrowRequestContext: true, directRoutes: direct })
+    )
   )
 
 const get = (url: string, key = "right") =>
@@ -139,6 +153,8 @@ describe("the direct routes", () => {
         expect(raw).toMatchObject({ status: 200, text: "plain" })
         expect(raw.headers["x-probe"]).toBe("raw")
         expect((yield* send(client, get("/nothing"))).status).toBe(204)
+        // a failure past the API middlewares is still answered (500), never left hanging
+        expect((yield* send(client, get("/hook")).pipe(Effect.timeout("10 seconds"))).status).toBe(500)
       }).pipe(Effect.provide(server(true)))
   )
 
@@ -163,6 +179,24 @@ describe("the direct routes", () => {
       expect((yield* send(client, get("/probes/7"))).status).toBe(200)
     }).pipe(Effect.provide(server(true)))
   )
+
+  it.live("are not taken when the server is given a middleware of its own, which they would skip", () => {
+    let seen = 0
+    return Effect.gen(function* () {
+      const client = yield* HttpClient.HttpClient
+      expect((yield* send(client, get("/probes/7"))).body).toMatchObject({ id: 7, direct: false })
+      expect(seen).toBe(1)
+    }).pipe(
+      Effect.provide(
+        server(true, (app) =>
+          Effect.zipRight(
+            Effect.sync(() => seen++),
+            app
+          )
+        )
+      )
+    )
+  })
 
   it.live("answer as the platform's path does", () =>
     Effect.gen(function* () {

@@ -21,7 +21,9 @@ const ServerWithDeadline = HttpApiBuilder.serve().pipe(
   Layer.provide(DownloadLinks.layerRandom),
   Layer.provide(OutboundPolicy.layerDefault),
   Layer.provideMerge(InMemory.layer),
-  Layer.provideMerge(HardenedNodeServer.layerTest())
+  Layer.provideMerge(
+    HardenedNodeServer.layerTest(undefined, { narrowRequestContext: true, directRoutes: true })
+  )
 )
 
 /**

@@ -63,7 +63,9 @@ export const serverOver = <A, E>(
     Layer.provide(DownloadLinks.layerRandom),
     Layer.provideMerge(engine),
     // the bundled server's Node server, limits and request context narrowing included
-    Layer.provideMerge(HardenedNodeServer.layerTest(undefined, { narrowRequestContext: true }))
+    Layer.provideMerge(
+      HardenedNodeServer.layerTest(undefined, { narrowRequestContext: true, directRoutes: true })
+    )
   )
 
 export const TestServer = serverOver(InMemory.layer)
