@@ -192,17 +192,24 @@ const routeApp = (
       HttpServerResponse.isServerResponse(value) ? Effect.succeed(value) : encode(value)
     )
   })
-  // a handler registered uninterruptible runs so here too (the platform's route option)
-  return applyMiddleware(
-    middleware,
-    item.uninterruptible ? Effect.uninterruptible(handled) : handled
-  ) as HttpApp.Default
+  // The request's fiber runs uninterruptibly (its answer is always shaped, observed and written); the
+  // operation itself may be interrupted (the client going away, the deadline), unless its handler was
+  // registered uninterruptible (the platform's route option).
+  const guarded = applyMiddleware(middleware, handled) as HttpApp.Default
+  return item.uninterruptible ? guarded : Effect.interruptible(guarded)
 }
+
+/** Node's `request` listener that gives the direct routes each request first, then `fallback` what they leave. */
+export const before =
+  (direct: Listener, fallback: (request: Http.IncomingMessage, response: Http.ServerResponse) => void) =>
+  (request: Http.IncomingMessage, response: Http.ServerResponse): void => {
+    if (!direct(request, response)) fallback(request, response)
+  }
 
 /**
  * A request whose answer failed past the API middlewares (which answer every failure they see): a pre-
  * response handler, the writing itself, an interruption not the client's. Answered as the platform's
- * server answers it (500, or 503 for the server's interruption) and logged; a response already started
+ * server answers it (500, or 503 for the server's interruption, with a JSON `detail`) and logged; a response already started
  * is cut; a client gone needs nothing. Never a request left without an answer.
  */
 const answerUnanswered = (method: string, nodeResponse: Http.ServerResponse, cause: Cause.Cause<unknown>) => {
@@ -214,8 +221,16 @@ const answerUnanswered = (method: string, nodeResponse: Http.ServerResponse, cau
     Effect.zipRight(
       nodeResponse.headersSent
         ? Effect.sync(() => nodeResponse.destroy())
-        : Effect.flatMap(HttpServerError.causeResponse(cause), ([response]) =>
-            NodeResponseWriter.write(method, nodeResponse, response)
+        : Effect.flatMap(HttpServerError.causeResponse(cause), ([{ status }]) =>
+            // the API's error shape, as every other answer has it
+            NodeResponseWriter.write(
+              method,
+              nodeResponse,
+              HttpServerResponse.unsafeJson(
+                { detail: status === 503 ? "The server stopped the request" : "Internal server error" },
+                { status }
+              )
+            )
           )
     ),
     Effect.catchAllCause(() => Effect.sync(() => nodeResponse.destroy()))
@@ -300,8 +315,8 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
           services.set(HttpServerRequest.HttpServerRequest.key, request)
           services.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
           // the fiber starts in the request's context (no context changed after it starts), uninterruptible
-          // but for the handler, which the deadline (`RequestDeadline.withinFiber`) or the client going
-          // away interrupts: the answer is still shaped, observed and written
+          // but for the operation (`routeApp`), which the deadline (`RequestDeadline.withinFiber`) or the
+          // client going away interrupts: the answer is still shaped, observed and written
           const fiber = Runtime.runFork(
             Runtime.make({
               context: Context.unsafeMake<HttpServerRequest.HttpServerRequest>(services),

@@ -27,9 +27,7 @@ export const make = (options: EmbeddingOptions = {}): NodeHandler => {
     Effect.zipWith(
       Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(app)),
       Effect.flatMap(DirectRoutes.DirectRoutes, (direct) => direct.listener),
-      (platform, direct) => (request: IncomingMessage, response: ServerResponse) => {
-        if (!direct(request, response)) platform(request, response)
-      }
+      (platform, direct) => DirectRoutes.before(direct, platform)
     )
   )
   return {

@@ -256,8 +256,6 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, optio
                 )
               )
             : makeHandler
-          // Finalizers run last first: the server drains (answering requests on open connections) before
-          // the handler goes.
           // the engine's own path for the API's reads, when the app served is the engine's API
           const direct =
             options.directRoutes === true && options.narrowRequestContext === true && middleware === undefined
@@ -271,12 +269,9 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, optio
                 )
               )
             : undefined
-          const onRequest =
-            listener === undefined
-              ? handler
-              : (request: Http.IncomingMessage, response: Http.ServerResponse) => {
-                  if (!listener(request, response)) handler(request, response)
-                }
+          const onRequest = listener === undefined ? handler : DirectRoutes.before(listener, handler)
+          // Finalizers run last first: the server drains (answering requests on open connections) before
+          // the handler goes.
           yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", onRequest)))
           yield* Effect.addFinalizer(() => stop)
           server.on("request", onRequest)

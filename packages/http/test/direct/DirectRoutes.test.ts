@@ -9,11 +9,13 @@ import {
   HttpApp,
   HttpClient,
   HttpClientRequest,
+  HttpServer,
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { Context, Effect, Layer, Redacted, Schedule, Schema } from "effect"
+import * as Http from "node:http"
 import { BodilessRequest } from "../../src/direct/BodilessRequest.js"
 import * as CapturedGroups from "../../src/direct/CapturedGroups.js"
 import * as DirectRoutes from "../../src/direct/DirectRoutes.js"
@@ -49,6 +51,7 @@ class Probes extends HttpApiGroup.make("probes")
   .add(HttpApiEndpoint.get("raw", "/raw").addSuccess(Schema.String))
   .add(HttpApiEndpoint.get("nothing", "/nothing").addSuccess(HttpApiSchema.NoContent))
   .add(HttpApiEndpoint.get("hook", "/hook").addSuccess(Schema.String))
+  .add(HttpApiEndpoint.get("slow", "/slow").addSuccess(Schema.String))
   .add(
     HttpApiEndpoint.post("create", "/probes")
       .setPayload(Schema.Struct({ id: Schema.Int }))
@@ -61,6 +64,9 @@ class ProbeApi extends HttpApi.make("probe").add(Probes) {}
 /** Whether the handler was given the direct routes' request (inside the response shaping's edge view). */
 const isDirect = (request: HttpServerRequest.HttpServerRequest) =>
   request instanceof EdgeRequest && request.inner instanceof BodilessRequest
+
+/** How often the slow probe's handler started, and how often it was interrupted. */
+const slow = { started: 0, interrupted: 0 }
 
 const ProbesLive = CapturedGroups.group(ProbeApi, "probes", (handlers) =>
   handlers
@@ -75,6 +81,12 @@ const ProbesLive = CapturedGroups.group(ProbeApi, "probes", (handlers) =>
     .handle("raw", () => Effect.succeed(HttpServerResponse.text("plain", { headers: { "x-probe": "raw" } })))
     .handle("nothing", () => Effect.void)
     // a pre-response handler that fails: the failure is past every API middleware
+    .handle("slow", () =>
+      Effect.zipRight(
+        Effect.sync(() => slow.started++),
+        Effect.onInterrupt(Effect.never, () => Effect.sync(() => slow.interrupted++))
+      )
+    )
     .handle("hook", () =>
       Effect.as(
         HttpApp.appendPreResponseHandler(() => Effect.die(new Error("the hook failed"))),
@@ -154,7 +166,8 @@ describe("the direct routes", () => {
         expect(raw.headers["x-probe"]).toBe("raw")
         expect((yield* send(client, get("/nothing"))).status).toBe(204)
         // a failure past the API middlewares is still answered (500), never left hanging
-        expect((yield* send(client, get("/hook")).pipe(Effect.timeout("10 seconds"))).status).toBe(500)
+        const hooked = yield* send(client, get("/hook")).pipe(Effect.timeout("10 seconds"))
+        expect(hooked).toMatchObject({ status: 500, body: { detail: "Internal server error" } })
       }).pipe(Effect.provide(server(true)))
   )
 
@@ -197,6 +210,32 @@ describe("the direct routes", () => {
       )
     )
   })
+
+  it.live("interrupt a read's handler when its client goes away, and go on serving", () =>
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const port = (server.address as HttpServer.TcpAddress).port
+      const before = { ...slow }
+      const abandoned = Http.request({
+        host: "127.0.0.1",
+        port,
+        path: "/slow",
+        headers: { "x-key": "right" }
+      })
+      abandoned.on("error", () => {})
+      abandoned.end()
+      const until = (done: () => boolean) =>
+        Effect.repeat(Effect.sync(done), {
+          until: (ok) => ok,
+          schedule: Schedule.spaced("20 millis")
+        }).pipe(Effect.timeout("10 seconds"))
+      yield* until(() => slow.started > before.started)
+      abandoned.destroy()
+      yield* until(() => slow.interrupted > before.interrupted)
+      const client = yield* HttpClient.HttpClient
+      expect((yield* send(client, get("/probes/7"))).status).toBe(200)
+    }).pipe(Effect.provide(server(true)))
+  )
 
   it.live("answer as the platform's path does", () =>
     Effect.gen(function* () {
