@@ -15,6 +15,7 @@ import {
   Context,
   Effect,
   Either,
+  Exit,
   FiberRef,
   HashSet,
   Layer,
@@ -26,19 +27,21 @@ import {
 } from "effect"
 import type * as Http from "node:http"
 import * as EndpointRouter from "../edge/EndpointRouter.js"
-import { BodilessRequest, isBodiless } from "./BodilessRequest.js"
 import * as CapturedGroups from "./CapturedGroups.js"
+import * as DirectPayload from "./DirectPayload.js"
+import { isBodiless, NodeRequest } from "./NodeRequest.js"
 import * as NodeResponseWriter from "./NodeResponseWriter.js"
 
 /** Node's `request` listener for what the direct routes answer: `true` when it took the request. */
 export type Listener = (request: Http.IncomingMessage, response: Http.ServerResponse) => boolean
 
 /**
- * The engine's own request path for the API's reads, beside the platform's: a `GET` (or `HEAD`) without a
- * body, for an operation whose handler answers JSON, is matched once and runs its security middleware,
- * its decoding, its handler and its encoding in one fiber, wrapped in the same API middlewares as on the
- * platform's path (observation, response shaping, deadline); everything else goes the platform's way.
- * The server asks for `listener` once it serves the API (`HardenedNodeServer`).
+ * The engine's own request path for the API's operations, beside the platform's: a request for an
+ * operation whose handler answers JSON (or nothing) and whose payload is not multipart (a `GET` or `HEAD`
+ * only without a body) is matched once and runs its security middleware, its decoding, its handler and
+ * its encoding in one fiber, wrapped in the same API middlewares as on the platform's path (observation,
+ * response shaping, deadline); everything else goes the platform's way. The server asks for `listener`
+ * once it serves the API (`HardenedNodeServer`).
  */
 export class DirectRoutes extends Context.Tag("@voice-agent-platform/http/DirectRoutes")<
   DirectRoutes,
@@ -158,8 +161,9 @@ const routeApp = (
   middleware: Map<string, MiddlewareEntry>
 ): HttpApp.Default | undefined => {
   const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-  if (endpoint.method !== "GET" || item.withFullRequest || Option.isSome(endpoint.payloadSchema))
-    return undefined
+  if (item.withFullRequest) return undefined
+  const payload = DirectPayload.readerOf(endpoint)
+  if (payload._tag === "Platform") return undefined
   const encode = encoderOf(endpoint)
   if (encode === undefined) return undefined
   const decodePath = Option.getOrUndefined(Option.map(endpoint.pathSchema, decoderOf))
@@ -167,16 +171,12 @@ const routeApp = (
   const urlParamsSchema = Option.getOrUndefined(endpoint.urlParamsSchema)
   const decodeUrlParams = urlParamsSchema === undefined ? undefined : decoderOf(urlParamsSchema)
   const handler = item.handler as (input: any) => Effect.Effect<unknown, unknown, any>
-  const handled = Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, unknown, any>((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    const found = matches.get(request.source as object)
-    if (found === undefined) return Effect.die(new Error("a direct route ran without its match"))
-    const input: Record<string, unknown> = { request }
-    if (decodePath !== undefined) {
-      const path = decodePath(found.params)
-      if (Either.isLeft(path)) return HttpApiDecodeError.refailParseError(path.left)
-      input.path = path.right
-    }
+  /** The rest of the platform's order after the payload: the headers, the query, the handler, the encoding. */
+  const rest = (
+    request: HttpServerRequest.HttpServerRequest,
+    found: EndpointRouter.EndpointMatch,
+    input: Record<string, unknown>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, any> => {
     if (decodeHeaders !== undefined) {
       const headers = decodeHeaders(request.headers)
       if (Either.isLeft(headers)) return HttpApiDecodeError.refailParseError(headers.left)
@@ -191,6 +191,23 @@ const routeApp = (
     return Effect.flatMap(handler(input) as Effect.Effect<unknown, unknown>, (value) =>
       HttpServerResponse.isServerResponse(value) ? Effect.succeed(value) : encode(value)
     )
+  }
+  const handled = Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, unknown, any>((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const found = matches.get(request.source as object)
+    if (found === undefined) return Effect.die(new Error("a direct route ran without its match"))
+    const input: Record<string, unknown> = { request }
+    if (decodePath !== undefined) {
+      const path = decodePath(found.params)
+      if (Either.isLeft(path)) return HttpApiDecodeError.refailParseError(path.left)
+      input.path = path.right
+    }
+    // the payload after the path and before the headers, as the platform decodes them
+    if (payload._tag === "None") return rest(request, found, input)
+    return Effect.flatMap(payload.read(request, found.searchParams), (decoded) => {
+      input.payload = decoded
+      return rest(request, found, input)
+    })
   })
   // The request's fiber runs uninterruptibly (its answer is always shaped, observed and written); the
   // operation itself may be interrupted (the client going away, the deadline), unless its handler was
@@ -238,9 +255,10 @@ const answerUnanswered = (method: string, nodeResponse: Http.ServerResponse, cau
 }
 
 /**
- * The services the group was built with, without the group layer's own scope: the platform gives each
- * request a scope of its own (the group's would keep a request's finalizers until shutdown); no read asks
- * for one, and a handler that did would fail at once (a 500 in the tests) rather than leak.
+ * The services the group was built with, without the group layer's own scope (it would keep a request's
+ * finalizers until shutdown): a write gets a scope of its own per request, as the platform gives one; no
+ * read asks for one, and a read's handler that did would fail at once (a 500 in the tests) rather than
+ * leak.
  */
 const withoutScope = (services: Map<string, unknown>) => {
   services.delete(Scope.Scope.key)
@@ -305,15 +323,22 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
         }
         const take: Listener = (nodeRequest, nodeResponse) => {
           const method = nodeRequest.method
-          if ((method !== "GET" && method !== "HEAD") || !isBodiless(nodeRequest)) return false
+          if (method === undefined) return false
+          const reads = method === "GET" || method === "HEAD"
+          // a read with a body is the platform's to answer
+          if (reads && !isBodiless(nodeRequest)) return false
           const found = matchOrLeave(method, nodeRequest.url ?? "/")
           const route = found === undefined ? undefined : apps.get(found.endpoint)
           if (found === undefined || route === undefined) return false
           matches.set(nodeRequest, found)
-          const request = new BodilessRequest(nodeRequest)
+          const request = new NodeRequest(nodeRequest)
           const services = new Map(route.services)
           services.set(HttpServerRequest.HttpServerRequest.key, request)
           services.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams)
+          // a scope of the request's own, as the platform gives one, for the operations that change
+          // something (none of the reads asks for one), closed once the answer is written
+          const scope = reads ? undefined : Effect.runSync(Scope.make())
+          if (scope !== undefined) services.set(Scope.Scope.key, scope)
           // the fiber starts in the request's context (no context changed after it starts), uninterruptible
           // but for the operation (`routeApp`), which the deadline (`RequestDeadline.withinFiber`) or the
           // client going away interrupts: the answer is still shaped, observed and written
@@ -336,6 +361,8 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
                   )
                 ),
                 (cause) => answerUnanswered(method, nodeResponse, cause)
+              ).pipe((answered) =>
+                scope === undefined ? answered : Effect.ensuring(answered, Scope.close(scope, Exit.void))
               )
             )
           )

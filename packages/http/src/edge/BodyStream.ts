@@ -15,7 +15,7 @@ export const tooLarge = (maxBytes: number) =>
  * the rest of the body is discarded as it arrives instead (never buffered), so the client reads the 413
  * or 422 and the connection stays usable.
  */
-const fromNode = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage) =>
+export const fromNode = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage) =>
   NodeStream.fromReadable(
     () => source,
     (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause }),

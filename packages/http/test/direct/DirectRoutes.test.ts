@@ -16,9 +16,9 @@ import {
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Redacted, Schedule, Schema } from "effect"
 import * as Http from "node:http"
-import { BodilessRequest } from "../../src/direct/BodilessRequest.js"
 import * as CapturedGroups from "../../src/direct/CapturedGroups.js"
 import * as DirectRoutes from "../../src/direct/DirectRoutes.js"
+import { NodeRequest } from "../../src/direct/NodeRequest.js"
 import { EdgeRequest } from "../../src/edge/EdgeRequest.js"
 import * as ErrorResponses from "../../src/middleware/ErrorResponses.js"
 import * as HardenedNodeServer from "../../src/server/HardenedNodeServer.js"
@@ -57,16 +57,36 @@ class Probes extends HttpApiGroup.make("probes")
       .setPayload(Schema.Struct({ id: Schema.Int }))
       .addSuccess(Probe)
   )
+  .add(
+    HttpApiEndpoint.patch("rename", "/probes/:id")
+      .setPath(Schema.Struct({ id: Schema.NumberFromString.pipe(Schema.int()) }))
+      .setPayload(Schema.Struct({ tags: Schema.Array(Schema.String) }))
+      .setHeaders(Schema.Struct({ "x-note": Schema.optional(Schema.NonEmptyString) }))
+      .addSuccess(Probe)
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/probes/:id")
+      .setPath(Schema.Struct({ id: Schema.NumberFromString.pipe(Schema.int()) }))
+      .addSuccess(HttpApiSchema.NoContent)
+  )
+  .add(
+    HttpApiEndpoint.post("upload", "/uploads")
+      .setPayload(HttpApiSchema.MultipartStream(Schema.Struct({})))
+      .addSuccess(Probe)
+  )
   .middleware(KeyCheck) {}
 
 class ProbeApi extends HttpApi.make("probe").add(Probes) {}
 
 /** Whether the handler was given the direct routes' request (inside the response shaping's edge view). */
 const isDirect = (request: HttpServerRequest.HttpServerRequest) =>
-  request instanceof EdgeRequest && request.inner instanceof BodilessRequest
+  request instanceof EdgeRequest && request.inner instanceof NodeRequest
 
 /** How often the slow probe's handler started, and how often it was interrupted. */
 const slow = { started: 0, interrupted: 0 }
+
+/** How many requests' scopes closed (the remove probe adds a finalizer to its request's). */
+const scopes = { closed: 0 }
 
 const ProbesLive = CapturedGroups.group(ProbeApi, "probes", (handlers) =>
   handlers
@@ -95,6 +115,13 @@ const ProbesLive = CapturedGroups.group(ProbeApi, "probes", (handlers) =>
     )
     .handle("create", ({ payload, request }) =>
       Effect.map(Caller, (caller) => ({ id: payload.id, tags: [], direct: isDirect(request), caller }))
+    )
+    .handle("rename", ({ path, payload, request }) =>
+      Effect.map(Caller, (caller) => ({ id: path.id, tags: payload.tags, direct: isDirect(request), caller }))
+    )
+    .handle("remove", () => Effect.addFinalizer(() => Effect.sync(() => scopes.closed++)))
+    .handle("upload", ({ request }) =>
+      Effect.map(Caller, (caller) => ({ id: 0, tags: [], direct: isDirect(request), caller }))
     )
 )
 
@@ -171,19 +198,79 @@ describe("the direct routes", () => {
       }).pipe(Effect.provide(server(true)))
   )
 
-  it.live("leave a request with a body, any other method and unknown routes to the platform's path", () =>
+  it.live(
+    "answer a write: its payload read through the edge and decoded after the path, before the headers",
+    () =>
+      Effect.gen(function* () {
+        const client = yield* HttpClient.HttpClient
+        const post = (url: string, body: unknown, key = "right") =>
+          HttpClientRequest.post(url).pipe(
+            HttpClientRequest.setHeader("x-key", key),
+            HttpClientRequest.bodyUnsafeJson(body)
+          )
+        expect(yield* send(client, post("/probes", { id: 3 }))).toMatchObject({
+          status: 200,
+          body: { id: 3, tags: [], direct: true, caller: "the caller" }
+        })
+        const renamed = yield* send(
+          client,
+          HttpClientRequest.patch("/probes/4").pipe(
+            HttpClientRequest.setHeader("x-key", "right"),
+            HttpClientRequest.bodyUnsafeJson({ tags: ["a", "b"] })
+          )
+        )
+        expect(renamed).toMatchObject({ status: 200, body: { id: 4, tags: ["a", "b"], direct: true } })
+        // the security first, then the payload: a bad key is 401 whatever the body
+        expect((yield* send(client, post("/probes", { id: "x" }, "wrong"))).status).toBe(401)
+        const invalid = yield* send(client, post("/probes", { id: "x" }))
+        expect(invalid.status).toBe(422)
+        expect(JSON.stringify(invalid.body)).toContain("id")
+        const malformed = yield* send(
+          client,
+          HttpClientRequest.post("/probes").pipe(
+            HttpClientRequest.setHeader("x-key", "right"),
+            HttpClientRequest.bodyText("{", "application/json")
+          )
+        )
+        expect(malformed.status).toBe(422)
+        const wrongType = yield* send(
+          client,
+          HttpClientRequest.post("/probes").pipe(
+            HttpClientRequest.setHeader("x-key", "right"),
+            HttpClientRequest.bodyText("id=3", "text/plain")
+          )
+        )
+        expect(wrongType.status).toBe(415)
+        const tooLarge = yield* send(client, post("/probes", { id: 3, pad: "x".repeat(1024 * 1024) }))
+        expect(tooLarge.status).toBe(413)
+        // a delete: nothing to read, its own scope closed once it answered
+        const closed = scopes.closed
+        const removed = yield* send(
+          client,
+          HttpClientRequest.del("/probes/4").pipe(HttpClientRequest.setHeader("x-key", "right"))
+        )
+        expect(removed.status).toBe(204)
+        expect(scopes.closed).toBe(closed + 1)
+        // the connection carries on after every refusal
+        expect((yield* send(client, post("/probes", { id: 5 }))).body).toMatchObject({ id: 5, direct: true })
+      }).pipe(Effect.provide(server(true)))
+  )
+
+  it.live("leave a read with a body, a multipart write and unknown routes to the platform's path", () =>
     Effect.gen(function* () {
       const client = yield* HttpClient.HttpClient
       const withBody = yield* send(client, get("/probes/7").pipe(HttpClientRequest.bodyText("x")))
       expect(withBody.body).toMatchObject({ id: 7, direct: false })
-      const posted = yield* send(
+      const form = new FormData()
+      form.append("note", "x")
+      const uploaded = yield* send(
         client,
-        HttpClientRequest.post("/probes").pipe(
+        HttpClientRequest.post("/uploads").pipe(
           HttpClientRequest.setHeader("x-key", "right"),
-          HttpClientRequest.bodyUnsafeJson({ id: 3 })
+          HttpClientRequest.bodyFormData(form)
         )
       )
-      expect(posted.body).toMatchObject({ id: 3, direct: false })
+      expect(uploaded.body).toMatchObject({ id: 0, direct: false })
       expect((yield* send(client, get("/no-such-route"))).status).toBe(404)
       // a target the matcher cannot decode is answered (by either path), and the server goes on
       for (const target of ["/probes/%E0%A4%A", "/probes/%", "/probes/7?tag=%ZZ"]) {
@@ -239,13 +326,28 @@ describe("the direct routes", () => {
 
   it.live("answer as the platform's path does", () =>
     Effect.gen(function* () {
+      const write = (request: HttpClientRequest.HttpClientRequest, body: string, type = "application/json") =>
+        request.pipe(HttpClientRequest.setHeader("x-key", "right"), HttpClientRequest.bodyText(body, type))
       const requests = [
         get("/probes/7?tag=a"),
         get("/probes/x"),
         get("/probes/7", "wrong"),
         get("/probes/7?tag=a&tag=b"),
         get("/raw"),
-        get("/nothing")
+        get("/nothing"),
+        write(HttpClientRequest.post("/probes"), JSON.stringify({ id: 3 })),
+        write(HttpClientRequest.post("/probes"), JSON.stringify({ id: 3.5 })),
+        write(HttpClientRequest.post("/probes"), "{"),
+        write(HttpClientRequest.post("/probes"), ""),
+        write(HttpClientRequest.post("/probes"), "id=3", "text/plain"),
+        write(HttpClientRequest.post("/probes"), JSON.stringify({ id: 3 }), "application/merge-patch+json"),
+        write(HttpClientRequest.patch("/probes/x"), JSON.stringify({ tags: 1 })),
+        write(HttpClientRequest.patch("/probes/2"), JSON.stringify({ tags: 1 })),
+        write(HttpClientRequest.patch("/probes/2"), JSON.stringify({ tags: [] })).pipe(
+          HttpClientRequest.setHeader("x-note", "")
+        ),
+        write(HttpClientRequest.patch("/probes/2"), JSON.stringify({ tags: ["a"] })),
+        HttpClientRequest.del("/probes/2").pipe(HttpClientRequest.setHeader("x-key", "right"))
       ]
       const answers = (direct: boolean) =>
         Effect.gen(function* () {
