@@ -75,13 +75,19 @@ export const over = (spool: RecordingSpool, sampleRate: number = WavFile.sampleR
   let agentLength = 0
   let agentAt = 0
 
-  /** Spools the agent's blocks the caller's clock has passed, and those too far ahead of it. */
+  /**
+   * Spools the agent's blocks the caller's clock has passed, and those too far ahead of it. Called for
+   * every frame of either side: nothing is allocated nor run when no block is due (most frames).
+   */
   const settleAgent = Effect.suspend(() => {
     const final = Math.floor(callerLength / block)
     const ahead = Math.floor(agentLength / block) - final - maxAgentAheadSeconds
-    const due = [...agentBlocks.keys()]
-      .filter((index) => index < final || index < final + ahead)
-      .sort((x, y) => x - y)
+    let due: Array<number> | undefined
+    for (const index of agentBlocks.keys()) {
+      if (index < final || index < final + ahead) (due ??= []).push(index)
+    }
+    if (due === undefined) return Effect.void
+    due.sort((x, y) => x - y)
     return Effect.forEach(
       due,
       (index) => {
@@ -108,7 +114,10 @@ export const over = (spool: RecordingSpool, sampleRate: number = WavFile.sampleR
           callerBlock++
         }
       }
-      return Effect.zipRight(Effect.all(writes, { discard: true }), settleAgent)
+      // a block filled (one frame in fifty) is written; the others only settle the agent's side
+      return writes.length === 0
+        ? settleAgent
+        : Effect.zipRight(Effect.all(writes, { discard: true }), settleAgent)
     })
 
   const agent = (samples: Int16Array) =>

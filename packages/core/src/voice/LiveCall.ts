@@ -1,16 +1,4 @@
-import {
-  Cause,
-  Deferred,
-  Duration,
-  Effect,
-  Exit,
-  Option,
-  Queue,
-  Schedule,
-  type Scope,
-  Stream,
-  Take
-} from "effect"
+import { Cause, Deferred, Duration, Effect, Exit, Option, Queue, Schedule, type Scope, Take } from "effect"
 import { isFinal } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
 import type { RunStore } from "../runs/RunStore.js"
@@ -56,15 +44,14 @@ export const tap = (
     let attached = true
     const give = (take: Take.Take<InboundEvent, MediaSessionFailed>) =>
       attached ? Queue.offer(forward, take) : Effect.void
-    yield* media.events.pipe(
-      Stream.runForEach((event) =>
-        Effect.zipRight(
-          event._tag === "Audio" && event.sample_rate === media.sample_rate
-            ? recording.caller(event.samples)
-            : Effect.void,
-          give(Take.of(event))
-        )
-      ),
+    yield* TakeStream.runForEach(media.events, (event) =>
+      Effect.zipRight(
+        event._tag === "Audio" && event.sample_rate === media.sample_rate
+          ? recording.caller(event.samples)
+          : Effect.void,
+        give(Take.of(event))
+      )
+    ).pipe(
       Effect.exit,
       Effect.flatMap((exit) =>
         give(Exit.isSuccess(exit) ? Take.end : Take.failCause(exit.cause as Cause.Cause<MediaSessionFailed>))

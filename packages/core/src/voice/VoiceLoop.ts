@@ -1,4 +1,4 @@
-import { Clock, Effect, Either, Fiber, Queue, type Scope, Stream } from "effect"
+import { Clock, Effect, Either, Fiber, Queue, type Scope } from "effect"
 import type { RunAgentVersion } from "../calls/RuntimeTools.js"
 import { ConversationEngine } from "../conversation/ConversationEngine.js"
 import type { SpokenItem } from "../conversation/ConversationHistory.js"
@@ -8,6 +8,7 @@ import * as LoopTimers from "./LoopTimers.js"
 import type { MediaSession } from "./MediaSession.js"
 import * as Pcm16Bytes from "./Pcm16Bytes.js"
 import * as Resampling from "./Resampling.js"
+import * as TakeStream from "./TakeStream.js"
 import { emptyTurn, hear, SpeechToText, type TranscriptEvent } from "./SpeechToText.js"
 import { TextToSpeech } from "./TextToSpeech.js"
 import * as TurnLatency from "./TurnLatency.js"
@@ -85,8 +86,7 @@ export const run = (
       const session = opened.right
 
       // what the provider hears, into the inbox
-      yield* session.events.pipe(
-        Stream.runForEach((event) => offer({ _tag: "Heard", event })),
+      yield* TakeStream.runForEach(session.events, (event) => offer({ _tag: "Heard", event })).pipe(
         Effect.matchEffect({
           onFailure: (error) => offer({ _tag: "HearingEnded", error }),
           onSuccess: () => offer({ _tag: "HearingEnded", error: null })
@@ -107,12 +107,9 @@ export const run = (
               .send(Pcm16Bytes.encode(pcm))
               .pipe(Effect.catchAll((error) => offer({ _tag: "HearingEnded", error })))
       }
-      yield* media.events.pipe(
-        Stream.runForEach((event) =>
-          event._tag === "Audio"
-            ? hearAudio(event.sample_rate, event.samples)
-            : offer({ _tag: "Media", event })
-        ),
+      yield* TakeStream.runForEach(media.events, (event) =>
+        event._tag === "Audio" ? hearAudio(event.sample_rate, event.samples) : offer({ _tag: "Media", event })
+      ).pipe(
         Effect.matchEffect({
           onFailure: (error) => offer({ _tag: "MediaEnded", error }),
           onSuccess: () => offer({ _tag: "MediaEnded", error: null })

@@ -52,7 +52,9 @@ export const open = (
     const closed = yield* Deferred.make<void>()
     let phase: "connecting" | "open" | "finishing" | "releasing" | "closed" = "connecting"
     let failure: SpeechToTextError | null = null
-    let lastSentAt = yield* Clock.currentTimeMillis
+    // the clock read on every frame sent, without a step of its own
+    const clock = yield* Effect.clock
+    let lastSentAt = clock.unsafeCurrentTimeMillis()
 
     /** The session's failure, reported once: to the opening or to the events. */
     const fail = (error: SpeechToTextError) => {
@@ -184,9 +186,8 @@ export const open = (
             return outcome
           }
           socket.send(audio, { binary: true })
-          return Effect.map(Clock.currentTimeMillis, (now) => {
-            lastSentAt = now
-          })
+          lastSentAt = clock.unsafeCurrentTimeMillis()
+          return Effect.void
         }),
       events: TakeStream.fromQueue(queue),
       finish: Effect.suspend(() => {

@@ -53,6 +53,8 @@ export interface Guarded<A> {
    * when the peer stops taking them); fails once the session failed (a send that failed, a stalled peer).
    */
   readonly send: (frame: string | Uint8Array) => Effect.Effect<void, MediaSessionFailed>
+  /** `send` as a plain call (for many frames at once): the failure, or null when the frame went. */
+  readonly sendNow: (frame: string | Uint8Array) => MediaSessionFailed | null
 }
 
 /**
@@ -115,6 +117,22 @@ export const guard = <A>(
         }
       })
     )
+    const sendNow = (frame: string | Uint8Array): MediaSessionFailed | null => {
+      if (failure !== null) return failure
+      if (socket.readyState !== WebSocket.OPEN) return failed("the socket is closed")
+      if (socket.bufferedAmount > limits.maxBufferedBytes) {
+        return fail("the peer reads too slowly: too much waits to be sent")
+      }
+      // nothing waited: the flush deadline counts from this send
+      if (sent === flushed) flushedAt = clock.unsafeCurrentTimeMillis()
+      sent++
+      socket.send(frame, { binary: typeof frame !== "string" }, (error) => {
+        flushed++
+        flushedAt = clock.unsafeCurrentTimeMillis()
+        if (error !== undefined && error !== null) fail("a send failed")
+      })
+      return null
+    }
     return {
       seen: () => void frames++,
       offer: (event) => {
@@ -127,20 +145,9 @@ export const guard = <A>(
       },
       send: (frame) =>
         Effect.suspend(() => {
-          if (failure !== null) return Effect.fail(failure)
-          if (socket.readyState !== WebSocket.OPEN) return Effect.fail(failed("the socket is closed"))
-          if (socket.bufferedAmount > limits.maxBufferedBytes) {
-            return Effect.fail(fail("the peer reads too slowly: too much waits to be sent"))
-          }
-          // nothing waited: the flush deadline counts from this send
-          if (sent === flushed) flushedAt = clock.unsafeCurrentTimeMillis()
-          sent++
-          socket.send(frame, { binary: typeof frame !== "string" }, (error) => {
-            flushed++
-            flushedAt = clock.unsafeCurrentTimeMillis()
-            if (error !== undefined && error !== null) fail("a send failed")
-          })
-          return Effect.void
-        })
+          const refused = sendNow(frame)
+          return refused === null ? Effect.void : Effect.fail(refused)
+        }),
+      sendNow
     }
   })

@@ -139,9 +139,14 @@ export const make = (
 
     // the μ-law bytes waiting to fill a 20 ms frame
     let partial = new Uint8Array(0)
+    /** The frames in order, in one step: up to the first that cannot go, whose failure it is. */
     const sendFrames = (frames: ReadonlyArray<Uint8Array>) =>
-      Effect.forEach(frames, (frame) => sendText(MediaStreamMessages.media(streamSid, frame)), {
-        discard: true
+      Effect.suspend(() => {
+        for (const frame of frames) {
+          const refused = guarded.sendNow(MediaStreamMessages.media(streamSid, frame))
+          if (refused !== null) return Effect.fail(refused)
+        }
+        return Effect.void
       })
 
     const session: MediaSession = {
