@@ -157,6 +157,10 @@ const server = (direct: boolean, middleware?: (app: HttpApp.Default) => HttpApp.
 const get = (url: string, key = "right") =>
   HttpClientRequest.get(url).pipe(HttpClientRequest.setHeader("x-key", key))
 
+/** `request` with the right key and `body`, as text of the media type `type`. */
+const write = (request: HttpClientRequest.HttpClientRequest, body: string, type = "application/json") =>
+  request.pipe(HttpClientRequest.setHeader("x-key", "right"), HttpClientRequest.bodyText(body, type))
+
 describe("the direct routes", () => {
   it.live(
     "answer a GET without a body: its security, path and query decoded, the handler's value encoded",
@@ -214,10 +218,7 @@ describe("the direct routes", () => {
         })
         const renamed = yield* send(
           client,
-          HttpClientRequest.patch("/probes/4").pipe(
-            HttpClientRequest.setHeader("x-key", "right"),
-            HttpClientRequest.bodyUnsafeJson({ tags: ["a", "b"] })
-          )
+          write(HttpClientRequest.patch("/probes/4"), JSON.stringify({ tags: ["a", "b"] }))
         )
         expect(renamed).toMatchObject({ status: 200, body: { id: 4, tags: ["a", "b"], direct: true } })
         // the security first, then the payload: a bad key is 401 whatever the body
@@ -225,22 +226,9 @@ describe("the direct routes", () => {
         const invalid = yield* send(client, post("/probes", { id: "x" }))
         expect(invalid.status).toBe(422)
         expect(JSON.stringify(invalid.body)).toContain("id")
-        const malformed = yield* send(
-          client,
-          HttpClientRequest.post("/probes").pipe(
-            HttpClientRequest.setHeader("x-key", "right"),
-            HttpClientRequest.bodyText("{", "application/json")
-          )
-        )
-        expect(malformed.status).toBe(422)
-        const wrongType = yield* send(
-          client,
-          HttpClientRequest.post("/probes").pipe(
-            HttpClientRequest.setHeader("x-key", "right"),
-            HttpClientRequest.bodyText("id=3", "text/plain")
-          )
-        )
-        expect(wrongType.status).toBe(415)
+        expect((yield* send(client, write(HttpClientRequest.post("/probes"), "{"))).status).toBe(422)
+        const wrongType = write(HttpClientRequest.post("/probes"), "id=3", "text/plain")
+        expect((yield* send(client, wrongType)).status).toBe(415)
         const tooLarge = yield* send(client, post("/probes", { id: 3, pad: "x".repeat(1024 * 1024) }))
         expect(tooLarge.status).toBe(413)
         // a delete: nothing to read, its own scope closed once it answered
@@ -326,8 +314,6 @@ describe("the direct routes", () => {
 
   it.live("answer as the platform's path does", () =>
     Effect.gen(function* () {
-      const write = (request: HttpClientRequest.HttpClientRequest, body: string, type = "application/json") =>
-        request.pipe(HttpClientRequest.setHeader("x-key", "right"), HttpClientRequest.bodyText(body, type))
       const requests = [
         get("/probes/7?tag=a"),
         get("/probes/x"),
