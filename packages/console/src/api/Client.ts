@@ -116,7 +116,9 @@ export const make = (options: ClientOptions) => {
       throw new ApiError(0, "The server could not be reached. Check the connection and try again.")
     }
     if (!response.ok) {
-      const error = new ApiError(response.status, messageOf(response.status, await bodyOf(response)))
+      // an error's body only adds its detail: one that cannot be read leaves the status's own message
+      const detail = await bodyOf(response).catch(() => undefined)
+      const error = new ApiError(response.status, messageOf(response.status, detail))
       if (response.status === 401) options.onUnauthorized?.(error.message)
       throw error
     }
@@ -136,7 +138,11 @@ export const make = (options: ClientOptions) => {
       raw,
       "application/json"
     )
-    return (await bodyOf(response)) as ResultOf<Operation<P, M>>
+    const body = await bodyOf(response).catch((cause: unknown) => {
+      if (raw.signal?.aborted === true) throw cause
+      throw new ApiError(0, "The server's answer could not be read. Check the connection and try again.")
+    })
+    return body as ResultOf<Operation<P, M>>
   }
 
   /**
@@ -217,9 +223,13 @@ export const make = (options: ClientOptions) => {
 /** A client made by `make`. */
 export type Client = ReturnType<typeof make>
 
-/** An answer's body: its JSON when it is JSON, its text otherwise, nothing when empty. */
+/**
+ * An answer's body: its JSON when it is JSON, its text otherwise, nothing when empty. A body that could
+ * not be read (the page reloading under it, the connection lost) fails the request: taken for an empty
+ * one, it made a screen render data that was not there.
+ */
 const bodyOf = async (response: Response): Promise<unknown> => {
-  const text = await response.text().catch(() => "")
+  const text = await response.text()
   if (text === "") return undefined
   if ((response.headers.get("content-type") ?? "").includes("json")) {
     try {

@@ -46,6 +46,27 @@ describe("the console's API client", () => {
     expect(asked.every(({ init }) => init.credentials === "omit")).toBe(true)
   })
 
+  it("fails a request whose answer cannot be read, never answering it as empty", async () => {
+    /** An answer whose body breaks off as it is read (the page reloading under it, the connection lost). */
+    const breaking = (status: number) => () =>
+      new Response(
+        new ReadableStream({ start: (controller) => controller.error(new TypeError("network error")) }),
+        { status, headers: { "content-type": "application/json" } }
+      )
+    const answering = (status: number) =>
+      Client.make({ root: "/", apiKey: () => "vap_key", fetch: fakeFetch(breaking(status)).fetch })
+    const error = await answering(200)
+      .get("/api/v1/agents", {})
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ status: 0 })
+    // a refusal whose body breaks off keeps its status and the status's own message
+    const refused = await answering(404)
+      .get("/api/v1/agents", {})
+      .catch((e: unknown) => e)
+    expect(refused).toMatchObject({ status: 404 })
+  })
+
   it("turns the API's refusals into ApiErrors with its reason; a 401 is reported as a refused key", async () => {
     const refused: Array<string> = []
     const { fetch } = fakeFetch(() => json(401, { detail: "Invalid API key" }))
