@@ -139,7 +139,7 @@ export const layerWithOutbound: Layer.Layer<
     [DocsRoutes.docsPath, DocsRoutes.openApiPath, MetricsRoute.metricsPath, ...ConsoleRoutes.routeNames],
     shapedWith(RequestDeadline.middleware)
   ),
-  // The API's reads answered without the platform's per-request steps, in the same middlewares (the
+  // The API's operations answered without the platform's per-request steps, in the same middlewares (the
   // deadline in the request's one fiber: the direct routes run each request in one).
   DirectRoutes.layer(
     Api,

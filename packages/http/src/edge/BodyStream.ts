@@ -15,7 +15,7 @@ export const tooLarge = (maxBytes: number) =>
  * the rest of the body is discarded as it arrives instead (never buffered), so the client reads the 413
  * or 422 and the connection stays usable.
  */
-export const fromNode = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage) =>
+const fromNode = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage) =>
   NodeStream.fromReadable(
     () => source,
     (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause }),
@@ -28,6 +28,10 @@ export const fromNode = (request: HttpServerRequest.HttpServerRequest, source: I
     )
   )
 
+/** Whether the request declares a `Content-Length` over `maxBytes` (refused before a byte is read). */
+const declaredOver = (request: HttpServerRequest.HttpServerRequest, maxBytes: number): boolean =>
+  Number(request.headers["content-length"] ?? "0") > maxBytes
+
 /**
  * The request's body as a stream that ends in a 413 (`PayloadTooLarge`, as a defect that no handler can
  * mistake for its own failure) as soon as more than `maxBytes` have arrived, chunked or not; a declared
@@ -38,8 +42,7 @@ export const capped = (
   maxBytes: number
 ): Stream.Stream<Uint8Array, HttpServerError.RequestError> =>
   Stream.suspend(() => {
-    const declared = Number(request.headers["content-length"] ?? "0")
-    if (declared > maxBytes) return Stream.die(tooLarge(maxBytes))
+    if (declaredOver(request, maxBytes)) return Stream.die(tooLarge(maxBytes))
     const source = request.source
     const chunks = source instanceof IncomingMessage ? fromNode(request, source) : request.stream
     let received = 0
@@ -112,8 +115,7 @@ export const collect = (
 ): Effect.Effect<Uint8Array, HttpServerError.RequestError> => {
   const source = request.source
   if (source instanceof IncomingMessage) {
-    const declared = Number(request.headers["content-length"] ?? "0")
-    if (declared > maxBytes) return Effect.die(tooLarge(maxBytes))
+    if (declaredOver(request, maxBytes)) return Effect.die(tooLarge(maxBytes))
     return collectNode(request, source, maxBytes)
   }
   return Effect.map(Stream.runCollect(capped(request, maxBytes)), (chunks) => {

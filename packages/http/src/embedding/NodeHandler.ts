@@ -22,7 +22,7 @@ export const make = (options: EmbeddingOptions = {}): NodeHandler => {
       Layer.provideMerge(NodeHttpServer.layerContext)
     )
   )
-  // the API's reads on the engine's direct path, everything else on the platform's
+  // the API's operations on the engine's direct path, everything else on the platform's
   const ready = runtime.runPromise(
     Effect.zipWith(
       Effect.flatMap(HttpApiBuilder.httpApp, (app) => NodeHttpServer.makeHandler(app)),

@@ -186,9 +186,9 @@ export interface Options {
    */
   readonly narrowRequestContext?: boolean
   /**
-   * Whether the API's reads take the engine's direct path (`DirectRoutes`, provided by `AppLayer`): a
-   * `GET` without a body for one of the API's operations answering JSON runs without the platform's
-   * per-request steps, inside the same API middlewares. It applies only with `narrowRequestContext` and
+   * Whether the API's operations take the engine's direct path (`DirectRoutes`, provided by `AppLayer`):
+   * a request for one of them (but an upload, the file download, the chat message, the campaign report or
+   * a `GET` with a body) runs without the platform's per-request steps, inside the same API middlewares. It applies only with `narrowRequestContext` and
    * when `serve` is given no middleware of its own: the direct path skips `serve`'s middleware and any
    * API middleware registered besides the engine's. Off by default; the bundled server turns it on.
    */
@@ -256,7 +256,7 @@ const make = (listen: Net.ListenOptions, limits: Limits, when: ListenWhen, optio
                 )
               )
             : makeHandler
-          // the engine's own path for the API's reads, when the app served is the engine's API
+          // the engine's own path for the API's operations, when the app served is the engine's API
           const direct =
             options.directRoutes === true && options.narrowRequestContext === true && middleware === undefined
               ? yield* Effect.serviceOption(DirectRoutes.DirectRoutes)

@@ -216,7 +216,7 @@ export const layer = Layer.unwrapEffect(
         // Its handler groups and middleware carry their own services: a request's fiber needs the platform's only.
         HardenedNodeServer.layer({ port: config.port, host: config.host }, config.serverLimits, {
           narrowRequestContext: true,
-          // the API's reads on the engine's own path (docs/decisions.md)
+          // the API's operations on the engine's own path (docs/decisions.md)
           directRoutes: true
         })
       )
