@@ -1,17 +1,16 @@
-import { Cause, Deferred, Duration, Effect, Exit, Option, Queue, Schedule, type Scope, Take } from "effect"
+import { Cause, Deferred, Duration, Effect, Exit, Option, Schedule, type Scope } from "effect"
 import { isFinal } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
 import type { RunStore } from "../runs/RunStore.js"
 import type { CallRecording } from "./CallRecording.js"
 import type { InboundEvent, MediaSession } from "./MediaSession.js"
-import type { MediaSessionFailed } from "./LiveCallErrors.js"
 import type { VoiceLoopEnd } from "./VoiceLoopEnd.js"
-import * as TakeStream from "./TakeStream.js"
+import * as EventQueue from "./EventQueue.js"
 
 /**
  * What a live conversation (a phone call's, a browser session's) adds around its voice loop: the audio
- * recorded on both sides — the caller's read by a fiber of the call, not the loop, so that the audio after
- * the loop's end (until the call's audio ends, after the hang-up) is recorded too — the run watched in
+ * recorded on both sides — the caller's as the loop reads it, and after the loop's end by a reader of the
+ * call's (until the call's audio ends, after the hang-up), so that its tail is recorded too — the run watched in
  * storage (another server, an API request or the run's deadline may end it), and the end the loop's exit
  * stands for, whatever it was.
  */
@@ -22,55 +21,54 @@ import * as TakeStream from "./TakeStream.js"
  */
 export const audioEndTimeout = Duration.seconds(3)
 
-/** How many of the caller's events wait for the loop before its reading waits (backpressure). */
-const forwardCapacity = 64
-
 export interface TappedMedia {
   /** The loop's media: the caller's audio recorded as it is read, the agent's as it is sent. */
   readonly media: MediaSession
   /** The loop ended: the caller's audio is still recorded, no longer given to it. */
   readonly detach: Effect.Effect<void>
-  /** Waits (at most `within`) until the caller's side has ended (`Stopped`, the socket gone). */
+  /** Waits (at most `within`) until the caller's side has ended (`Stopped`, the socket gone), once detached. */
   readonly ended: (within: Duration.DurationInput) => Effect.Effect<void>
 }
 
+/**
+ * The loop reads the caller's events itself (`EventQueue`: no fiber, no queue between a frame and the
+ * loop), each audio frame recorded before the loop sees it; once the loop has ended, `detach` starts a
+ * reader of the rest, which records the audio until the caller's side ends. The two never read at once,
+ * and a frame the loop did not take is the next reader's (an event leaves the queue only when it is read),
+ * so the recording has every frame, in order. A frame's recording is never cut short by the loop's end.
+ */
 export const tap = (
   media: MediaSession,
   recording: CallRecording
 ): Effect.Effect<TappedMedia, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const forward = yield* Queue.bounded<Take.Take<InboundEvent, MediaSessionFailed>>(forwardCapacity)
+    const scope = yield* Effect.scope
     const done = yield* Deferred.make<void>()
-    let attached = true
-    const give = (take: Take.Take<InboundEvent, MediaSessionFailed>) =>
-      attached ? Queue.offer(forward, take) : Effect.void
-    yield* TakeStream.runForEach(media.events, (event) =>
-      Effect.zipRight(
-        event._tag === "Audio" && event.sample_rate === media.sample_rate
-          ? recording.caller(event.samples)
-          : Effect.void,
-        give(Take.of(event))
-      )
-    ).pipe(
-      Effect.exit,
-      Effect.flatMap((exit) =>
-        give(Exit.isSuccess(exit) ? Take.end : Take.failCause(exit.cause as Cause.Cause<MediaSessionFailed>))
-      ),
-      Effect.ensuring(Deferred.succeed(done, undefined)),
-      Effect.forkScoped
-    )
+    const record = (event: InboundEvent): Effect.Effect<void> =>
+      event._tag === "Audio" && event.sample_rate === media.sample_rate
+        ? Effect.uninterruptible(recording.caller(event.samples))
+        : Effect.void
+    const events = EventQueue.tapped(yield* EventQueue.fromStream(media.events), record)!
+    let detached = false
     return {
       media: {
         sample_rate: media.sample_rate,
-        events: TakeStream.fromQueue(forward),
+        events,
         sendAudio: (samples) => Effect.tap(media.sendAudio(samples), () => recording.agent(samples)),
         sendMark: media.sendMark,
         clear: Effect.tap(media.clear, () => recording.clear)
       },
       detach: Effect.suspend(() => {
-        attached = false
-        // a reading waiting for room goes on
-        return Effect.asVoid(Queue.takeAll(forward))
+        if (detached) return Effect.void
+        detached = true
+        // interruptible: detached from the call's end, a finalizer (whose forks would inherit its
+        // uninterruptibility and hold the call's scope open for as long as the audio goes on)
+        return Effect.interruptible(EventQueue.runForEach(events, () => Effect.void)).pipe(
+          Effect.exit,
+          Effect.ensuring(Deferred.succeed(done, undefined)),
+          Effect.forkIn(scope),
+          Effect.asVoid
+        )
       }),
       // interruptible: the call's end runs as a finalizer, where a timeout could not stop the wait
       ended: (within) => Effect.ignore(Effect.timeout(Effect.interruptible(Deferred.await(done)), within))

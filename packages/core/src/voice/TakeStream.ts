@@ -1,4 +1,5 @@
 import { Chunk, Effect, Queue, Stream, Take } from "effect"
+import * as EventQueue from "./EventQueue.js"
 
 /** The queue each stream of `fromQueue` reads, for `runForEach` to read it directly. */
 const queues = new WeakMap<object, Queue.Dequeue<Take.Take<unknown, unknown>>>()
@@ -28,13 +29,14 @@ export const fromQueue = <A, E>(queue: Queue.Dequeue<Take.Take<A, E>>): Stream.S
 /**
  * `Stream.runForEach`, reading a stream of `fromQueue` straight from its queue: a take, then `f` for each
  * of its values, until the end (or the failure, which is the effect's), with none of a stream's steps
- * between a value and `f` (for a media session's frames: the caller's 50 a second, every live call). Any
- * other stream is run by `Stream.runForEach`.
+ * between a value and `f` (for a media session's frames: the caller's 50 a second, every live call). A
+ * stream of `EventQueue` is read by `EventQueue.runForEach`; any other by `Stream.runForEach`.
  */
 export const runForEach = <A, E, E2, R>(
   stream: Stream.Stream<A, E>,
   f: (value: A) => Effect.Effect<unknown, E2, R>
 ): Effect.Effect<void, E | E2, R> => {
+  if (EventQueue.isEventStream(stream)) return EventQueue.runForEach(stream, f)
   const queue = queues.get(stream) as Queue.Dequeue<Take.Take<A, E>> | undefined
   if (queue === undefined) return Stream.runForEach(stream, f)
   const next: Effect.Effect<void, E | E2, R> = Effect.flatMap(takeOf(queue), (take) =>

@@ -1,11 +1,11 @@
 import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
 import { type InboundEvent, type MediaSession } from "@voice-agent-platform/core/voice/MediaSession.js"
 import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
-import { Effect, Either, Queue, type Scope, Take } from "effect"
+import { Effect, Either, type Scope } from "effect"
 import WebSocket from "ws"
 import * as BrowserSocketMessages from "./BrowserSocketMessages.js"
 import * as SocketGuards from "../socket/SocketGuards.js"
-import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
+import * as EventQueue from "@voice-agent-platform/core/voice/EventQueue.js"
 
 /**
  * The `MediaSession` over a browser voice session's socket the server accepted (`ws`, see
@@ -32,23 +32,22 @@ export const make = (
   options: { readonly limits?: Partial<SocketGuards.Limits> } = {}
 ): Effect.Effect<BrowserMediaSession, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const inbound = yield* Queue.unbounded<Take.Take<InboundEvent, MediaSessionFailed>>()
-    let ended = false
-    const end = (take: Take.Take<InboundEvent, MediaSessionFailed>, event?: InboundEvent) => {
-      if (ended) return
-      ended = true
-      if (event !== undefined) Queue.unsafeOffer(inbound, Take.of(event))
-      Queue.unsafeOffer(inbound, take)
+    const inbound = EventQueue.make<InboundEvent, MediaSessionFailed>()
+    /** The session's end: the person gone (`Stopped` first). */
+    const stop = () => {
+      if (inbound.isDone()) return
+      inbound.offer({ _tag: "Stopped" })
+      inbound.end()
     }
-    const fail = (reason: string) => end(Take.fail(failed(reason)))
-    const guarded = yield* SocketGuards.guard(socket, inbound, end, {
+    const fail = (reason: string) => inbound.fail(failed(reason))
+    const guarded = yield* SocketGuards.guard(socket, inbound, inbound.fail, {
       ...SocketGuards.browserLimits,
       ...options.limits
     })
     const offer = (event: InboundEvent) => void guarded.offer(event)
 
     socket.on("message", (data, isBinary) => {
-      if (ended) return
+      if (inbound.isDone()) return
       guarded.seen()
       const bytes = Array.isArray(data)
         ? Buffer.concat(data)
@@ -70,12 +69,12 @@ export const make = (
         case "dtmf":
           return offer({ _tag: "Dtmf", digit: message.right.digit })
         case "stop":
-          return end(Take.end, { _tag: "Stopped" })
+          return stop()
       }
     })
     socket.on("close", (code) => {
       // a page closed or left (1000, 1001) is the person ending the session; anything else a drop
-      if (code === 1000 || code === 1001) end(Take.end, { _tag: "Stopped" })
+      if (code === 1000 || code === 1001) stop()
       else fail(`the socket closed (${code})`)
     })
     socket.on("error", (error) =>
@@ -94,7 +93,7 @@ export const make = (
 
     const session: MediaSession = {
       sample_rate: BrowserSocketMessages.sampleRate,
-      events: TakeStream.fromQueue(inbound),
+      events: inbound.stream,
       sendAudio: (samples) => (samples.length === 0 ? Effect.void : sendFrame(Pcm16Bytes.encode(samples))),
       sendMark: (name) => send({ type: "mark", name }),
       clear: send({ type: "clear" })

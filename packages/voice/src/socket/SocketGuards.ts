@@ -1,5 +1,6 @@
 import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
-import { Duration, Effect, Queue, type Scope, Take } from "effect"
+import type { EventQueue } from "@voice-agent-platform/core/voice/EventQueue.js"
+import { Duration, Effect, type Scope } from "effect"
 import WebSocket from "ws"
 
 /**
@@ -58,15 +59,15 @@ export interface Guarded<A> {
 }
 
 /**
- * Guards `socket`'s session: `inbound` is its queue of events (room for `maxQueued` and the end), `end`
- * ends it with a failure. The watch (idle deadline, pings, stalled sends) runs in the scope, on Effect's
+ * Guards `socket`'s session: `inbound` is its queue of events (room for `maxQueued`), `end` ends it with a
+ * failure. The watch (idle deadline, pings, stalled sends) runs in the scope, on Effect's
  * clock: a session ends at most a quarter of a deadline late. A send is one call to the socket, not an
  * effect waiting for its flush under a timeout (a fiber and a timer for every 20 ms frame).
  */
 export const guard = <A>(
   socket: WebSocket,
-  inbound: Queue.Queue<Take.Take<A, MediaSessionFailed>>,
-  end: (take: Take.Take<A, MediaSessionFailed>) => void,
+  inbound: EventQueue<A, MediaSessionFailed>,
+  end: (failure: MediaSessionFailed) => void,
   limits: Limits
 ): Effect.Effect<Guarded<A>, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -79,7 +80,7 @@ export const guard = <A>(
     const fail = (reason: string): MediaSessionFailed => {
       if (failure === null) {
         failure = failed(reason)
-        end(Take.fail(failure))
+        end(failure)
       }
       return failure
     }
@@ -105,7 +106,7 @@ export const guard = <A>(
           if (frames !== last) seenAt = now
           last = frames
           if (now - seenAt >= idle) {
-            return end(Take.fail(failed(`no frame for ${Math.round(idle / 1000)} s`)))
+            return end(failed(`no frame for ${Math.round(idle / 1000)} s`))
           }
           if (sent > flushed && now - flushedAt >= flushWithin) {
             return void fail("a send was not flushed in time: the peer reads too slowly")
@@ -136,12 +137,12 @@ export const guard = <A>(
     return {
       seen: () => void frames++,
       offer: (event) => {
-        const queued = inbound.unsafeSize()
-        if (queued._tag === "Some" && queued.value >= limits.maxQueued) {
-          end(Take.fail(failed(`more than ${limits.maxQueued} events waited to be read`)))
+        if (inbound.size() >= limits.maxQueued) {
+          end(failed(`more than ${limits.maxQueued} events waited to be read`))
           return false
         }
-        return Queue.unsafeOffer(inbound, Take.of(event))
+        inbound.offer(event)
+        return true
       },
       send: (frame) =>
         Effect.suspend(() => {

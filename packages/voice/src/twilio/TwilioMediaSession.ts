@@ -1,11 +1,11 @@
 import { type InboundEvent, type MediaSession } from "@voice-agent-platform/core/voice/MediaSession.js"
 import { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
-import { Deferred, Duration, Effect, Either, Queue, type Scope, Take } from "effect"
+import { Deferred, Duration, Effect, Either, type Scope } from "effect"
 import WebSocket from "ws"
 import * as MediaStreamMessages from "./MediaStreamMessages.js"
 import * as MuLaw from "./MuLaw.js"
 import * as SocketGuards from "../socket/SocketGuards.js"
-import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
+import * as EventQueue from "@voice-agent-platform/core/voice/EventQueue.js"
 
 /**
  * The `MediaSession` over a Twilio Media Streams socket the server accepted (`ws`): Twilio's `connected`
@@ -43,35 +43,34 @@ export const make = (
   } = {}
 ): Effect.Effect<TwilioMediaSession, MediaSessionFailed, Scope.Scope> =>
   Effect.gen(function* () {
-    const inbound = yield* Queue.unbounded<Take.Take<InboundEvent, MediaSessionFailed>>()
+    const inbound = EventQueue.make<InboundEvent, MediaSessionFailed>()
     const started = yield* Deferred.make<
       { callSid: string; accountSid: string | null; streamSid: string },
       MediaSessionFailed
     >()
-    let ended = false
-    const end = (take: Take.Take<InboundEvent, MediaSessionFailed>, event?: InboundEvent) => {
-      if (ended) return
-      ended = true
-      if (event !== undefined) Queue.unsafeOffer(inbound, Take.of(event))
-      Queue.unsafeOffer(inbound, take)
+    /** The stream's end: the caller gone (`Stopped` first) or a failure. */
+    const stop = () => {
+      if (inbound.isDone()) return
+      inbound.offer({ _tag: "Stopped" })
+      inbound.end()
     }
     const fail = (reason: string) => {
       Deferred.unsafeDone(started, Effect.fail(failed(reason)))
-      end(Take.fail(failed(reason)))
+      inbound.fail(failed(reason))
     }
 
     const guarded = yield* SocketGuards.guard(
       socket,
       inbound,
-      (take) => {
+      (failure) => {
         // a no-op once the stream started
         Deferred.unsafeDone(started, Effect.fail(failed("the stream ended before it started")))
-        end(take)
+        inbound.fail(failure)
       },
       { ...SocketGuards.twilioLimits, ...options.limits }
     )
     socket.on("message", (data, isBinary) => {
-      if (ended) return
+      if (inbound.isDone()) return
       guarded.seen()
       if (isBinary) return fail("a binary frame is not the protocol's")
       const decoded = MediaStreamMessages.decodeInbound(data.toString())
@@ -105,7 +104,7 @@ export const make = (
           return
         case "stop":
           Deferred.unsafeDone(started, Effect.fail(failed("the stream stopped before it started")))
-          end(Take.end, { _tag: "Stopped" })
+          stop()
           return
       }
     })
@@ -115,7 +114,7 @@ export const make = (
         started,
         Effect.fail(failed(`the socket closed (${code}) before the stream started`))
       )
-      if (code === 1000) end(Take.end, { _tag: "Stopped" })
+      if (code === 1000) stop()
       else fail(`the socket closed (${code})`)
     })
     socket.on("error", (error) =>
@@ -151,7 +150,7 @@ export const make = (
 
     const session: MediaSession = {
       sample_rate: MuLaw.sampleRate,
-      events: TakeStream.fromQueue(inbound),
+      events: inbound.stream,
       sendAudio: (samples) =>
         Effect.suspend(() => {
           const encoded = MuLaw.encode(samples)

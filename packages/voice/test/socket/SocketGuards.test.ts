@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { MediaSessionFailed } from "@voice-agent-platform/core/voice/LiveCallErrors.js"
-import { Duration, Effect, Either, Queue, Stream, Take, TestClock } from "effect"
+import * as EventQueue from "@voice-agent-platform/core/voice/EventQueue.js"
+import { Duration, Effect, Either, Stream, TestClock } from "effect"
 import { EventEmitter } from "node:events"
 import type WebSocket from "ws"
 import * as SocketGuards from "../../src/socket/SocketGuards.js"
@@ -35,17 +36,11 @@ const settle = Effect.repeatN(Effect.yieldNow(), 20)
 
 const guarded = Effect.gen(function* () {
   const socket = new StubSocket()
-  const inbound = yield* Queue.unbounded<Take.Take<number, MediaSessionFailed>>()
-  let ended = false
-  const end = (take: Take.Take<number, MediaSessionFailed>) => {
-    if (ended) return
-    ended = true
-    Queue.unsafeOffer(inbound, take)
-  }
-  const guard = yield* SocketGuards.guard(socket as unknown as WebSocket, inbound, end, limits)
+  const inbound = EventQueue.make<number, MediaSessionFailed>()
+  const guard = yield* SocketGuards.guard(socket as unknown as WebSocket, inbound, inbound.fail, limits)
   yield* settle
-  const events = Effect.either(Stream.runCollect(Stream.flattenTake(Stream.fromQueue(inbound))))
-  return { socket, guard, events, isEnded: () => ended }
+  const events = Effect.either(Stream.runCollect(inbound.stream))
+  return { socket, guard, events, isEnded: () => inbound.isDone() }
 })
 
 describe("SocketGuards", () => {
