@@ -24,6 +24,11 @@ export const maxAgentAheadSeconds = 120
 export interface CallRecording {
   /** Caller audio heard (PCM16 at the recording's rate). */
   readonly caller: (samples: Int16Array) => Effect.Effect<void>
+  /**
+   * `caller`, recorded at once (not when the effect runs): answers the spool writes it made due, or
+   * `Effect.void` itself when there are none (most frames: the reader then runs nothing for the recording).
+   */
+  readonly callerNow: (samples: Int16Array) => Effect.Effect<void>
   /** Agent audio sent (PCM16 at the recording's rate). */
   readonly agent: (samples: Int16Array) => Effect.Effect<void>
   /** The agent's queued audio was dropped (a barge-in): what lies past the caller's clock is cut. */
@@ -77,9 +82,10 @@ export const over = (spool: RecordingSpool, sampleRate: number = WavFile.sampleR
 
   /**
    * Spools the agent's blocks the caller's clock has passed, and those too far ahead of it. Called for
-   * every frame of either side: nothing is allocated nor run when no block is due (most frames).
+   * every frame of either side: nothing is allocated nor run when no block is due (most frames), and the
+   * answer is then `Effect.void` itself.
    */
-  const settleAgent = Effect.suspend(() => {
+  const settleAgentNow = (): Effect.Effect<void> => {
     const final = Math.floor(callerLength / block)
     const ahead = Math.floor(agentLength / block) - final - maxAgentAheadSeconds
     let due: Array<number> | undefined
@@ -97,28 +103,28 @@ export const over = (spool: RecordingSpool, sampleRate: number = WavFile.sampleR
       },
       { discard: true }
     )
-  })
+  }
+  const settleAgent = Effect.suspend(settleAgentNow)
 
-  const caller = (samples: Int16Array) =>
-    Effect.suspend(() => {
-      const writes: Array<Effect.Effect<void>> = []
-      let from = 0
-      while (from < samples.length && callerLength < limit) {
-        const offset = callerLength % block
-        const n = Math.min(block - offset, samples.length - from, limit - callerLength)
-        callerPending.set(samples.subarray(from, from + n), offset)
-        from += n
-        callerLength += n
-        if (callerLength % block === 0) {
-          writes.push(store("caller", callerBlock, callerPending.slice()))
-          callerBlock++
-        }
+  const callerNow = (samples: Int16Array): Effect.Effect<void> => {
+    const writes: Array<Effect.Effect<void>> = []
+    let from = 0
+    while (from < samples.length && callerLength < limit) {
+      const offset = callerLength % block
+      const n = Math.min(block - offset, samples.length - from, limit - callerLength)
+      callerPending.set(samples.subarray(from, from + n), offset)
+      from += n
+      callerLength += n
+      if (callerLength % block === 0) {
+        writes.push(store("caller", callerBlock, callerPending.slice()))
+        callerBlock++
       }
-      // a block filled (one frame in fifty) is written; the others only settle the agent's side
-      return writes.length === 0
-        ? settleAgent
-        : Effect.zipRight(Effect.all(writes, { discard: true }), settleAgent)
-    })
+    }
+    // a block filled (one frame in fifty) is written; the others only settle the agent's side
+    return writes.length === 0
+      ? settleAgentNow()
+      : Effect.zipRight(Effect.all(writes, { discard: true }), settleAgent)
+  }
 
   const agent = (samples: Int16Array) =>
     Effect.suspend(() => {
@@ -187,7 +193,8 @@ export const over = (spool: RecordingSpool, sampleRate: number = WavFile.sampleR
   )
 
   return {
-    caller,
+    caller: (samples) => Effect.suspend(() => callerNow(samples)),
+    callerNow,
     agent,
     clear,
     seconds: () => Math.max(callerLength, agentLength) / sampleRate,

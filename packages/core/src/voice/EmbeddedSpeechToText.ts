@@ -1,6 +1,6 @@
-import { Effect, Layer, Queue, Take } from "effect"
+import { Effect, Layer } from "effect"
+import * as EventQueue from "./EventQueue.js"
 import { type Session, SpeechToText, type TranscriptEvent } from "./SpeechToText.js"
-import * as TakeStream from "./TakeStream.js"
 
 /**
  * The embedded speech-to-text stand-in, the default (`STT_PROVIDER=embedded`). It recognises NO real
@@ -45,20 +45,17 @@ export const eventsOf = (text: string): ReadonlyArray<TranscriptEvent> => {
 }
 
 const open = Effect.gen(function* () {
-  const queue = yield* Effect.acquireRelease(Queue.unbounded<Take.Take<TranscriptEvent>>(), Queue.shutdown)
-  let finished = false
+  const queue = EventQueue.make<TranscriptEvent, never>()
+  // the session closed: a reader still waiting sees the end
+  yield* Effect.addFinalizer(() => Effect.sync(queue.end))
   const session: Session = {
     send: (audio) =>
-      Effect.suspend(() => {
-        const text = finished ? null : textOfFrame(audio)
-        return text === null ? Effect.void : Queue.offerAll(queue, eventsOf(text).map(Take.of))
+      Effect.sync(() => {
+        const text = queue.isDone() ? null : textOfFrame(audio)
+        if (text !== null) for (const event of eventsOf(text)) queue.offer(event)
       }),
-    events: TakeStream.fromQueue(queue),
-    finish: Effect.suspend(() => {
-      if (finished) return Effect.void
-      finished = true
-      return Queue.offer(queue, Take.end)
-    })
+    events: queue.stream,
+    finish: Effect.sync(queue.end)
   }
   return session
 })

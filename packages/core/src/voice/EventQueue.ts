@@ -168,7 +168,14 @@ export const runForEach = <A, E, E2, R>(
   const registered = registry.get(stream) as Registered<A, E> | undefined
   if (registered === undefined) return Stream.runForEach(stream, f)
   const { before, source } = registered
-  const handle = before === null ? f : (event: A) => Effect.zipRight(before(event), f(event))
+  const handle =
+    before === null
+      ? f
+      : (event: A) => {
+          // a step with nothing to do (`Effect.void` itself: a frame that fills no recorded block) is skipped
+          const step = before(event)
+          return step === Effect.void ? f(event) : Effect.zipRight(step, f(event))
+        }
   const next: Effect.Effect<void, E | E2, R> = Effect.suspend(() => {
     const event = source.take()
     if (event !== none) return Effect.zipRight(handle(event), next)

@@ -44,10 +44,11 @@ export const tap = (
   Effect.gen(function* () {
     const scope = yield* Effect.scope
     const done = yield* Deferred.make<void>()
-    const record = (event: InboundEvent): Effect.Effect<void> =>
-      event._tag === "Audio" && event.sample_rate === media.sample_rate
-        ? Effect.uninterruptible(recording.caller(event.samples))
-        : Effect.void
+    const record = (event: InboundEvent): Effect.Effect<void> => {
+      if (event._tag !== "Audio" || event.sample_rate !== media.sample_rate) return Effect.void
+      const writes = recording.callerNow(event.samples)
+      return writes === Effect.void ? writes : Effect.uninterruptible(writes)
+    }
     const events = EventQueue.tapped(yield* EventQueue.fromStream(media.events), record)!
     let detached = false
     return {

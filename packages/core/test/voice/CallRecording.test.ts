@@ -47,6 +47,22 @@ describe("CallRecording", () => {
     })
   )
 
+  it.scoped("callerNow records at once and answers Effect.void itself until a block is due", () =>
+    Effect.gen(function* () {
+      const { recording, written } = yield* counted(4)
+      // three of a block's four samples: recorded, nothing to write
+      expect(recording.callerNow(new Int16Array([1, 2, 3]))).toBe(Effect.void)
+      expect(recording.seconds()).toBe(3 / 4)
+      // the fourth fills the block: its write is the answer, and runs only when it is run
+      const writes = recording.callerNow(new Int16Array([4]))
+      expect(writes).not.toBe(Effect.void)
+      expect(written.blocks).toBe(0)
+      yield* writes
+      expect(written.blocks).toBe(1)
+      expect(samplesOf((yield* recording.wav)!)).toEqual([1, 2, 3, 4])
+    })
+  )
+
   it.scoped("cuts the agent's queued audio past the caller's clock on a clear, and clips the sum", () =>
     Effect.gen(function* () {
       const recording = yield* CallRecording.make(8000)

@@ -9,11 +9,11 @@ import {
   SpeechToTextDropped,
   SpeechToTextUnavailable
 } from "@voice-agent-platform/core/voice/SpeechToTextErrors.js"
-import { Clock, Deferred, Duration, Effect, Either, Exit, Queue, type Scope, Take } from "effect"
+import { Clock, Deferred, Duration, Effect, Either, Exit, type Scope } from "effect"
 import { WebSocket } from "ws"
 import * as DeepgramMessages from "./DeepgramMessages.js"
 import { closeReason, refusal } from "./ListenRequest.js"
-import * as TakeStream from "@voice-agent-platform/core/voice/TakeStream.js"
+import * as EventQueue from "@voice-agent-platform/core/voice/EventQueue.js"
 
 /**
  * One live session over a WebSocket: binary audio frames out, Deepgram's messages in as transcript
@@ -44,10 +44,9 @@ export const open = (
   bounds: Bounds
 ): Effect.Effect<Session, SpeechToTextError, Scope.Scope> =>
   Effect.gen(function* () {
-    const queue = yield* Effect.acquireRelease(
-      Queue.unbounded<Take.Take<TranscriptEvent, SpeechToTextError>>(),
-      Queue.shutdown
-    )
+    const queue = EventQueue.make<TranscriptEvent, SpeechToTextError>()
+    // the session closed: a reader still waiting sees the end
+    yield* Effect.addFinalizer(() => Effect.sync(queue.end))
     const opened = yield* Deferred.make<void, SpeechToTextError>()
     const closed = yield* Deferred.make<void>()
     let phase: "connecting" | "open" | "finishing" | "releasing" | "closed" = "connecting"
@@ -61,7 +60,7 @@ export const open = (
       if (failure !== null) return
       failure = error
       if (phase === "connecting") Deferred.unsafeDone(opened, Exit.fail(error))
-      else Queue.unsafeOffer(queue, Take.fail(error))
+      else queue.fail(error)
     }
 
     const socket = yield* Effect.acquireRelease(
@@ -103,7 +102,7 @@ export const open = (
             fail(event.left)
             socket.terminate()
           } else if (event.right !== null) {
-            Queue.unsafeOffer(queue, Take.of(event.right))
+            queue.offer(event.right)
           }
         })
         socket.on("close", (code, reason) => {
@@ -111,7 +110,7 @@ export const open = (
           phase = "closed"
           if (failure === null) {
             if (was === "releasing" || (was === "finishing" && (code === 1000 || code === 1005))) {
-              Queue.unsafeOffer(queue, Take.end)
+              queue.end()
             } else {
               const said = closeReason(reason.toString())
               fail(
@@ -189,7 +188,7 @@ export const open = (
           lastSentAt = clock.unsafeCurrentTimeMillis()
           return Effect.void
         }),
-      events: TakeStream.fromQueue(queue),
+      events: queue.stream,
       finish: Effect.suspend(() => {
         if (phase === "open") {
           phase = "finishing"
