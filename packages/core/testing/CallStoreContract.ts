@@ -117,6 +117,47 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
   })
 
   describe("live call transcript fragments", () => {
+    it.effect(
+      "appendWhileLive appends to a run that is not final, the organization's, and to nothing else",
+      () =>
+        Effect.gen(function* () {
+          const fragments = yield* CallFragmentStore
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const other = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id)
+          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          const said = (text: string, seconds: number) => ({
+            role: "user" as const,
+            text,
+            timestamp: at(seconds)
+          })
+          const held = yield* fragments.appendWhileLive(org.id, run.workflow_run_id, [
+            said("one", 1),
+            said("two", 1)
+          ])
+          expect(Option.map(held, (r) => r.workflow_run_id)).toEqual(Option.some(run.workflow_run_id))
+          yield* fragments.appendWhileLive(org.id, run.workflow_run_id, [said("three", 2)])
+          expect((yield* fragments.list(org.id, run.workflow_run_id)).map((f) => f.text)).toEqual([
+            "one",
+            "two",
+            "three"
+          ])
+          expect(Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id)).fragments_kept).toBe(true)
+          // another organization's key: nothing appended anywhere
+          expect(
+            yield* fragments.appendWhileLive(other.id, run.workflow_run_id, [said("theirs", 3)])
+          ).toEqual(Option.none())
+          expect(yield* fragments.list(other.id, run.workflow_run_id)).toEqual([])
+          // a final run takes no more
+          yield* runs.update(org.id, run.workflow_run_id, { status: "completed" })
+          expect(yield* fragments.appendWhileLive(org.id, run.workflow_run_id, [said("late", 4)])).toEqual(
+            Option.none()
+          )
+          expect(yield* fragments.list(org.id, run.workflow_run_id)).toHaveLength(3)
+        })
+    )
+
     it.effect("keeps every appended fragment in order, per run and organization, until cleared", () =>
       Effect.gen(function* () {
         const fragments = yield* CallFragmentStore

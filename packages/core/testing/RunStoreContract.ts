@@ -13,6 +13,45 @@ import { page, at } from "./ContractFixtures.js"
 /** The storage contract for runs, as tenants list them and as housekeeping finds them; `storeContract` runs it against every adapter. */
 export const runStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
   describe("runs", () => {
+    it.effect("a log line is added while the run is not final, and to nothing else", () =>
+      Effect.gen(function* () {
+        const runs = yield* RunStore
+        const org = yield* Fixtures.organization()
+        const other = yield* Fixtures.organization()
+        const { agent } = yield* Fixtures.agent(org.id)
+        const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+        const line = (message: string, seconds: number) => ({
+          timestamp: at(seconds),
+          level: "info" as const,
+          message
+        })
+        const first = yield* runs.appendLogWhileLive(org.id, run.workflow_run_id, line("Connected", 1))
+        expect(Option.map(first, (r) => r.logs)).toEqual(Option.some([line("Connected", 1)]))
+        const second = yield* runs.appendLogWhileLive(org.id, run.workflow_run_id, line("Turn 1 latency", 2))
+        expect(Option.map(second, (r) => r.logs.map((l) => l.message))).toEqual(
+          Option.some(["Connected", "Turn 1 latency"])
+        )
+        // another organization's key finds nothing and writes nothing; a run that does not exist neither
+        expect(yield* runs.appendLogWhileLive(other.id, run.workflow_run_id, line("Theirs", 3))).toEqual(
+          Option.none()
+        )
+        // a final run takes no more lines; `initialized` (a record-only run, a chat) is not final
+        yield* runs.update(org.id, run.workflow_run_id, { status: "completed" })
+        expect(yield* runs.appendLogWhileLive(org.id, run.workflow_run_id, line("Late", 4))).toEqual(
+          Option.none()
+        )
+        const stored = Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))
+        expect(stored.logs.map((l) => l.message)).toEqual(["Connected", "Turn 1 latency"])
+        const chat = yield* runs.insert(
+          Fixtures.newRun(org.id, agent.id, { mode: "chat", status: "initialized" }),
+          at(0)
+        )
+        expect(
+          Option.isSome(yield* runs.appendLogWhileLive(org.id, chat.workflow_run_id, line("Hi", 5)))
+        ).toBe(true)
+      })
+    )
+
     it.effect("stores, filters, updates and erases runs within the organization", () =>
       Effect.gen(function* () {
         const runs = yield* RunStore

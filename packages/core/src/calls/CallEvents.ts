@@ -23,6 +23,7 @@ import * as CallEndWrites from "./CallEndWrites.js"
 import * as CallProgress from "./CallProgress.js"
 import * as WavFile from "./WavFile.js"
 import * as BatchedWrites from "../writes/BatchedWrites.js"
+import * as LiveRunWrites from "./LiveRunWrites.js"
 
 import type { EndStatus } from "./CallEnd.js"
 import * as OperationSpans from "../observability/OperationSpans.js"
@@ -196,8 +197,24 @@ export const make = Effect.gen(function* () {
       }
     })
 
+  const whileLive = LiveRunWrites.make(runStore, fragments)
+
   /** One event in a transaction of its own (or the caller's, when it holds a turn): events of one call never interleave. */
   const reportAlone = (organizationId: OrganizationId, runId: RunId, event: CallEvent) =>
+    event.type === "fragment" || event.type === "log"
+      ? inTurn(
+          Effect.flatMap(
+            whileLive(organizationId, runId, event),
+            Option.match({
+              onSome: (run) => Effect.succeed(applied(run)),
+              onNone: () => decided(organizationId, runId, event)
+            })
+          )
+        )
+      : decided(organizationId, runId, event)
+
+  /** One event, decided on the run read and held in a transaction. */
+  const decided = (organizationId: OrganizationId, runId: RunId, event: CallEvent) =>
     transactions
       .run(
         Effect.gen(function* () {

@@ -1,5 +1,6 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { OrganizationId } from "../organizations/Organization.js"
+import type { Run } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
 import type { TranscriptFragment } from "../transcripts/Transcript.js"
 
@@ -21,6 +22,17 @@ export class CallFragmentStore extends Context.Tag("@voice-agent-platform/core/C
       runId: RunId,
       fragments: ReadonlyArray<TranscriptFragment>
     ) => Effect.Effect<void>
+    /**
+     * `append`, only while the run is not final (`isFinal`), the run held as `RunStore.findForUpdate`
+     * holds it, in one step (a live call's fragment: one statement, not a transaction's four; a call's end,
+     * which reads the fragments while it holds the run, never misses one). Answers the run as it was read;
+     * none, appending nothing, when the organization has no such run or it is final.
+     */
+    readonly appendWhileLive: (
+      organizationId: OrganizationId,
+      runId: RunId,
+      fragments: ReadonlyArray<TranscriptFragment>
+    ) => Effect.Effect<Option.Option<Run>>
     /** The run's fragments in the order they were appended (none when there are none). */
     readonly list: (
       organizationId: OrganizationId,

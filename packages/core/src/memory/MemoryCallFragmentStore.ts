@@ -1,7 +1,7 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { CallFragmentStore } from "../calls/CallFragmentStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
-import type { Run } from "../runs/Run.js"
+import { isFinal, type Run } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
 import type { TranscriptFragment } from "../transcripts/Transcript.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
@@ -20,21 +20,33 @@ export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabase> = Laye
     const rows = db.table<RunId, LiveTranscript>("call_fragments")
     // the runs `MemoryRunStore` keeps: an append marks its run (`Run.fragments_kept`)
     const runs = db.table<RunId, Run>("runs")
+    const append = (
+      organizationId: OrganizationId,
+      runId: RunId,
+      fragments: ReadonlyArray<TranscriptFragment>
+    ) => {
+      if (fragments.length === 0) return
+      const row = rows.get(runId)
+      // Run ids are global: another organization's row under the id is never touched.
+      if (row !== undefined && row.organization_id !== organizationId) return
+      rows.set(runId, {
+        organization_id: organizationId,
+        fragments: [...(row?.fragments ?? []), ...fragments]
+      })
+      const run = runs.get(runId)
+      if (run !== undefined && run.organization_id === organizationId && !run.fragments_kept) {
+        runs.set(runId, { ...run, fragments_kept: true })
+      }
+    }
     return {
       append: (organizationId, runId, fragments) =>
+        db.atomically(() => append(organizationId, runId, fragments)),
+      appendWhileLive: (organizationId, runId, fragments) =>
         db.atomically(() => {
-          if (fragments.length === 0) return
-          const row = rows.get(runId)
-          // Run ids are global: another organization's row under the id is never touched.
-          if (row !== undefined && row.organization_id !== organizationId) return
-          rows.set(runId, {
-            organization_id: organizationId,
-            fragments: [...(row?.fragments ?? []), ...fragments]
-          })
-          const run = runs.get(runId)
-          if (run !== undefined && run.organization_id === organizationId && !run.fragments_kept) {
-            runs.set(runId, { ...run, fragments_kept: true })
-          }
+          const run = ownedBy(organizationId, runs.get(runId))
+          if (run === undefined || isFinal(run.status)) return Option.none()
+          append(organizationId, runId, fragments)
+          return Option.some(run)
         }),
       list: (organizationId, runId) =>
         db.atomically(() => ownedBy(organizationId, rows.get(runId))?.fragments ?? []),

@@ -4,7 +4,7 @@ import type { Agent } from "../agents/Agent.js"
 import type { AgentId } from "../agents/AgentIds.js"
 import * as Page from "../pagination/Page.js"
 import type { Run, RunListing } from "../runs/Run.js"
-import { isLive, matchesFilter, newRunDefaults } from "../runs/Run.js"
+import { isFinal, isLive, matchesFilter, newRunDefaults } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
 import type { EndedRunCursor } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
@@ -128,6 +128,12 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         ),
       update: (organizationId, id, patch) =>
         db.atomically(() => runs.replaceOwn(organizationId, id, (run) => ({ ...run, ...patch }))),
+      appendLogWhileLive: (organizationId, id, entry) =>
+        db.atomically(() =>
+          Option.isSome(Option.filter(runs.findOwn(organizationId, id), (run) => !isFinal(run.status)))
+            ? runs.replaceOwn(organizationId, id, (run) => ({ ...run, logs: [...run.logs, entry] }))
+            : Option.none()
+        ),
       addModelUsage: (organizationId, id, usage, lastActivityAt) =>
         db.atomically(() =>
           runs.replaceOwn(organizationId, id, (run) => ({

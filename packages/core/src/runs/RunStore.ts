@@ -9,6 +9,7 @@ import type {
   newRunDefaults,
   Run,
   RunListing,
+  RunLogEntry,
   RunMode,
   RunStatus,
   RunSummary
@@ -153,6 +154,16 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
       organizationId: OrganizationId,
       id: RunId,
       patch: RunPatch
+    ) => Effect.Effect<Option.Option<Run>>
+    /**
+     * Adds a line to the run's logs unless the run is final (`isFinal`), held as `findForUpdate` holds it,
+     * in one step (a live call's log line: one statement, not a transaction's four). Answers the run as
+     * written; none, writing nothing, when it does not exist or is final.
+     */
+    readonly appendLogWhileLive: (
+      organizationId: OrganizationId,
+      id: RunId,
+      entry: RunLogEntry
     ) => Effect.Effect<Option.Option<Run>>
     /**
      * Adds a language-model request's tokens to the run's counters (one atomic increment, so concurrent

@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { CallFragmentStore } from "@voice-agent-platform/core/calls/CallFragmentStore.js"
-import { Role } from "@voice-agent-platform/core/transcripts/Transcript.js"
+import { Role, type TranscriptFragment } from "@voice-agent-platform/core/transcripts/Transcript.js"
 import { Effect, Layer, Schema } from "effect"
 import * as Batches from "../storage/Batches.js"
 import * as Rows from "../storage/Rows.js"
+import { notFinal, RunRow } from "../runs/PgRunStore.js"
 
 /** A fragment as its row gives it back (the timestamp comes back as a Date). */
 const FragmentRow = Schema.Struct({ role: Role, text: Schema.String, timestamp: Schema.DateFromSelf })
@@ -17,6 +18,19 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
   CallFragmentStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    /** The fragments as rows `f` (their order in `n`), one jsonb parameter. */
+    const recordsetOf = (fragments: ReadonlyArray<TranscriptFragment>) =>
+      Batches.recordset(
+        sql,
+        fragments.map((fragment, n) => ({
+          n,
+          role: fragment.role,
+          text: fragment.text,
+          timestamp: fragment.timestamp
+        })),
+        "f",
+        'n int, role text, text text, "timestamp" timestamptz'
+      )
     return {
       append: (organizationId, runId, fragments) =>
         fragments.length === 0
@@ -27,21 +41,27 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
             Rows.execute(sql`
               INSERT INTO call_fragments (organization_id, run_id, role, text, "timestamp")
               SELECT ${organizationId}::int8, ${runId}::int8, f.role, f.text, f."timestamp"
-              FROM ${Batches.recordset(
-                sql,
-                fragments.map((fragment, n) => ({
-                  n,
-                  role: fragment.role,
-                  text: fragment.text,
-                  timestamp: fragment.timestamp
-                })),
-                "f",
-                'n int, role text, text text, "timestamp" timestamptz'
-              )}
+              FROM ${recordsetOf(fragments)}
               WHERE NOT EXISTS (
                 SELECT 1 FROM call_fragments WHERE run_id = ${runId} AND organization_id <> ${organizationId}
               )
               ORDER BY f.n`),
+      // One statement: the run is locked (and its status checked again once it is) before the fragments are
+      // inserted, so a call's end, which reads the fragments while it holds the run, never misses one. The
+      // run is the organization's, so no other organization's fragments can be under its id.
+      appendWhileLive: (organizationId, runId, fragments) =>
+        Rows.first(RunRow)(sql`
+          WITH held AS (
+            SELECT * FROM runs
+            WHERE organization_id = ${organizationId} AND workflow_run_id = ${runId} AND ${sql.unsafe(notFinal)}
+            FOR UPDATE
+          ), appended AS (
+            INSERT INTO call_fragments (organization_id, run_id, role, text, "timestamp")
+            SELECT held.organization_id, held.workflow_run_id, f.role, f.text, f."timestamp"
+            FROM held, ${recordsetOf(fragments)}
+            ORDER BY f.n
+          )
+          SELECT * FROM held`),
       list: (organizationId, runId) =>
         Rows.all(FragmentRow)(sql`
           SELECT role, text, "timestamp" FROM call_fragments

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import type { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
 import {
+  finalStatuses,
   IntegrationDelivery,
   newRunDefaults,
   Run,
@@ -28,7 +29,7 @@ import {
  * A run as stored. Logs, SMS and integration deliveries are jsonb, where their instants are ISO strings:
  * they are read back as Dates.
  */
-const RunRow = Schema.Struct({
+export const RunRow = Schema.Struct({
   ...Run.fields,
   logs: Schema.Array(Schema.Struct({ ...RunLogEntry.fields, timestamp: Schema.Date })),
   sms: Schema.Array(Schema.Struct({ ...SmsMessage.fields, sent_at: Schema.Date })),
@@ -69,6 +70,8 @@ const newRow = (run: NewRun, now: Date) => columns({ ...run, ...newRunDefaults, 
 const endedWithFiles =
   "ended_at IS NOT NULL AND (files ->> 'recording' IS NOT NULL OR files ->> 'transcript' IS NOT NULL)"
 const live = "status IN ('queued', 'ringing', 'in_progress')"
+/** A run not final (`isFinal`): its events may still be written. */
+export const notFinal = `status NOT IN (${finalStatuses.map((status) => `'${status}'`).join(", ")})`
 const chatInProgress = "mode = 'chat' AND status IN ('initialized', 'in_progress')"
 
 /**
@@ -222,6 +225,13 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
               UPDATE runs SET ${sets}
               WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} RETURNING *`)
       },
+      // One statement: the row is locked and its status checked again once it is, so a call's end that
+      // held the run first leaves nothing to append to.
+      appendLogWhileLive: (organizationId, id, entry) =>
+        one(sql`
+          UPDATE runs SET logs = runs.logs || ${JSON.stringify([entry])}::jsonb
+          WHERE organization_id = ${organizationId} AND workflow_run_id = ${id} AND ${sql.unsafe(notFinal)}
+          RETURNING *`),
       // One statement: concurrent requests of a run each add to the row as it is when they get its lock.
       addModelUsage: (organizationId, id, usage, lastActivityAt) =>
         one(sql`
