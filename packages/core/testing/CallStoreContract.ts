@@ -8,6 +8,17 @@ import { RunStore } from "../src/runs/RunStore.js"
 import * as Fixtures from "./Fixtures.js"
 import { at } from "./ContractFixtures.js"
 
+/** The stores, an organization's run (phone, queued) of one of its agents, and another organization. */
+const aRunAndAnotherOrganization = Effect.gen(function* () {
+  const fragments = yield* CallFragmentStore
+  const runs = yield* RunStore
+  const org = yield* Fixtures.organization()
+  const other = yield* Fixtures.organization()
+  const { agent } = yield* Fixtures.agent(org.id)
+  const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+  return { fragments, runs, org, other, agent, run }
+})
+
 /** The storage contract for live calls' outbound channels and transcript fragments; `storeContract` runs it against every adapter. */
 export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
   describe("outbound channels", () => {
@@ -121,12 +132,7 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
       "appendWhileLive appends to a run that is not final, the organization's, and to nothing else",
       () =>
         Effect.gen(function* () {
-          const fragments = yield* CallFragmentStore
-          const runs = yield* RunStore
-          const org = yield* Fixtures.organization()
-          const other = yield* Fixtures.organization()
-          const { agent } = yield* Fixtures.agent(org.id)
-          const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+          const { fragments, runs, org, other, run } = yield* aRunAndAnotherOrganization
           const said = (text: string, seconds: number) => ({
             role: "user" as const,
             text,
@@ -160,12 +166,7 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
 
     it.effect("keeps every appended fragment in order, per run and organization, until cleared", () =>
       Effect.gen(function* () {
-        const fragments = yield* CallFragmentStore
-        const runs = yield* RunStore
-        const org = yield* Fixtures.organization()
-        const other = yield* Fixtures.organization()
-        const { agent } = yield* Fixtures.agent(org.id)
-        const run = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
+        const { fragments, runs, org, other, agent, run } = yield* aRunAndAnotherOrganization
         const second = yield* runs.insert(Fixtures.newRun(org.id, agent.id), at(0))
         expect(yield* fragments.list(org.id, run.workflow_run_id)).toEqual([])
         const said = [
