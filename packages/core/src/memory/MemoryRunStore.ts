@@ -130,9 +130,11 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         db.atomically(() => runs.replaceOwn(organizationId, id, (run) => ({ ...run, ...patch }))),
       appendLogWhileLive: (organizationId, id, entry) =>
         db.atomically(() =>
-          Option.isSome(Option.filter(runs.findOwn(organizationId, id), (run) => !isFinal(run.status)))
-            ? runs.replaceOwn(organizationId, id, (run) => ({ ...run, logs: [...run.logs, entry] }))
-            : Option.none()
+          Option.flatMap(runs.findOwn(organizationId, id), (run) =>
+            isFinal(run.status)
+              ? Option.none()
+              : runs.replaceOwn(organizationId, id, () => ({ ...run, logs: [...run.logs, entry] }))
+          )
         ),
       addModelUsage: (organizationId, id, usage, lastActivityAt) =>
         db.atomically(() =>
