@@ -9,6 +9,7 @@ import { observed } from "@voice-agent-platform/core/language-model/ModelObserva
 import { storable } from "@voice-agent-platform/core/language-model/StorableReplies.js"
 import * as ModelReplies from "@voice-agent-platform/core/language-model/ModelReplies.js"
 import { decodeText } from "@voice-agent-platform/core/language-model/StructuredOutput.js"
+import * as ScopedStream from "@voice-agent-platform/core/streams/ScopedStream.js"
 import {
   Chunk,
   Config,
@@ -166,7 +167,7 @@ export const make = (options: Options = {}): Effect.Effect<LanguageModel["Type"]
     // the deadline is one timer aborting the exchange (ModelTransport.post), not a race around the stream
     const stream = (asked: ModelRequest): Stream.Stream<ModelEvent, LanguageModelError> => {
       const request = allowedModel(asked)
-      return Stream.unwrapScoped(
+      return ScopedStream.unwrapScoped(
         Effect.map(
           ModelTransport.post(
             endpoint,

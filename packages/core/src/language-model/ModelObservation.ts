@@ -1,4 +1,5 @@
-import { Cause, Effect, Exit, FiberId, Metric, Option, Stream } from "effect"
+import { Cause, Channel, Effect, Exit, FiberId, Metric, Option, Stream } from "effect"
+import * as OperationSpans from "../observability/OperationSpans.js"
 import type { FinishReason, LanguageModel, TokenUsage } from "./LanguageModel.js"
 import type { LanguageModelError } from "./LanguageModelErrors.js"
 
@@ -112,37 +113,58 @@ export const observed = (service: Service, options: { readonly defaultModel: str
     },
     stream: (request) => {
       const model = request.model ?? options.defaultModel
-      return Stream.suspend(() => {
-        // a stream may also end because its consumer stopped pulling: that is `canceled`
-        let settled = false
-        const once = (exit: Exit.Exit<unknown, LanguageModelError>) =>
-          Effect.suspend(() => {
-            if (settled) return Effect.void
-            settled = true
-            return settle("stream", model)(exit)
-          })
-        return service.stream(request).pipe(
-          // per chunk, not per event: most events (text) record nothing, and an effect per event through
-          // the stream's machinery cost more than the events' own handling
-          Stream.mapChunksEffect((chunk) => {
-            let record: Effect.Effect<void> | undefined
-            for (const event of chunk) {
-              const recorded =
-                event._tag === "Usage"
-                  ? recordUsage(event.usage)
-                  : event._tag === "Finish"
-                    ? recordFinish(event.reason)
-                    : undefined
-              if (recorded !== undefined)
-                record = record === undefined ? recorded : Effect.zipRight(record, recorded)
-            }
-            return record === undefined ? Effect.succeed(chunk) : Effect.as(record, chunk)
-          }),
-          Stream.tapErrorCause((cause) => once(Exit.failCause(cause))),
-          Stream.concat(Stream.execute(Effect.suspend(() => once(Exit.void)))),
-          Stream.ensuring(Effect.suspend(() => once(Exit.failCause(Cause.interrupt(FiberId.none)))))
+      // One stage a network read: usage and finish read per chunk without an effect, and the span made
+      // once and annotated directly, not provided around the stream (`Stream.withSpan` switches the
+      // context on every element, which cost more than the rest of the observation). The outcome is
+      // settled once, as the stream is released: `ok` when its end was reached, else how it failed, or
+      // `canceled` when its consumer stopped pulling or was interrupted.
+      const begin = Effect.map(
+        OperationSpans.makeSpan("LanguageModel.stream", { ...spanOptions, attributes: attributes(model) }),
+        (span) => ({ span, ended: false, prompt: 0, completion: 0 })
+      )
+      return Stream.fromChannel(
+        Channel.acquireUseRelease(
+          begin,
+          (state) =>
+            Channel.zipLeft(
+              Stream.toChannel(
+                Stream.mapChunks(service.stream(request), (chunk) => {
+                  for (const event of chunk) {
+                    if (event._tag === "Usage") {
+                      state.prompt += event.usage.prompt_tokens
+                      state.completion += event.usage.completion_tokens
+                      state.span?.attribute("llm.prompt_tokens", event.usage.prompt_tokens)
+                      state.span?.attribute("llm.completion_tokens", event.usage.completion_tokens)
+                    } else if (event._tag === "Finish")
+                      state.span?.attribute("llm.finish_reason", event.reason)
+                  }
+                  return chunk
+                })
+              ),
+              Channel.fromEffect(Effect.sync(() => (state.ended = true)))
+            ),
+          ({ completion, ended, prompt, span }, exit) => {
+            const outcome: Exit.Exit<unknown, LanguageModelError> = Exit.isFailure(exit)
+              ? (exit as Exit.Exit<never, LanguageModelError>)
+              : ended
+                ? Exit.void
+                : Exit.failCause(Cause.interrupt(FiberId.none))
+            const settling = Effect.zipRight(
+              prompt === 0 && completion === 0
+                ? Effect.void
+                : Effect.zipRight(
+                    Metric.incrementBy(promptTokens, prompt),
+                    Metric.incrementBy(completionTokens, completion)
+                  ),
+              settle("stream", model)(outcome)
+            )
+            return Effect.zipRight(
+              span === undefined ? settling : Effect.withParentSpan(settling, span),
+              OperationSpans.endSpan(span, exit)
+            )
+          }
         )
-      }).pipe(Stream.withSpan("LanguageModel.stream", { ...spanOptions, attributes: attributes(model) }))
+      )
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Effect, Stream } from "effect"
+import { Chunk, Effect, Stream } from "effect"
 import * as StorableText from "../text/StorableText.js"
 import type { LanguageModel, ModelEvent, ModelReply, ToolCall } from "./LanguageModel.js"
 
@@ -20,29 +20,33 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 /**
  * A stream's events cleaned: a delta ending in the first half of a surrogate pair keeps it back for the
  * next delta (a pair cut between two deltas is one character, not two halves), and gives it up, cleaned,
- * before the first event that is not text.
+ * before the first event that is not text. One stage a chunk (the half held between chunks in the
+ * stream's own state), not a stage to hold and another to flatten: every network read of a streamed reply
+ * passes it.
  */
 const events = <E>(stream: Stream.Stream<ModelEvent, E>) =>
-  stream.pipe(
-    Stream.mapAccum("", (held, modelEvent): readonly [string, ReadonlyArray<ModelEvent>] => {
-      if (modelEvent._tag === "TextDelta") {
-        const text = held + modelEvent.text
-        const keep = text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1)) ? 1 : 0
-        const ready = StorableText.clean(text.slice(0, text.length - keep))
-        return [text.slice(text.length - keep), ready === "" ? [] : [{ _tag: "TextDelta", text: ready }]]
-      }
-      const flushed: ReadonlyArray<ModelEvent> =
-        held === "" ? [] : [{ _tag: "TextDelta", text: StorableText.clean(held) }]
-      return [
-        "",
-        [
-          ...flushed,
+  Stream.suspend(() => {
+    let held = ""
+    return Stream.mapChunks(stream, (chunk) => {
+      const ready: Array<ModelEvent> = []
+      for (const modelEvent of chunk) {
+        if (modelEvent._tag === "TextDelta") {
+          const text = held + modelEvent.text
+          const keep = text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1)) ? 1 : 0
+          const cleaned = StorableText.clean(text.slice(0, text.length - keep))
+          held = text.slice(text.length - keep)
+          if (cleaned !== "") ready.push({ _tag: "TextDelta", text: cleaned })
+          continue
+        }
+        if (held !== "") ready.push({ _tag: "TextDelta", text: StorableText.clean(held) })
+        held = ""
+        ready.push(
           modelEvent._tag === "ToolCall" ? { _tag: "ToolCall", call: call(modelEvent.call) } : modelEvent
-        ]
-      ]
-    }),
-    Stream.mapConcat((ready) => ready)
-  )
+        )
+      }
+      return Chunk.unsafeFromArray(ready)
+    })
+  })
 
 const reply = (modelReply: ModelReply): ModelReply => ({
   ...modelReply,

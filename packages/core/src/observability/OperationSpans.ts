@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, FiberRef, Tracer } from "effect"
+import { Cause, Clock, Context, Effect, type Exit, FiberRef, Tracer } from "effect"
 import { isGeneratorFunction } from "effect/Utils"
 
 /**
@@ -116,3 +116,27 @@ export const currentSpan: Effect.Effect<Tracer.Span | undefined> = Effect.withFi
   const span = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
   return Effect.succeed(span._tag === "Some" && span.value._tag === "Span" ? span.value : undefined)
 })
+
+/**
+ * A span begun now while tracing is on (`Effect.makeSpan`: a child of the current span), else undefined;
+ * `endSpan` ends it. For a span annotated through itself rather than run inside (a stream's life: run
+ * inside `Stream.withSpan`, every element switches the context there and back).
+ */
+export const makeSpan = (
+  name: string,
+  options?: Tracer.SpanOptions
+): Effect.Effect<Tracer.Span | undefined> =>
+  Effect.withFiberRuntime((fiber) =>
+    fiber.getFiberRef(FiberRef.currentTracerEnabled)
+      ? Effect.makeSpan(name, options)
+      : Effect.succeed(undefined)
+  )
+
+/** Ends a span of `makeSpan` (if there is one) with `exit`, now. */
+export const endSpan = (
+  span: Tracer.Span | undefined,
+  exit: Exit.Exit<unknown, unknown>
+): Effect.Effect<void> =>
+  span === undefined
+    ? Effect.void
+    : Effect.flatMap(Clock.currentTimeNanos, (now) => Effect.sync(() => span.end(now, exit)))

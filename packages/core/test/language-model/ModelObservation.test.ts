@@ -92,4 +92,30 @@ describe("ModelObservation.observed", () => {
       expect(yield* count("observed-b", "ok")).toBe(0)
     })
   )
+
+  it.effect(
+    "counts a stream that fails after some text by its error, once, with the tokens it reported",
+    () =>
+      Effect.gen(function* () {
+        const { recording, spans } = yield* recordingTracer
+        const failing: LanguageModel["Type"] = {
+          ...scripted("observed-c", false),
+          stream: () =>
+            Stream.concat(
+              Stream.fromIterable(events.slice(0, 3)),
+              Stream.fail(new ModelUnavailable({ reason: "connection reset" }))
+            )
+        }
+        const model = ModelObservation.observed(failing, { defaultModel: "m" })
+        const error = yield* Effect.flip(Stream.runDrain(model.stream({ messages: [] })).pipe(recording))
+        expect(error._tag).toBe("ModelUnavailable")
+        expect(yield* count("observed-c", "unavailable")).toBe(1)
+        expect(yield* count("observed-c", "ok")).toBe(0)
+        expect(yield* count("observed-c", "canceled")).toBe(0)
+        expect(yield* tokens("observed-c", "prompt")).toBe(7)
+        expect(spans.map((span) => [span.name, span.attributes.get("llm.prompt_tokens")])).toEqual([
+          ["LanguageModel.stream", 7]
+        ])
+      })
+  )
 })

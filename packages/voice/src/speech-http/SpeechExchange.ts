@@ -4,6 +4,7 @@ import {
   SpeechUnavailable,
   type TextToSpeechError
 } from "@voice-agent-platform/core/voice/TextToSpeechErrors.js"
+import * as ScopedStream from "@voice-agent-platform/core/streams/ScopedStream.js"
 import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
 import * as SpeechAnswers from "./SpeechAnswers.js"
@@ -54,7 +55,7 @@ const withCode = (error: unknown) => {
 
 /** The audio of one synthesis, chunk by chunk as it arrives. */
 export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpeechError> =>
-  Stream.unwrapScoped(
+  ScopedStream.unwrapScoped(
     Effect.gen(function* () {
       let expired: SpeechDeadline | null = null
       let firstByte: ReturnType<typeof setTimeout> | undefined
