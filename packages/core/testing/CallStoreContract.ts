@@ -166,6 +166,52 @@ export const callStoreContract = (it: Vitest.MethodsNonLive<Stores>) => {
         })
     )
 
+    it.effect(
+      "appendWhileLive with model usage adds the tokens and the last activity in the same step, and answers the run as written",
+      () =>
+        Effect.gen(function* () {
+          const { fragments, runs, org, other, run } = yield* aRunAndAnotherOrganization
+          const turn = [
+            { role: "user" as const, text: "hello", timestamp: at(1) },
+            { role: "assistant" as const, text: "hi", timestamp: at(2) }
+          ]
+          const usage = { prompt_tokens: 12, completion_tokens: 5 }
+          const written = Option.getOrThrow(
+            yield* fragments.appendWhileLive(org.id, run.workflow_run_id, turn, {
+              usage,
+              lastActivityAt: at(2)
+            })
+          )
+          expect([written.model_prompt_tokens, written.model_completion_tokens]).toEqual([12, 5])
+          expect(written.last_activity_at).toEqual(at(2))
+          yield* fragments.appendWhileLive(org.id, run.workflow_run_id, [{ ...turn[0]!, timestamp: at(3) }], {
+            usage,
+            lastActivityAt: at(3)
+          })
+          const stored = Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))
+          expect([stored.model_prompt_tokens, stored.model_completion_tokens]).toEqual([24, 10])
+          expect([stored.last_activity_at, stored.fragments_kept]).toEqual([at(3), true])
+          expect(yield* fragments.list(org.id, run.workflow_run_id)).toHaveLength(3)
+          // another organization's key, and a final run: nothing written, tokens included
+          expect(
+            yield* fragments.appendWhileLive(other.id, run.workflow_run_id, turn, {
+              usage,
+              lastActivityAt: at(4)
+            })
+          ).toEqual(Option.none())
+          yield* runs.update(org.id, run.workflow_run_id, { status: "completed" })
+          expect(
+            yield* fragments.appendWhileLive(org.id, run.workflow_run_id, turn, {
+              usage,
+              lastActivityAt: at(5)
+            })
+          ).toEqual(Option.none())
+          const after = Option.getOrThrow(yield* runs.find(org.id, run.workflow_run_id))
+          expect([after.model_prompt_tokens, after.last_activity_at]).toEqual([24, at(3)])
+          expect(yield* fragments.list(org.id, run.workflow_run_id)).toHaveLength(3)
+        })
+    )
+
     it.effect("keeps every appended fragment in order, per run and organization, until cleared", () =>
       Effect.gen(function* () {
         const { fragments, runs, org, other, agent, run } = yield* aRunAndAnotherOrganization

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { TokenUsage } from "../language-model/LanguageModel.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Run } from "../runs/Run.js"
 import type { RunId } from "../runs/RunId.js"
@@ -25,13 +26,17 @@ export class CallFragmentStore extends Context.Tag("@voice-agent-platform/core/C
     /**
      * `append`, only while the run is not final (`isFinal`), the run held as `RunStore.findForUpdate`
      * holds it, in one step (a live call's fragment: one statement, not a transaction's four; a call's end,
-     * which reads the fragments while it holds the run, never misses one). Answers the run as it was read;
-     * none, appending nothing, when the organization has no such run or it is final.
+     * which reads the fragments while it holds the run, never misses one). With `modelUsage`, the same step
+     * adds the tokens to the run's and sets its last activity (`RunStore.addModelUsage`: a chat turn's
+     * message, reply and tokens are one statement, not a transaction's five). Answers the run as it was
+     * read, or as written with `modelUsage`; none, writing nothing, when the organization has no such run
+     * or it is final.
      */
     readonly appendWhileLive: (
       organizationId: OrganizationId,
       runId: RunId,
-      fragments: ReadonlyArray<TranscriptFragment>
+      fragments: ReadonlyArray<TranscriptFragment>,
+      modelUsage?: { readonly usage: TokenUsage; readonly lastActivityAt: Date }
     ) => Effect.Effect<Option.Option<Run>>
     /** The run's fragments in the order they were appended (none when there are none). */
     readonly list: (

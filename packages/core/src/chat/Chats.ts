@@ -144,12 +144,40 @@ export const make = Effect.gen(function* () {
     events.report(run.organization_id, run.workflow_run_id, event).pipe(Effect.orDie)
 
   /**
-   * Keeps a complete reply, in one transaction (holding the events' turn): the start when the chat had not
-   * started, the opening, the user's message and the reply (one event report holding the run once), the
-   * tokens with the last activity (one write), and the end when the reply ends the chat. Answers the run
-   * as it then is.
+   * Keeps a complete reply (holding the events' turn). The usual one, a reply in a chat under way that
+   * does not end it: the user's message, the reply, the tokens and the last activity in one step of the
+   * store (`CallFragmentStore.appendWhileLive`). Otherwise, or when that finds the run final, in one
+   * transaction: the start when the chat had not started, the opening, the message and the reply (one
+   * event report holding the run once), the tokens with the last activity (one write), and the end when
+   * the reply ends the chat. Answers the run as it then is.
    */
   const keep = (
+    run: Run,
+    said: ReadonlyArray<TranscriptFragment>,
+    usage: TokenUsage,
+    end: {
+      readonly status: Extract<RunStatus, "completed">
+      readonly kept: ReadonlyArray<TranscriptFragment>
+    } | null,
+    now: number
+  ) =>
+    run.status === "initialized" || end !== null
+      ? keepInTransaction(run, said, usage, end, now)
+      : events.inTurn(
+          Effect.flatMap(
+            fragments.appendWhileLive(run.organization_id, run.workflow_run_id, said, {
+              usage,
+              lastActivityAt: new Date(now)
+            }),
+            Option.match({
+              onSome: Effect.succeed,
+              // gone final meanwhile: the whole path says how (a defect here, as turns are held)
+              onNone: () => keepInTransaction(run, said, usage, end, now)
+            })
+          )
+        )
+
+  const keepInTransaction = (
     run: Run,
     said: ReadonlyArray<TranscriptFragment>,
     usage: TokenUsage,

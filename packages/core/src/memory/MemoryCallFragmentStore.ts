@@ -41,12 +41,21 @@ export const layer: Layer.Layer<CallFragmentStore, never, MemoryDatabase> = Laye
     return {
       append: (organizationId, runId, fragments) =>
         db.atomically(() => append(organizationId, runId, fragments)),
-      appendWhileLive: (organizationId, runId, fragments) =>
+      appendWhileLive: (organizationId, runId, fragments, modelUsage) =>
         db.atomically(() => {
           const run = ownedBy(organizationId, runs.get(runId))
           if (run === undefined || isFinal(run.status)) return Option.none()
           append(organizationId, runId, fragments)
-          return Option.some(run)
+          if (modelUsage === undefined) return Option.some(run)
+          const marked = runs.get(runId)!
+          const counted: Run = {
+            ...marked,
+            model_prompt_tokens: marked.model_prompt_tokens + modelUsage.usage.prompt_tokens,
+            model_completion_tokens: marked.model_completion_tokens + modelUsage.usage.completion_tokens,
+            last_activity_at: modelUsage.lastActivityAt
+          }
+          runs.set(runId, counted)
+          return Option.some(counted)
         }),
       list: (organizationId, runId) =>
         db.atomically(() => ownedBy(organizationId, rows.get(runId))?.fragments ?? []),

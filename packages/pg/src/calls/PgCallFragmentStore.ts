@@ -48,8 +48,10 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
               ORDER BY f.n`),
       // One statement: the run is locked (and its status checked again once it is) before the fragments are
       // inserted, so a call's end, which reads the fragments while it holds the run, never misses one. The
-      // run is the organization's, so no other organization's fragments can be under its id.
-      appendWhileLive: (organizationId, runId, fragments) =>
+      // run is the organization's, so no other organization's fragments can be under its id. With model
+      // usage, the same statement adds it to the run it holds and answers the run as written (the fragments'
+      // trigger, which marks the run, runs after the statement).
+      appendWhileLive: (organizationId, runId, fragments, modelUsage) =>
         Rows.first(RunRow)(sql`
           WITH held AS (
             SELECT * FROM runs
@@ -60,8 +62,21 @@ export const layer: Layer.Layer<CallFragmentStore, never, SqlClient.SqlClient> =
             SELECT held.organization_id, held.workflow_run_id, f.role, f.text, f."timestamp"
             FROM held, ${recordsetOf(fragments)}
             ORDER BY f.n
+          )${
+            modelUsage === undefined
+              ? sql`
+          SELECT * FROM held`
+              : sql`, counted AS (
+            UPDATE runs SET
+              model_prompt_tokens = runs.model_prompt_tokens + ${modelUsage.usage.prompt_tokens},
+              model_completion_tokens = runs.model_completion_tokens + ${modelUsage.usage.completion_tokens},
+              last_activity_at = ${modelUsage.lastActivityAt}
+            FROM held
+            WHERE runs.organization_id = held.organization_id AND runs.workflow_run_id = held.workflow_run_id
+            RETURNING runs.*
           )
-          SELECT * FROM held`),
+          SELECT * FROM counted`
+          }`),
       list: (organizationId, runId) =>
         Rows.all(FragmentRow)(sql`
           SELECT role, text, "timestamp" FROM call_fragments
