@@ -54,6 +54,9 @@ const registry = new WeakMap<object, Registered<unknown, unknown>>()
 /** The compaction threshold: a queue read far behind its producer drops what it read now and then. */
 const compactAfter = 1024
 
+/** The most waiters kept; past it, all are woken (a woken reader that finds nothing waits again). */
+const maxWaiters = 64
+
 export const make = <A, E>(): EventQueue<A, E> => {
   let items: Array<A | undefined> = []
   let head = 0
@@ -86,13 +89,14 @@ export const make = <A, E>(): EventQueue<A, E> => {
       return event
     },
     done: () => (head === items.length ? done : null),
+    // No canceler: an `Effect.async` with one is wrapped in an interruption handler (a mask, a match and
+    // the handler: ~7 operations on every wait, ~400 a call). A reader interrupted while it waits leaves its
+    // waiter here; waking it later does nothing (its wait was already resumed by the interruption), and a
+    // wake clears it. Waiters are few (one reader at a time); should stale ones pile up, they are woken.
     wait: Effect.async<void>((resume) => {
       if (head < items.length || done !== null) return resume(Effect.void)
-      const waiter = () => resume(Effect.void)
-      waiters.push(waiter)
-      return Effect.sync(() => {
-        waiters = waiters.filter((other) => other !== waiter)
-      })
+      if (waiters.length >= maxWaiters) wake()
+      waiters.push(() => resume(Effect.void))
     })
   }
   return {

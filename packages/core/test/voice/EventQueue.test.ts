@@ -70,6 +70,27 @@ describe("EventQueue", () => {
     })
   )
 
+  it.effect("readers interrupted while they wait, one after another, leave a queue that still delivers", () =>
+    Effect.gen(function* () {
+      const queue = EventQueue.make<number, string>()
+      // more than the waiters kept at once: the stale ones are woken, harmlessly
+      for (let i = 0; i < 200; i++) {
+        const reader = yield* Effect.fork(EventQueue.runForEach(queue.stream, () => Effect.void))
+        yield* Effect.yieldNow()
+        yield* Fiber.interrupt(reader)
+      }
+      const seen: Array<number> = []
+      const last = yield* Effect.fork(
+        EventQueue.runForEach(queue.stream, (event) => Effect.sync(() => seen.push(event)))
+      )
+      yield* Effect.yieldNow()
+      queue.offer(7)
+      queue.end()
+      yield* Fiber.join(last)
+      expect(seen).toEqual([7])
+    })
+  )
+
   it.effect("a tapped view runs its step before each event's handler, for both ways of reading it", () =>
     Effect.gen(function* () {
       const log: Array<string> = []
