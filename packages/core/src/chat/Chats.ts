@@ -104,6 +104,12 @@ export class Chats extends Context.Tag("@voice-agent-platform/core/Chats")<
   }
 >() {}
 
+/** How a reply ends the chat, when it does: its final status, and what was said before the reply. */
+interface ReplyEnding {
+  readonly status: Extract<RunStatus, "completed">
+  readonly kept: ReadonlyArray<TranscriptFragment>
+}
+
 export const make = Effect.gen(function* () {
   const agents = yield* Agents
   const runs = yield* RunStore
@@ -143,48 +149,12 @@ export const make = Effect.gen(function* () {
   const report = (run: Run, event: CallEvent) =>
     events.report(run.organization_id, run.workflow_run_id, event).pipe(Effect.orDie)
 
-  /**
-   * Keeps a complete reply (holding the events' turn). The usual one, a reply in a chat under way that
-   * does not end it: the user's message, the reply, the tokens and the last activity in one step of the
-   * store (`CallFragmentStore.appendWhileLive`). Otherwise, or when that finds the run final, in one
-   * transaction: the start when the chat had not started, the opening, the message and the reply (one
-   * event report holding the run once), the tokens with the last activity (one write), and the end when
-   * the reply ends the chat. Answers the run as it then is.
-   */
-  const keep = (
-    run: Run,
-    said: ReadonlyArray<TranscriptFragment>,
-    usage: TokenUsage,
-    end: {
-      readonly status: Extract<RunStatus, "completed">
-      readonly kept: ReadonlyArray<TranscriptFragment>
-    } | null,
-    now: number
-  ) =>
-    run.status === "initialized" || end !== null
-      ? keepInTransaction(run, said, usage, end, now)
-      : events.inTurn(
-          Effect.flatMap(
-            fragments.appendWhileLive(run.organization_id, run.workflow_run_id, said, {
-              usage,
-              lastActivityAt: new Date(now)
-            }),
-            Option.match({
-              onSome: Effect.succeed,
-              // gone final meanwhile: the whole path says how (a defect here, as turns are held)
-              onNone: () => keepInTransaction(run, said, usage, end, now)
-            })
-          )
-        )
-
+  /** `keep`'s whole path, in one transaction. */
   const keepInTransaction = (
     run: Run,
     said: ReadonlyArray<TranscriptFragment>,
     usage: TokenUsage,
-    end: {
-      readonly status: Extract<RunStatus, "completed">
-      readonly kept: ReadonlyArray<TranscriptFragment>
-    } | null,
+    end: ReplyEnding | null,
     now: number
   ) =>
     events.inTurn(
@@ -213,6 +183,31 @@ export const make = Effect.gen(function* () {
         })
       )
     )
+
+  /**
+   * Keeps a complete reply (holding the events' turn). The usual one, a reply in a chat under way that
+   * does not end it: the user's message, the reply, the tokens and the last activity in one step of the
+   * store (`CallFragmentStore.appendWhileLive`). Otherwise, or when that finds the run final, in one
+   * transaction: the start when the chat had not started, the opening, the message and the reply (one
+   * event report holding the run once), the tokens with the last activity (one write), and the end when
+   * the reply ends the chat. Answers the run as it then is.
+   */
+  const keep: typeof keepInTransaction = (run, said, usage, end, now) =>
+    run.status === "initialized" || end !== null
+      ? keepInTransaction(run, said, usage, end, now)
+      : events.inTurn(
+          Effect.flatMap(
+            fragments.appendWhileLive(run.organization_id, run.workflow_run_id, said, {
+              usage,
+              lastActivityAt: new Date(now)
+            }),
+            Option.match({
+              onSome: Effect.succeed,
+              // gone final meanwhile: the whole path says how (a defect here, as turns are held)
+              onNone: () => keepInTransaction(run, said, usage, end, now)
+            })
+          )
+        )
 
   const send = (
     organizationId: OrganizationId,
