@@ -37,7 +37,7 @@ interface Source<A, E> {
   readonly take: () => A | typeof none
   /** The queue's end once every event was read: an exit to return; null while it goes on. */
   readonly done: () => Exit.Exit<void, E> | null
-  /** Succeeds once there is an event or the end (at once when there is). */
+  /** Succeeds once there is an event or the end (at once when there is), or sooner: a reader looks again. */
   readonly wait: Effect.Effect<void>
 }
 
