@@ -2,7 +2,8 @@
 // package (or by file inside this repository) and the heaviest functions. Run:
 // `node --import tsx bench/profile-summary.ts <file.cpuprofile>... [top]` (several files, e.g. a glob, are
 // summarised one after the other). A frame in the bundled server
-// (dist/bundle/server.cjs, what `npm start` runs) is named by the module esbuild put there (its `// path`
+// (dist/bundle/server.cjs, what `npm start` runs, or a copy of that folder given as BENCH_ENGINE: any
+// `bundle/server.cjs`) is named by the module esbuild put there (its `// path`
 // comments), so the bundle's profile reads like the modules' own.
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -38,7 +39,7 @@ const summarise = (file: string) => {
   }
   /** The frame's own file: the module of the bundle its line falls in, or its URL. */
   const sourceOf = (url: string, line: number) => {
-    if (!url.endsWith("/dist/bundle/server.cjs")) return url
+    if (!url.endsWith("/bundle/server.cjs")) return url
     const modules = modulesOf(url)
     // Before the first module: esbuild's own helpers (CommonJS wrappers, exports).
     if (modules.length === 0 || line < modules[0]![0]) return "/bundle/esbuild-runtime"
