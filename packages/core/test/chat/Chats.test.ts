@@ -35,6 +35,7 @@ describe("Chats", () => {
         const { agent, organization } = yield* ChatTesting.organizationWithAgent
         const run = yield* ChatTesting.chat(organization.id, agent.public_id, { first_name: "Ola" })
         yield* ChatTesting.send(organization.id, agent.public_id, run.workflow_run_id)
+        const opened = yield* ChatTesting.stored(organization.id, run.workflow_run_id)
         yield* TestClock.adjust("2 seconds")
         yield* (yield* ModelScript).push(
           text("It is at ten tomorrow.", { prompt_tokens: 40, completion_tokens: 7 })
@@ -64,6 +65,10 @@ describe("Chats", () => {
         const after = yield* ChatTesting.stored(organization.id, run.workflow_run_id)
         expect(after).toMatchObject({ model_prompt_tokens: 40, model_completion_tokens: 7 })
         expect(after.last_activity_at).not.toBeNull()
+        // the reply's own write (a chat under way: one step of the store) moved the last activity on
+        expect(after.last_activity_at!.getTime()).toBeGreaterThanOrEqual(
+          opened.last_activity_at!.getTime() + 2000
+        )
       }).pipe(Effect.provide(ChatTesting.layer))
   )
 
