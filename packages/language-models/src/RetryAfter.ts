@@ -9,6 +9,16 @@ export interface HeaderReader {
   readonly get: (name: string) => string | null
 }
 
+/** The reader of a response's headers as undici's `request` gives them (lowercase names, repeated ones joined). */
+export const headerReader = (
+  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+): HeaderReader => ({
+  get: (name) => {
+    const value = headers[name.toLowerCase()]
+    return value === undefined ? null : typeof value === "string" ? value : value.join(", ")
+  }
+})
+
 /** The delay in milliseconds (rounded up, never negative), or null when the headers give none that is valid. */
 export const retryAfterMs = (headers: HeaderReader, now: number): number | null => {
   const milliseconds = headers.get("retry-after-ms")?.trim()

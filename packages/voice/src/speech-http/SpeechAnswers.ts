@@ -12,10 +12,20 @@ import {
  * never the provider's message (OpenAI's 401 echoes part of the key), a header or a URL.
  */
 
-/** Headers as `fetch` gives them (names case-insensitive). */
+/** Headers read as `fetch`'s `Headers.get` reads them (names case-insensitive, repeated ones joined). */
 export interface HeaderReader {
   readonly get: (name: string) => string | null
 }
+
+/** The reader of a response's headers as undici's `request` gives them (lowercase names). */
+export const headerReader = (
+  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+): HeaderReader => ({
+  get: (name) => {
+    const value = headers[name.toLowerCase()]
+    return value === undefined ? null : typeof value === "string" ? value : value.join(", ")
+  }
+})
 
 /** An error answer: its status, headers and the start of its body. */
 export interface ErrorAnswer {

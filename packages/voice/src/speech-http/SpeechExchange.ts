@@ -7,10 +7,13 @@ import {
 import * as ScopedStream from "@voice-agent-platform/core/streams/ScopedStream.js"
 import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
+import { request } from "undici"
 import * as SpeechAnswers from "./SpeechAnswers.js"
 
 /**
- * One streamed synthesis over HTTP with Node's `fetch`: a POST whose body is raw little-endian PCM16,
+ * One streamed synthesis over HTTP with undici's `request` (Node's `fetch`, undici with the WHATWG
+ * `Request`, `Headers` and web streams on top, cost about twice the processor time a request: see
+ * docs/performance.md): a POST whose body is raw little-endian PCM16,
  * passed on read by read as whole samples (an odd byte waits for the next read). The exchange is aborted
  * when the stream's scope closes: at its end, on a failure, and when the consumer interrupts it (a
  * barge-in). Two deadlines, each one timer aborting the exchange wherever it is (never a race around each
@@ -33,6 +36,9 @@ export interface Exchange {
   /** What an error answer's reasons name. */
   readonly context: Omit<SpeechAnswers.Context, "now">
 }
+
+/** The body's reads, one promise each. */
+type BodyReader = AsyncIterator<Uint8Array>
 
 /** The most of an error answer read to find the provider's error. */
 const errorBodyBytes = 64 * 1024
@@ -84,13 +90,13 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
         (otherwise: (error: unknown) => TextToSpeechError) =>
         (error: unknown): TextToSpeechError =>
           expired ?? otherwise(error)
+      // no redirect is followed: `request` follows none
       const response = yield* Effect.tryPromise({
         try: () =>
-          fetch(exchange.url, {
+          request(exchange.url, {
             method: "POST",
             headers: exchange.headers,
             body: exchange.body,
-            redirect: "manual",
             signal: controller.signal
           }),
         catch: failedWith(
@@ -98,23 +104,26 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
             new SpeechUnavailable({ reason: `the speech server could not be reached${withCode(error)}` })
         )
       })
-      const reader = response.body?.getReader()
+      // the body is destroyed with the scope (the abort above ends it too; this also frees what was not read)
+      yield* Effect.addFinalizer(() => Effect.sync(() => response.body.destroy()))
+      const reader: BodyReader = response.body[Symbol.asyncIterator]()
+      const headers = SpeechAnswers.headerReader(response.headers)
       const broken = failedWith(
         (error) =>
           new SpeechUnavailable({
             reason: `the connection to the speech server broke during the audio${withCode(error)}`
           })
       )
-      if (response.status < 200 || response.status >= 300) {
-        const body = reader === undefined ? "" : yield* errorText(reader, broken)
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        const body = yield* errorText(reader, broken)
         return yield* Effect.fail(
           SpeechAnswers.fromAnswer(
-            { status: response.status, headers: response.headers, body },
+            { status: response.statusCode, headers, body },
             { ...exchange.context, now: yield* Clock.currentTimeMillis }
           )
         )
       }
-      const contentType = response.headers.get("content-type") ?? ""
+      const contentType = headers.get("content-type") ?? ""
       if (/\b(application\/json|text\/)/i.test(contentType)) {
         return yield* Effect.fail(
           new SpeechUnavailable({
@@ -122,14 +131,13 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
           })
         )
       }
-      if (reader === undefined) return Stream.empty
       return chunksOf(reader, exchange, broken, () => clearTimeout(firstByte))
     })
   )
 
 /** The body's reads as whole-sample chunks; `onFirstByte` runs at the first byte. */
 const chunksOf = (
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: BodyReader,
   exchange: Exchange,
   broken: (error: unknown) => TextToSpeechError,
   onFirstByte: () => void
@@ -137,7 +145,7 @@ const chunksOf = (
   let carry: Pcm16Bytes.Carry = null
   let received = 0
   const pull: Effect.Effect<Chunk.Chunk<SpeechChunk>, Option.Option<TextToSpeechError>> = Effect.flatMap(
-    Effect.mapError(Effect.tryPromise({ try: () => reader.read(), catch: broken }), Option.some),
+    Effect.mapError(Effect.tryPromise({ try: () => reader.next(), catch: broken }), Option.some),
     ({ done, value }) => {
       // a half sample at the very end is inaudible: it is dropped
       if (done) return Effect.fail(Option.none())
@@ -164,7 +172,7 @@ const chunksOf = (
 
 /** At most 64 KiB of an error answer, as text; what cannot be read is left out. */
 const errorText = (
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: BodyReader,
   broken: (error: unknown) => TextToSpeechError
 ): Effect.Effect<string> =>
   Effect.suspend(() => {
@@ -172,7 +180,7 @@ const errorText = (
     let text = ""
     let received = 0
     const rest: Effect.Effect<string, TextToSpeechError> = Effect.flatMap(
-      Effect.tryPromise({ try: () => reader.read(), catch: broken }),
+      Effect.tryPromise({ try: () => reader.next(), catch: broken }),
       ({ done, value }) => {
         if (done) return Effect.succeed(text + decoder.decode())
         received += value.byteLength
