@@ -67,15 +67,16 @@ const broken = (error: unknown) => {
 type BodyReader = AsyncIterator<Uint8Array>
 
 /**
- * A read of the reply's next bytes (null at its end), failing once more than `max` have come, or, with
- * `stop`, ending there. One promise a network read: no stream machinery between the socket and the
- * parser, whose per-element cost was most of a streamed reply's processor time.
+ * A read of the reply's next bytes (null at its end, when `onEnd` runs), failing once more than `max`
+ * have come, or, with `stop`, ending there. One promise a network read: no stream machinery between the
+ * socket and the parser, whose per-element cost was most of a streamed reply's processor time.
  */
 const reading = (
   reader: BodyReader,
   max: number,
   onOverflow: "fail" | "stop",
-  failed: (error: unknown) => LanguageModelError
+  failed: (error: unknown) => LanguageModelError,
+  onEnd: () => void
 ): Effect.Effect<Uint8Array | null, LanguageModelError> => {
   let received = 0
   return Effect.suspend(() =>
@@ -83,7 +84,10 @@ const reading = (
       ? Effect.succeed(null)
       : Effect.tryPromise({ try: () => reader.next(), catch: failed }).pipe(
           Effect.flatMap(({ done, value }) => {
-            if (done) return Effect.succeed(null)
+            if (done) {
+              onEnd()
+              return Effect.succeed(null)
+            }
             received += value.byteLength
             if (received <= max) return Effect.succeed(value)
             if (onOverflow === "stop")
@@ -121,6 +125,9 @@ export const post = (
 ): Effect.Effect<Answer, LanguageModelError, Scope.Scope> =>
   Effect.gen(function* () {
     let expired = false
+    // the whole body read: nothing is left to abort (an abort makes an error, its stack captured, each time)
+    let ended = false
+    const onEnd = () => void (ended = true)
     const controller = yield* Effect.acquireRelease(
       Effect.sync(() => {
         const controller = new AbortController()
@@ -136,7 +143,7 @@ export const post = (
       ({ controller, timer }) =>
         Effect.sync(() => {
           clearTimeout(timer)
-          controller.abort()
+          if (!ended) controller.abort()
         })
     ).pipe(Effect.map(({ controller }) => controller))
     /** A failure of the exchange: the deadline's when it was aborted for it. */
@@ -154,18 +161,18 @@ export const post = (
         }),
       catch: failedWith(unreachable)
     })
-    // the body is destroyed with the scope (the abort above ends it too; this also frees what was not read)
-    yield* Effect.addFinalizer(() => Effect.sync(() => response.body.destroy()))
+    // a body not read to its end is destroyed with the scope (the abort above ends it too)
+    yield* Effect.addFinalizer(() => Effect.sync(() => void (ended || response.body.destroy())))
     const reader: BodyReader = response.body[Symbol.asyncIterator]()
     const headers = headerReader(response.headers)
     const status = response.statusCode
     if (status >= 200 && status < 300) {
       return {
         contentType: headers.get("content-type") ?? "",
-        read: reading(reader, endpoint.maxResponseBytes, "fail", failedWith(broken))
+        read: reading(reader, endpoint.maxResponseBytes, "fail", failedWith(broken), onEnd)
       }
     }
-    const errorText = yield* text(reading(reader, errorBodyBytes, "stop", failedWith(broken))).pipe(
+    const errorText = yield* text(reading(reader, errorBodyBytes, "stop", failedWith(broken), onEnd)).pipe(
       Effect.orElseSucceed(() => "")
     )
     return yield* Effect.fail(

@@ -64,6 +64,8 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
   ScopedStream.unwrapScoped(
     Effect.gen(function* () {
       let expired: SpeechDeadline | null = null
+      // the whole audio read: nothing is left to abort (an abort makes an error, its stack captured)
+      let ended = false
       let firstByte: ReturnType<typeof setTimeout> | undefined
       const controller = yield* Effect.acquireRelease(
         Effect.sync(() => {
@@ -83,7 +85,7 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
           Effect.sync(() => {
             clearTimeout(firstByte)
             clearTimeout(overall)
-            controller.abort()
+            if (!ended) controller.abort()
           })
       ).pipe(Effect.map(({ controller }) => controller))
       const failedWith =
@@ -104,8 +106,8 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
             new SpeechUnavailable({ reason: `the speech server could not be reached${withCode(error)}` })
         )
       })
-      // the body is destroyed with the scope (the abort above ends it too; this also frees what was not read)
-      yield* Effect.addFinalizer(() => Effect.sync(() => response.body.destroy()))
+      // a body not read to its end is destroyed with the scope (the abort above ends it too)
+      yield* Effect.addFinalizer(() => Effect.sync(() => void (ended || response.body.destroy())))
       const reader: BodyReader = response.body[Symbol.asyncIterator]()
       const headers = SpeechAnswers.headerReader(response.headers)
       const broken = failedWith(
@@ -131,16 +133,19 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
           })
         )
       }
-      return chunksOf(reader, exchange, broken, () => clearTimeout(firstByte))
+      return chunksOf(reader, exchange, broken, {
+        onFirstByte: () => clearTimeout(firstByte),
+        onEnd: () => void (ended = true)
+      })
     })
   )
 
-/** The body's reads as whole-sample chunks; `onFirstByte` runs at the first byte. */
+/** The body's reads as whole-sample chunks; `onFirstByte` runs at the first byte, `onEnd` at the end. */
 const chunksOf = (
   reader: BodyReader,
   exchange: Exchange,
   broken: (error: unknown) => TextToSpeechError,
-  onFirstByte: () => void
+  on: { readonly onFirstByte: () => void; readonly onEnd: () => void }
 ): Stream.Stream<SpeechChunk, TextToSpeechError> => {
   let carry: Pcm16Bytes.Carry = null
   let received = 0
@@ -148,8 +153,11 @@ const chunksOf = (
     Effect.mapError(Effect.tryPromise({ try: () => reader.next(), catch: broken }), Option.some),
     ({ done, value }) => {
       // a half sample at the very end is inaudible: it is dropped
-      if (done) return Effect.fail(Option.none())
-      if (received === 0 && value.byteLength > 0) onFirstByte()
+      if (done) {
+        on.onEnd()
+        return Effect.fail(Option.none())
+      }
+      if (received === 0 && value.byteLength > 0) on.onFirstByte()
       received += value.byteLength
       if (received > exchange.maxResponseBytes) {
         return Effect.fail(
