@@ -35,6 +35,14 @@ export interface Answer {
   readonly read: Effect.Effect<Uint8Array | null, LanguageModelError>
 }
 
+/**
+ * Why an exchange left before its end is aborted: one error for all of them. An abort without a reason
+ * makes a `DOMException`, and a body destroyed without one an undici error, each with its stack captured
+ * and formatted (Node's stream reads it): a few per cent of a chat turn's processor time, for an error no
+ * one reads (a streamed reply ends at `[DONE]`, before its body's end).
+ */
+const abandoned = new Error("the exchange was left before its end")
+
 /** The most of an error answer read to find the provider's error (the rest does not matter). */
 const errorBodyBytes = 64 * 1024
 
@@ -143,7 +151,7 @@ export const post = (
       ({ controller, timer }) =>
         Effect.sync(() => {
           clearTimeout(timer)
-          if (!ended) controller.abort()
+          if (!ended) controller.abort(abandoned)
         })
     ).pipe(Effect.map(({ controller }) => controller))
     /** A failure of the exchange: the deadline's when it was aborted for it. */
@@ -162,7 +170,7 @@ export const post = (
       catch: failedWith(unreachable)
     })
     // a body not read to its end is destroyed with the scope (the abort above ends it too)
-    yield* Effect.addFinalizer(() => Effect.sync(() => void (ended || response.body.destroy())))
+    yield* Effect.addFinalizer(() => Effect.sync(() => void (ended || response.body.destroy(abandoned))))
     const reader: BodyReader = response.body[Symbol.asyncIterator]()
     const headers = headerReader(response.headers)
     const status = response.statusCode

@@ -40,6 +40,14 @@ export interface Exchange {
 /** The body's reads, one promise each. */
 type BodyReader = AsyncIterator<Uint8Array>
 
+/**
+ * Why an exchange left before its end is aborted: one error for all of them. An abort without a reason
+ * makes a `DOMException`, and a body destroyed without one an undici error, each with its stack captured
+ * and formatted (Node's stream reads it): a few per cent of a chat turn's processor time, for an error no
+ * one reads (a streamed reply ends at `[DONE]`, before its body's end).
+ */
+const abandoned = new Error("the exchange was left before its end")
+
 /** The most of an error answer read to find the provider's error. */
 const errorBodyBytes = 64 * 1024
 
@@ -85,7 +93,7 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
           Effect.sync(() => {
             clearTimeout(firstByte)
             clearTimeout(overall)
-            if (!ended) controller.abort()
+            if (!ended) controller.abort(abandoned)
           })
       ).pipe(Effect.map(({ controller }) => controller))
       const failedWith =
@@ -107,7 +115,7 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
         )
       })
       // a body not read to its end is destroyed with the scope (the abort above ends it too)
-      yield* Effect.addFinalizer(() => Effect.sync(() => void (ended || response.body.destroy())))
+      yield* Effect.addFinalizer(() => Effect.sync(() => void (ended || response.body.destroy(abandoned))))
       const reader: BodyReader = response.body[Symbol.asyncIterator]()
       const headers = SpeechAnswers.headerReader(response.headers)
       const broken = failedWith(
