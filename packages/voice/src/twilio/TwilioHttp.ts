@@ -5,11 +5,13 @@ import {
   CarrierUnavailable
 } from "@voice-agent-platform/core/voice/CarrierErrors.js"
 import { Duration, Effect } from "effect"
+import { request as undiciRequest } from "undici"
 
 /**
- * One request to Twilio's REST API over Node's `fetch`, bounded: a deadline over the whole exchange (the
- * request is aborted when it passes, or when the effect is interrupted), a cap on the bytes read, no
- * redirects followed (they would carry the credentials elsewhere). Failures are the carrier port's
+ * One request to Twilio's REST API over undici's `request` (Node's `fetch` without its WHATWG layers),
+ * bounded: a deadline over the whole exchange (the request is aborted when it passes, or when the effect
+ * is interrupted), a cap on the bytes read, no redirects followed (they would carry the credentials
+ * elsewhere). Failures are the carrier port's
  * errors; their reasons name the HTTP status, Twilio's numeric error `code` and a network failure's code
  * (`ECONNREFUSED`), never a URL, a header, Twilio's message or anything of the credentials.
  */
@@ -47,22 +49,17 @@ class TooLarge {
 }
 
 /** Reads at most `max` bytes of a body as text; more fails with `TooLarge`. */
-const readCapped = async (response: Response, max: number): Promise<string> => {
-  const reader = response.body?.getReader()
-  if (reader === undefined) return ""
+const readCapped = async (body: AsyncIterable<Uint8Array>, max: number): Promise<string> => {
   const decoder = new TextDecoder()
   let text = ""
   let received = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
+  // leaving the loop early (too large, a failure) destroys the body
+  for await (const value of body) {
     received += value.byteLength
-    if (received > max) {
-      await reader.cancel().catch(() => undefined)
-      throw new TooLarge()
-    }
+    if (received > max) throw new TooLarge()
     text += decoder.decode(value, { stream: true })
   }
+  return text + decoder.decode()
 }
 
 /** Twilio's numeric error code from an error body (`{"code": 21211, "message": …}`), or null. */
@@ -125,7 +122,8 @@ export const notSentCodes: ReadonlySet<string> = new Set([
 export const send = (request: Request): Effect.Effect<Answer, CarrierRequestError> =>
   Effect.tryPromise({
     try: async (signal) => {
-      const response = await fetch(request.url, {
+      // undici's `request` follows no redirect
+      const response = await undiciRequest(request.url, {
         method: request.method,
         headers: {
           authorization: request.authorization,
@@ -133,10 +131,9 @@ export const send = (request: Request): Effect.Effect<Answer, CarrierRequestErro
           ...(request.form === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" })
         },
         ...(request.form === undefined ? {} : { body: request.form.toString() }),
-        redirect: "manual",
         signal
       })
-      return { status: response.status, body: await readCapped(response, request.maxResponseBytes) }
+      return { status: response.statusCode, body: await readCapped(response.body, request.maxResponseBytes) }
     },
     catch: (error): CarrierRequestError => {
       if (error instanceof TooLarge) {
