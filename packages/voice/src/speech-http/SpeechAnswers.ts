@@ -5,27 +5,16 @@ import {
   SpeechUnavailable,
   type TextToSpeechError
 } from "@voice-agent-platform/core/voice/TextToSpeechErrors.js"
+import { type HeaderReader, retryAfterMs } from "@voice-agent-platform/core/providers/ProviderHeaders.js"
+
+/** How a provider's headers are read, and its `Retry-After`: core's, shared with the language models. */
+export { type HeaderReader, retryAfterMs }
 
 /**
  * A speech provider's error answer as one of the port's errors. Reasons name the HTTP status and the
  * provider's error codes (identifiers only, kept when they look like one) and say which setting to check;
  * never the provider's message (OpenAI's 401 echoes part of the key), a header or a URL.
  */
-
-/** Headers read as `fetch`'s `Headers.get` reads them (names case-insensitive, repeated ones joined). */
-export interface HeaderReader {
-  readonly get: (name: string) => string | null
-}
-
-/** The reader of a response's headers as undici's `request` gives them (lowercase names). */
-export const headerReader = (
-  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
-): HeaderReader => ({
-  get: (name) => {
-    const value = headers[name.toLowerCase()]
-    return value === undefined ? null : typeof value === "string" ? value : value.join(", ")
-  }
-})
 
 /** An error answer: its status, headers and the start of its body. */
 export interface ErrorAnswer {
@@ -42,23 +31,6 @@ export interface Context {
   readonly model: string
   readonly textLength: number
   readonly now: number
-}
-
-/**
- * How long to wait before trying again: `retry-after-ms` (milliseconds), else `Retry-After` (RFC 9110:
- * whole seconds or an HTTP date; decimal seconds accepted). Null when none is valid.
- */
-export const retryAfterMs = (headers: HeaderReader, now: number): number | null => {
-  const milliseconds = headers.get("retry-after-ms")?.trim()
-  if (milliseconds !== undefined && /^\d{1,15}(\.\d+)?$/.test(milliseconds)) {
-    return Math.ceil(Number(milliseconds))
-  }
-  const value = headers.get("retry-after")?.trim()
-  if (value === undefined || value === "") return null
-  if (/^\d{1,12}(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000)
-  if (!/[a-z]/i.test(value)) return null
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil(date - now))
 }
 
 /** What the provider said, as far as it is safe to repeat: identifiers, and whether it spoke of length. */

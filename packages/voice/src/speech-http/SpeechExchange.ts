@@ -8,6 +8,7 @@ import * as ScopedStream from "@voice-agent-platform/core/streams/ScopedStream.j
 import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
 import { request } from "undici"
+import { headerReader } from "@voice-agent-platform/core/providers/ProviderHeaders.js"
 import * as SpeechAnswers from "./SpeechAnswers.js"
 
 /**
@@ -117,7 +118,7 @@ export const stream = (exchange: Exchange): Stream.Stream<SpeechChunk, TextToSpe
       // a body not read to its end is destroyed with the scope (the abort above ends it too)
       yield* Effect.addFinalizer(() => Effect.sync(() => void (ended || response.body.destroy(abandoned))))
       const reader: BodyReader = response.body[Symbol.asyncIterator]()
-      const headers = SpeechAnswers.headerReader(response.headers)
+      const headers = headerReader(response.headers)
       const broken = failedWith(
         (error) =>
           new SpeechUnavailable({
