@@ -11,9 +11,10 @@ import { headerReader } from "./RetryAfter.js"
 /**
  * One POST to the model server over undici's `request` (Node's `fetch` is built on undici too, with the
  * WHATWG `Request`, `Headers` and web streams on top: about twice the processor time a request, see
- * docs/performance.md), bounded. The request is aborted when its scope closes: at its end, on a failure,
- * and when the deadline (one timer for the whole exchange, never an `AbortSignal.timeout`, which Node 20
- * can collect before it fires) fires. The reply's bytes are counted as they arrive and the exchange is
+ * docs/performance.md), bounded. The request is aborted when its scope closes before the reply was read
+ * to its end (a failure, a reply that stopped at `[DONE]`, an interruption), and when the deadline (one
+ * timer for the whole exchange, never an `AbortSignal.timeout`, which Node 20 can collect before it fires)
+ * fires. The reply's bytes are counted as they arrive and the exchange is
  * abandoned past the cap. Redirects are not followed (`request` follows none): a server that redirects is
  * misconfigured, and following would carry the key elsewhere.
  */

@@ -16,8 +16,8 @@ import * as SpeechAnswers from "./SpeechAnswers.js"
  * `Request`, `Headers` and web streams on top, cost about twice the processor time a request: see
  * docs/performance.md): a POST whose body is raw little-endian PCM16,
  * passed on read by read as whole samples (an odd byte waits for the next read). The exchange is aborted
- * when the stream's scope closes: at its end, on a failure, and when the consumer interrupts it (a
- * barge-in). Two deadlines, each one timer aborting the exchange wherever it is (never a race around each
+ * when the stream's scope closes before the audio's end: on a failure, and when the consumer interrupts
+ * it (a barge-in). Two deadlines, each one timer aborting the exchange wherever it is (never a race around each
  * read, never `AbortSignal.timeout`, which Node 20 can collect before it fires): no audio byte within
  * `firstByteTimeoutMs`, the audio not ended within `timeoutMs`. Reply bytes are counted against a cap.
  * Redirects are not followed: following would carry the key elsewhere.
@@ -42,10 +42,9 @@ export interface Exchange {
 type BodyReader = AsyncIterator<Uint8Array>
 
 /**
- * Why an exchange left before its end is aborted: one error for all of them. An abort without a reason
- * makes a `DOMException`, and a body destroyed without one an undici error, each with its stack captured
- * and formatted (Node's stream reads it): a few per cent of a chat turn's processor time, for an error no
- * one reads (a streamed reply ends at `[DONE]`, before its body's end).
+ * Why an exchange left before its end (a barge-in, a failure) is aborted: one error for all of them. An
+ * abort without a reason makes a `DOMException`, and a body destroyed without one an undici error, each
+ * with its stack captured and formatted (Node's stream reads it), for an error no one reads.
  */
 const abandoned = new Error("the exchange was left before its end")
 
