@@ -4,7 +4,8 @@
 // summarised one after the other). A frame in the bundled server
 // (dist/bundle/server.cjs, what `npm start` runs, or a copy of that folder given as BENCH_ENGINE: any
 // `bundle/server.cjs`) is named by the module esbuild put there (its `// path`
-// comments), so the bundle's profile reads like the modules' own.
+// comments), so the bundle's profile reads like the modules' own. PROFILE_ATTRIBUTE=<regexp> (with
+// PROFILE_DEPTH) adds the self time of the files it matches by the repository's functions above them.
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
@@ -108,6 +109,27 @@ const summarise = (file: string) => {
   }
   show("self time by package file", files)
   show("self time by function", functions)
+  // PROFILE_ATTRIBUTE=<regexp of a file or package>: that code's self time, by the repository's functions
+  // nearest above it on the stack (PROFILE_DEPTH of them, default 1), e.g. whose rows Schema decodes.
+  const attribute = process.env.PROFILE_ATTRIBUTE
+  if (attribute !== undefined && attribute !== "") {
+    const pattern = new RegExp(attribute)
+    const depth = Math.max(1, Number(process.env.PROFILE_DEPTH ?? 1))
+    const owners = new Map<string, number>()
+    for (const [id, time] of self) {
+      if (!pattern.test(byId.get(id)!.callFrame.url)) continue
+      const chain: Array<string> = []
+      for (let at: number | undefined = id; at !== undefined && chain.length < depth; at = parent.get(at)) {
+        const { callFrame } = byId.get(at)!
+        if (/\/packages\//.test(callFrame.url))
+          chain.push(
+            `${callFrame.functionName || "(anonymous)"} ${where(callFrame.url, "")}:${callFrame.lineNumber + 1}`
+          )
+      }
+      add(owners, chain.join(" < ") || "(no function of the repository above it)", time)
+    }
+    show(`self time in ${attribute}, by the repository's functions above it`, owners)
+  }
 }
 
 for (const file of profiles) summarise(file)
