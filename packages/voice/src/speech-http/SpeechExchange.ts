@@ -14,8 +14,8 @@ import * as SpeechAnswers from "./SpeechAnswers.js"
 /**
  * One streamed synthesis over HTTP with undici's `request` (Node's `fetch`, undici with the WHATWG
  * `Request`, `Headers` and web streams on top, cost about twice the processor time a request: see
- * docs/performance.md): a POST whose body is raw little-endian PCM16,
- * passed on read by read as whole samples (an odd byte waits for the next read). The exchange is aborted
+ * docs/performance.md): a POST whose body is raw little-endian PCM16, passed on read by read as whole
+ * samples (an odd byte waits for the next read). The exchange is aborted
  * when the stream's scope closes before the audio's end: on a failure, and when the consumer interrupts
  * it (a barge-in). Two deadlines, each one timer aborting the exchange wherever it is (never a race around each
  * read, never `AbortSignal.timeout`, which Node 20 can collect before it fires): no audio byte within

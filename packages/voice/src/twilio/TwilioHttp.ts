@@ -11,9 +11,9 @@ import { request as undiciRequest } from "undici"
  * One request to Twilio's REST API over undici's `request` (Node's `fetch` without its WHATWG layers),
  * bounded: a deadline over the whole exchange (the request is aborted when it passes, or when the effect
  * is interrupted), a cap on the bytes read, no redirects followed (they would carry the credentials
- * elsewhere). Failures are the carrier port's
- * errors; their reasons name the HTTP status, Twilio's numeric error `code` and a network failure's code
- * (`ECONNREFUSED`), never a URL, a header, Twilio's message or anything of the credentials.
+ * elsewhere). Failures are the carrier port's errors; their reasons name the HTTP status, Twilio's numeric
+ * error `code` and a network failure's code (`ECONNREFUSED`), never a URL, a header, Twilio's message or
+ * anything of the credentials.
  */
 
 export interface Request {
