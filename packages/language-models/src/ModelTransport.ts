@@ -4,6 +4,7 @@ import {
   ModelUnavailable
 } from "@voice-agent-platform/core/language-model/LanguageModelErrors.js"
 import { Clock, Effect, type Scope } from "effect"
+import { abandoned, networkFailureCode } from "@voice-agent-platform/core/providers/ProviderExchanges.js"
 import { request } from "undici"
 import * as ProviderErrors from "./ProviderErrors.js"
 import { headerReader } from "./RetryAfter.js"
@@ -14,9 +15,9 @@ import { headerReader } from "./RetryAfter.js"
  * docs/performance.md), bounded. The request is aborted when its scope closes before the reply was read
  * to its end (a failure, a reply that stopped at `[DONE]`, an interruption), and when the deadline (one
  * timer for the whole exchange, never an `AbortSignal.timeout`, which Node 20 can collect before it fires)
- * fires. The reply's bytes are counted as they arrive and the exchange is
- * abandoned past the cap. Redirects are not followed (`request` follows none): a server that redirects is
- * misconfigured, and following would carry the key elsewhere.
+ * fires. The reply's bytes are counted as they arrive and the exchange is abandoned past the cap.
+ * Redirects are not followed (`request` follows none): a server that redirects is misconfigured, and
+ * following would carry the key elsewhere.
  */
 
 /** Where requests go and what every one carries. */
@@ -36,37 +37,18 @@ export interface Answer {
   readonly read: Effect.Effect<Uint8Array | null, LanguageModelError>
 }
 
-/**
- * Why an exchange left before its end is aborted: one error for all of them. An abort without a reason
- * makes a `DOMException`, and a body destroyed without one an undici error, each with its stack captured
- * and formatted (Node's stream reads it): a few per cent of a chat turn's processor time, for an error no
- * one reads (a streamed reply ends at `[DONE]`, before its body's end).
- */
-const abandoned = new Error("the exchange was left before its end")
-
 /** The most of an error answer read to find the provider's error (the rest does not matter). */
 const errorBodyBytes = 64 * 1024
 
-/** A network failure's code (`ECONNREFUSED`), never its message (which may name an address). */
-const failureCode = (error: unknown): string | null => {
-  let current: unknown = error
-  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code)) return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return null
-}
-
 const unreachable = (error: unknown) => {
-  const code = failureCode(error)
+  const code = networkFailureCode(error)
   return new ModelUnavailable({
     reason: `the model server could not be reached${code === null ? "" : ` (${code})`}`
   })
 }
 
 const broken = (error: unknown) => {
-  const code = failureCode(error)
+  const code = networkFailureCode(error)
   return new ModelUnavailable({
     reason: `the connection to the model server broke during the reply${code === null ? "" : ` (${code})`}`
   })

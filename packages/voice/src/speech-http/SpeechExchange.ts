@@ -7,6 +7,7 @@ import {
 import * as ScopedStream from "@voice-agent-platform/core/streams/ScopedStream.js"
 import * as Pcm16Bytes from "@voice-agent-platform/core/voice/Pcm16Bytes.js"
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
+import { abandoned, networkFailureCode } from "@voice-agent-platform/core/providers/ProviderExchanges.js"
 import { request } from "undici"
 import { headerReader } from "@voice-agent-platform/core/providers/ProviderHeaders.js"
 import * as SpeechAnswers from "./SpeechAnswers.js"
@@ -15,10 +16,10 @@ import * as SpeechAnswers from "./SpeechAnswers.js"
  * One streamed synthesis over HTTP with undici's `request` (Node's `fetch`, undici with the WHATWG
  * `Request`, `Headers` and web streams on top, cost about twice the processor time a request: see
  * docs/performance.md): a POST whose body is raw little-endian PCM16, passed on read by read as whole
- * samples (an odd byte waits for the next read). The exchange is aborted
- * when the stream's scope closes before the audio's end: on a failure, and when the consumer interrupts
- * it (a barge-in). Two deadlines, each one timer aborting the exchange wherever it is (never a race around each
- * read, never `AbortSignal.timeout`, which Node 20 can collect before it fires): no audio byte within
+ * samples (an odd byte waits for the next read). The exchange is aborted when the stream's scope closes
+ * before the audio's end: on a failure, and when the consumer interrupts it (a barge-in). Two deadlines,
+ * each one timer aborting the exchange wherever it is (never a race around each read, never
+ * `AbortSignal.timeout`, which Node 20 can collect before it fires): no audio byte within
  * `firstByteTimeoutMs`, the audio not ended within `timeoutMs`. Reply bytes are counted against a cap.
  * Redirects are not followed: following would carry the key elsewhere.
  */
@@ -41,29 +42,11 @@ export interface Exchange {
 /** The body's reads, one promise each. */
 type BodyReader = AsyncIterator<Uint8Array>
 
-/**
- * Why an exchange left before its end (a barge-in, a failure) is aborted: one error for all of them. An
- * abort without a reason makes a `DOMException`, and a body destroyed without one an undici error, each
- * with its stack captured and formatted (Node's stream reads it), for an error no one reads.
- */
-const abandoned = new Error("the exchange was left before its end")
-
 /** The most of an error answer read to find the provider's error. */
 const errorBodyBytes = 64 * 1024
 
-/** A network failure's code (`ECONNREFUSED`), never its message (which may name an address). */
-const failureCode = (error: unknown): string | null => {
-  let current: unknown = error
-  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code)) return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return null
-}
-
 const withCode = (error: unknown) => {
-  const code = failureCode(error)
+  const code = networkFailureCode(error)
   return code === null ? "" : ` (${code})`
 }
 

@@ -5,6 +5,7 @@ import {
   CarrierUnavailable
 } from "@voice-agent-platform/core/voice/CarrierErrors.js"
 import { Duration, Effect } from "effect"
+import { networkFailureCode } from "@voice-agent-platform/core/providers/ProviderExchanges.js"
 import { request as undiciRequest } from "undici"
 
 /**
@@ -31,17 +32,6 @@ export interface Request {
 export interface Answer {
   readonly status: number
   readonly body: string
-}
-
-/** A network failure's code (`ECONNREFUSED`), never its message (which may name an address). */
-const failureCode = (error: unknown): string | null => {
-  let current: unknown = error
-  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code)) return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return null
 }
 
 class TooLarge {
@@ -142,7 +132,7 @@ export const send = (request: Request): Effect.Effect<Answer, CarrierRequestErro
           outcome_unknown: true
         })
       }
-      const code = failureCode(error)
+      const code = networkFailureCode(error)
       return new CarrierUnavailable({
         reason: `Twilio could not be reached${code === null ? "" : ` (${code})`}`,
         outcome_unknown: code === null || !notSentCodes.has(code)
