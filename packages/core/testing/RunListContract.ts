@@ -3,7 +3,9 @@ import { describe, expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { AgentId } from "../src/agents/AgentIds.js"
 import * as E164 from "../src/phone-numbers/E164.js"
+import * as EncodedPage from "../src/pagination/EncodedPage.js"
 import type { RunListFilter } from "../src/runs/RunStore.js"
+import * as RunSummaryJson from "../src/runs/RunSummaryJson.js"
 import { RunStore } from "../src/runs/RunStore.js"
 import type { Stores } from "../src/storage/Stores.js"
 import * as Fixtures from "./Fixtures.js"
@@ -144,6 +146,57 @@ export const runListContract = (it: Vitest.MethodsNonLive<Stores>) => {
             expect(first.ids).toEqual(newestFirst(inserted.filter((row) => row.agent === agents[0]!.id)))
             expect(first.total).toBe(12)
           }
+        })
+    )
+
+    it.effect(
+      "writes an agent's page as the API answers it: the same runs, order and totals as its list",
+      () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const org = yield* Fixtures.organization()
+          const { agent } = yield* Fixtures.agent(org.id, "Encoded")
+          const { agent: sibling } = yield* Fixtures.agent(org.id, "Sibling")
+          // 14 runs, two to an instant (ties), contexts with text a JSON writer must escape, some ended
+          for (let i = 0; i < 14; i++) {
+            yield* runs.insert(
+              Fixtures.newRun(org.id, i === 5 ? sibling.id : agent.id, {
+                status: i % 4 === 0 ? "completed" : "queued",
+                initial_context: { customer: `Zoë "${i}" \\ \u2028`, nested: { list: [i, 2.5, null, true] } },
+                gathered_context: i % 3 === 0 ? { answer: i } : {},
+                ...(i % 4 === 0 ? { duration_seconds: 60 + i, ended_at: at(Math.floor(i / 2) + 0.123) } : {})
+              }),
+              at(Math.floor(i / 2) + 0.5)
+            )
+          }
+          const same = (filter: RunListFilter, n: number, limit: number) =>
+            Effect.gen(function* () {
+              const listed = yield* runs.list(org.id, agent.id, filter, page(n, limit))
+              const encoded = yield* runs.listEncoded(org.id, agent.id, filter, page(n, limit))
+              expect(JSON.parse(EncodedPage.json(encoded))).toEqual({
+                items: JSON.parse(RunSummaryJson.itemsJson(listed.items)),
+                total_count: listed.total_count,
+                total_pages: listed.total_pages,
+                page: n,
+                limit
+              })
+              return listed.items.length
+            })
+          for (const limit of [1, 5, 13, 50]) {
+            for (let n = 1; n <= Math.ceil(13 / limit) + 1; n++) yield* same({}, n, limit)
+          }
+          expect(yield* same({ status: "completed" }, 1, 50)).toBe(4)
+          expect(yield* same({ status: "failed" }, 1, 50)).toBe(0)
+          // an agent of another organization is nobody's here: an empty page
+          const stranger = yield* Fixtures.organization()
+          const empty = yield* runs.listEncoded(stranger.id, agent.id, {}, page(1))
+          expect(JSON.parse(EncodedPage.json(empty))).toEqual({
+            items: [],
+            total_count: 0,
+            total_pages: 0,
+            page: 1,
+            limit: 50
+          })
         })
     )
   })

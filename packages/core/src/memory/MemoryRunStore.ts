@@ -2,7 +2,9 @@ import { Effect, Layer, Option } from "effect"
 import type { AnalysisJob, AnalysisJobId } from "../analysis/AnalysisJob.js"
 import type { Agent } from "../agents/Agent.js"
 import type { AgentId } from "../agents/AgentIds.js"
+import * as EncodedPage from "../pagination/EncodedPage.js"
 import * as Page from "../pagination/Page.js"
+import * as RunSummaryJson from "../runs/RunSummaryJson.js"
 import type { Run, RunListing } from "../runs/Run.js"
 import { isFinal, isLive, matchesFilter, newRunDefaults } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
@@ -109,6 +111,15 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         db.atomically(() =>
           runs.newestPage(organizationId, page, (r) => r.workflow_id === agentId && matchesFilter(r, filter))
         ),
+      listEncoded: (organizationId, agentId, filter, page) =>
+        db.atomically(() => {
+          const found = runs.newestPage(
+            organizationId,
+            page,
+            (r) => r.workflow_id === agentId && matchesFilter(r, filter)
+          )
+          return EncodedPage.make(RunSummaryJson.itemsJson(found.items), found.total_count, page)
+        }),
       listAcrossAgents: (organizationId, filter, page) =>
         db.atomically(() =>
           Page.map(

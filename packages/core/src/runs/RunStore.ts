@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { AgentId } from "../agents/AgentIds.js"
 import type { OrganizationId } from "../organizations/Organization.js"
 import type { Page, PageRequest } from "../pagination/Page.js"
+import type { EncodedPage } from "../pagination/EncodedPage.js"
 import type { TokenUsage } from "../language-model/LanguageModel.js"
 import type { E164 } from "../phone-numbers/E164.js"
 import type {
@@ -141,6 +142,16 @@ export class RunStore extends Context.Tag("@voice-agent-platform/core/RunStore")
       filter: RunFilter,
       page: PageRequest
     ) => Effect.Effect<Page<RunSummary>>
+    /**
+     * The same page as `list`, its runs written as the API answers them (`RunSummaryJson`): a store that
+     * can have the database write them hands the text over unparsed.
+     */
+    readonly listEncoded: (
+      organizationId: OrganizationId,
+      agentId: AgentId,
+      filter: RunFilter,
+      page: PageRequest
+    ) => Effect.Effect<EncodedPage>
     /**
      * Runs of every agent of the organization (or of `filter.agent_id`'s), newest first, with their agents'
      * public ids and names (every run's agent exists: agents are archived, never removed).

@@ -8,6 +8,7 @@ import { Agents } from "../agents/Agents.js"
 import { BlobStore } from "../files/BlobStore.js"
 import { IdempotencyStore } from "../idempotency/IdempotencyStore.js"
 import type { OrganizationId } from "../organizations/Organization.js"
+import type * as EncodedPage from "../pagination/EncodedPage.js"
 import * as Page from "../pagination/Page.js"
 import type { PageRequest } from "../pagination/Page.js"
 import { Transactions } from "../storage/Transactions.js"
@@ -70,6 +71,13 @@ export class Runs extends Context.Tag("@voice-agent-platform/core/Runs")<
       filter: RunFilter,
       page: PageRequest
     ) => Effect.Effect<Page.Page<RunSummary>, AgentNotFound>
+    /** The agent's runs, newest first, written as the API answers them (`RunStore.listEncoded`). */
+    readonly listEncoded: (
+      organizationId: OrganizationId,
+      agent: AgentRef | string,
+      filter: RunFilter,
+      page: PageRequest
+    ) => Effect.Effect<EncodedPage.EncodedPage, AgentNotFound>
     /**
      * The runs of every agent of the organization, newest first, or of `agent`'s only: an agent the
      * organization does not have matches no run (an empty page, as any filter that matches nothing).
@@ -187,6 +195,14 @@ export const layer = Layer.effect(
         (organizationId, agent, filter, page) =>
           Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
             runs.list(organizationId, resolved.id, filter, page)
+          ),
+        SpanAttributes.organizationAgent
+      ),
+
+      listEncoded: OperationSpans.fn("Runs.listEncoded")(
+        (organizationId, agent, filter, page) =>
+          Effect.flatMap(agents.resolve(organizationId, agent), (resolved) =>
+            runs.listEncoded(organizationId, resolved.id, filter, page)
           ),
         SpanAttributes.organizationAgent
       ),

@@ -1,10 +1,13 @@
 import { HttpServerResponse } from "@effect/platform"
-import { type AgentErrors, CoalescedReads, type Organization, type Runs } from "@voice-agent-platform/core"
+import {
+  type AgentErrors,
+  CoalescedReads,
+  EncodedPage,
+  type Organization,
+  type Runs
+} from "@voice-agent-platform/core"
 import type { ListRunsQuery } from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
-import { render } from "@voice-agent-platform/contract/shared/Pagination.js"
 import { Effect, Metric } from "effect"
-import { runPageJson } from "./RunPageJson.js"
-import { runSummaryResponse } from "./RunResponses.js"
 
 const encoder = new TextEncoder()
 
@@ -54,8 +57,9 @@ export const make = (runs: Runs.Runs["Type"]) => {
       return Effect.map(
         reads.read(
           pageKey(organizationId, agent, query),
-          Effect.map(runs.list(organizationId, agent, filter, { page, limit }), (found) =>
-            encoder.encode(runPageJson(render(found, runSummaryResponse)))
+          // the runs come written as the API answers them (`RunSummaryJson`): nothing to encode
+          Effect.map(runs.listEncoded(organizationId, agent, filter, { page, limit }), (found) =>
+            encoder.encode(EncodedPage.json(found))
           )
         ),
         (bytes) => HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })

@@ -1,19 +1,21 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Page, Run, RunStore } from "@voice-agent-platform/core"
+import { EncodedPage, Page, Run, RunStore } from "@voice-agent-platform/core"
 import { Fixtures } from "@voice-agent-platform/core/testing"
 import { PgStorage } from "@voice-agent-platform/pg"
 import { TestDatabase } from "@voice-agent-platform/pg/testing"
 import { Effect, FastCheck, Layer, Option, Schema } from "effect"
 import { RunSummaryResponse } from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
 import { PageOf, render } from "@voice-agent-platform/contract/shared/Pagination.js"
-import { runPageJson } from "../../src/conversations/RunPageJson.js"
 import { runSummaryResponse } from "../../src/conversations/RunResponses.js"
 
 /**
  * The runs list reads its rows without the schema (`packages/pg/src/runs/RunSummaryRows.ts`: instants as
- * epoch milliseconds, no decode). Its answer must be, byte for byte, what the list gave before: each run
- * read back through the record's schema (`find`), encoded with `PageOf(RunSummaryResponse)` and
- * serialised. Generated runs go through the store into PGlite and PostgreSQL and are listed back.
+ * epoch milliseconds, no decode), and the API's list has the database write its runs' JSON
+ * (`listEncoded`). Both must answer what the schema would: each run read back through the record's
+ * schema (`find`), encoded with `PageOf(RunSummaryResponse)` and serialised — `list` byte for byte once
+ * encoded so, `listEncoded`'s text byte for byte once parsed and serialised again (the database writes a
+ * context as jsonb's text: spaces after `:` and `,`, numbers as stored, which parse to the same values).
+ * Generated runs go through the store into PGlite and PostgreSQL and are listed back.
  */
 
 const schemaEncoded = (page: Page.Page<typeof RunSummaryResponse.Type>) =>
@@ -98,9 +100,16 @@ const listsAsTheSchemaDid = (
     const expected = (items: ReadonlyArray<Run.Run>, total: number, page: number, limit: number) =>
       schemaEncoded(render(Page.make(items, total, { page, limit }), runSummaryResponse))
     const listed = (filter: Parameters<RunStore.RunStore["Type"]["list"]>[2], page: number, limit: number) =>
-      Effect.map(store.list(organization.id, agent.id, filter, { page, limit }), (answer) =>
-        runPageJson(render(answer, runSummaryResponse))
-      )
+      Effect.gen(function* () {
+        const answer = schemaEncoded(
+          render(yield* store.list(organization.id, agent.id, filter, { page, limit }), runSummaryResponse)
+        )
+        const encoded = EncodedPage.json(
+          yield* store.listEncoded(organization.id, agent.id, filter, { page, limit })
+        )
+        expect(JSON.stringify(JSON.parse(encoded))).toBe(answer)
+        return answer
+      })
     // The first page (one statement: the kept count and the page), a later one, and a filtered one.
     expect(yield* listed({}, 1, 50)).toBe(expected(decoded.slice(0, 50), decoded.length, 1, 50))
     expect(yield* listed({}, 2, 3)).toBe(expected(decoded.slice(3, 6), decoded.length, 2, 3))
@@ -127,7 +136,7 @@ const stores = (database: Layer.Layer<any, unknown>) =>
 const property = (name: string, database: Layer.Layer<any, unknown>) =>
   layer(stores(database), { timeout: "120 seconds" })(name, (it) => {
     it.effect.prop(
-      "answers byte for byte the schema-encoded page of the runs as stored",
+      "answers the schema-encoded page of the runs as stored, read and written by the database",
       [FastCheck.array(run, { maxLength: 12 })],
       ([runs]) => listsAsTheSchemaDid(runs),
       { timeout: 120_000, fastCheck: { numRuns: 40 } }

@@ -13,7 +13,8 @@ import { Deferred, Effect, FiberId, Layer } from "effect"
 import { serverOver, storesOverSql } from "./TestServer.js"
 
 /**
- * A test server whose run store's list reads the database, then waits while `hold` holds it, as a slow
+ * A test server whose run store's list (`listEncoded`, the one the API's runs list reads) reads the
+ * database, then waits while `hold` holds it, as a slow
  * database's answer would: a read that took its rows before a write still answers after the write; and
  * whose lists can be made to die after reading, as a broken storage would. For the tests of reads shared
  * between requests.
@@ -27,10 +28,10 @@ export const heldListsServer = <E>(stores: Layer.Layer<Stores.Stores, E>) => {
     Effect.map(RunStore.RunStore, (store) =>
       RunStore.RunStore.of({
         ...store,
-        list: (...args) =>
+        listEncoded: (...args) =>
           Effect.suspend(() => {
             const broken = breaking
-            return Effect.tap(store.list(...args), () => {
+            return Effect.tap(store.listEncoded(...args), () => {
               lists++
               return Effect.zipRight(
                 gate === undefined ? Effect.void : Deferred.await(gate),

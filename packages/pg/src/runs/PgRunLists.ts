@@ -1,4 +1,4 @@
-import type { SqlClient, SqlError, Statement } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 import type { AgentId } from "@voice-agent-platform/core/agents/AgentIds.js"
 import type { OrganizationId } from "@voice-agent-platform/core/organizations/Organization.js"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
@@ -70,49 +70,49 @@ export const pageIdsStatement = (
   LIMIT ${take} OFFSET ${skip}`
 
 /** How a list turns a page of ids into its answer. */
-export interface ListShape<Item, A> {
+export interface ListShape<Raw, Items> {
   readonly where: Statement.Fragment
   /** The list's total as the database keeps it (a scalar), when nothing but its scope narrows it; else null. */
   readonly keptTotal: Statement.Fragment | null
-  /** The page as one JSON array, read from `p` (the page's ids and instants) and what `joins` adds. */
+  /** The page as one value named `items` (a JSON array, or its text), read from `p` (the page's ids and instants) and what `joins` adds. */
   readonly array: string
   /** Joins the page's runs (`r`, and whatever else the array reads) to `p`. */
   readonly joins: string
-  readonly decode: (items: ReadonlyArray<Item> | null) => ReadonlyArray<A>
+  /** The page's items from that value as the driver hands it over (null for a page past the end). */
+  readonly decode: (items: Raw | null) => Items
+}
+
+/** One page's items and the list's total. */
+export interface ListedPage<Items> {
+  readonly items: Items
+  readonly total: number
 }
 
 /**
  * One page of a runs list. The page's ids come from the index alone and only the page's own rows are
- * read, as one JSON array value (one row and one field for the driver to read instead of fifty rows of
- * ten). A page nearer the end of the list than its start is found by walking the index from the oldest
- * end, so the last pages cost as little as the first. A page near the start of a list that only its scope
- * narrows (the usual one: the first) is one statement, the kept count and the page together; deeper pages
- * and filtered lists first learn the total (counted over the index), to pick the nearer end.
+ * read, as one value (one row and one field for the driver to read instead of fifty rows of ten). A page
+ * nearer the end of the list than its start is found by walking the index from the oldest end, so the
+ * last pages cost as little as the first. A page near the start of a list that only its scope narrows
+ * (the usual one: the first) is one statement, the kept count and the page together; deeper pages and
+ * filtered lists first learn the total (counted over the index), to pick the nearer end.
  */
-export const pagedList = <Item, A>(
+export const pagedList = <Raw, Items>(
   sql: SqlClient.SqlClient,
-  list: ListShape<Item, A>,
+  list: ListShape<Raw, Items>,
   page: Page.PageRequest
-): Effect.Effect<Page.Page<A>> => {
+): Effect.Effect<ListedPage<Items>> => {
   const { limit, offset } = { limit: page.limit, offset: Page.offset(page) }
   const pageItems = (direction: "ASC" | "DESC", take: number, skip: number) => sql<{
-    readonly items: ReadonlyArray<Item> | null
+    readonly items: Raw | null
   }>`
     SELECT ${sql.literal(list.array)} FROM (${pageIdsStatement(sql, list.where, direction, take, skip)}) p
     ${sql.literal(list.joins)}`
-  const items = (
-    query: Effect.Effect<ReadonlyArray<{ readonly items: ReadonlyArray<Item> | null }>, SqlError.SqlError>
-  ) =>
-    query.pipe(
-      Effect.orDie,
-      Effect.map((rows) => list.decode(rows[0]!.items))
-    )
   if (list.keptTotal !== null && offset <= onePassOffsets) {
-    return sql<{ readonly total: number; readonly items: ReadonlyArray<Item> | null }>`
+    return sql<{ readonly total: number; readonly items: Raw | null }>`
       SELECT ${list.keptTotal} AS total, (${pageItems("DESC", limit, offset)}) AS items`.pipe(
       Effect.orDie,
       // Decoding failures are defects, as everywhere in `Rows`.
-      Effect.map((rows) => Page.make(list.decode(rows[0]!.items), decodeTotal(rows[0]).total, page))
+      Effect.map((rows) => ({ items: list.decode(rows[0]!.items), total: decodeTotal(rows[0]).total }))
     )
   }
   const count =
@@ -123,13 +123,14 @@ export const pagedList = <Item, A>(
     Effect.orDie,
     Effect.flatMap((rows) => {
       const { total } = decodeTotal(rows[0])
-      if (offset >= total) return Effect.succeed(Page.make([], total, page))
+      if (offset >= total) return Effect.succeed({ items: list.decode(null), total })
       const end = Math.min(offset + limit, total)
       const read =
-        total - offset < end
-          ? items(pageItems("ASC", end - offset, total - end))
-          : items(pageItems("DESC", limit, offset))
-      return Effect.map(read, (rows) => Page.make(rows, total, page))
+        total - offset < end ? pageItems("ASC", end - offset, total - end) : pageItems("DESC", limit, offset)
+      return read.pipe(
+        Effect.orDie,
+        Effect.map((rows) => ({ items: list.decode(rows[0]!.items), total }))
+      )
     })
   )
 }

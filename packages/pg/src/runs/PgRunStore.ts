@@ -9,7 +9,9 @@ import {
   RunLogEntry,
   SmsMessage
 } from "@voice-agent-platform/core/runs/Run.js"
-import type { NewRun, RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
+import * as EncodedPage from "@voice-agent-platform/core/pagination/EncodedPage.js"
+import * as Page from "@voice-agent-platform/core/pagination/Page.js"
+import type { NewRun, RunFilter, RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Batches from "../storage/Batches.js"
@@ -17,10 +19,13 @@ import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 import * as PgRunLists from "./PgRunLists.js"
 import {
+  encodedOf,
   listingArray,
   listingJoins,
   listingsOf,
   pageArray,
+  pageEncoded,
+  pageEncodedJoins,
   pageJoins,
   summariesOf
 } from "./RunSummaryRows.js"
@@ -98,6 +103,23 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(RunRow)
     const all = Rows.all(RunRow)
+    /** One agent's list, its page read as `array` (joined by `joins`) and mapped by `decode`. */
+    const agentList = <Raw, Items>(
+      organizationId: OrganizationId,
+      agentId: AgentId,
+      filter: RunFilter,
+      array: string,
+      joins: string,
+      decode: (items: Raw | null) => Items
+    ): PgRunLists.ListShape<Raw, Items> => ({
+      where: PgRunLists.runsWhere(sql, organizationId, { ...filter, agent_id: agentId }),
+      // Without a filter the total is the agent's kept count (one row); with one, it is counted.
+      keptTotal: PgRunLists.onlyByAgent(filter) ? PgRunLists.agentTotal(sql, organizationId, agentId) : null,
+      array,
+      joins,
+      // The list's rows are mapped by hand (`RunSummaryRows`), not decoded with the schema.
+      decode
+    })
     /** How many runs the agent has, as the database keeps it (`run_counts`, version 2 of the schema). */
     const agentTotal = (organizationId: OrganizationId, agentId: AgentId) =>
       Rows.single(Paging.Count)(sql`SELECT ${PgRunLists.agentTotal(sql, organizationId, agentId)} AS total`)
@@ -186,36 +208,41 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
           Effect.map((rows) => rows.length === 1)
         ),
       list: (organizationId, agentId, filter, page) =>
-        PgRunLists.pagedList(
-          sql,
-          {
-            where: PgRunLists.runsWhere(sql, organizationId, { ...filter, agent_id: agentId }),
-            // Without a filter the total is the agent's kept count (one row); with one, it is counted.
-            keptTotal: PgRunLists.onlyByAgent(filter)
-              ? PgRunLists.agentTotal(sql, organizationId, agentId)
-              : null,
-            array: pageArray,
-            joins: pageJoins,
-            // The list's rows are mapped by hand (`RunSummaryRows`), not decoded with the schema.
-            decode: summariesOf
-          },
-          page
+        Effect.map(
+          PgRunLists.pagedList(
+            sql,
+            agentList(organizationId, agentId, filter, pageArray, pageJoins, summariesOf),
+            page
+          ),
+          ({ items, total }) => Page.make(items, total, page)
+        ),
+      listEncoded: (organizationId, agentId, filter, page) =>
+        Effect.map(
+          PgRunLists.pagedList(
+            sql,
+            agentList(organizationId, agentId, filter, pageEncoded, pageEncodedJoins, encodedOf),
+            page
+          ),
+          ({ items, total }) => EncodedPage.make(items, total, page)
         ),
       listAcrossAgents: (organizationId, filter, page) =>
-        PgRunLists.pagedList(
-          sql,
-          {
-            where: PgRunLists.runsWhere(sql, organizationId, filter),
-            keptTotal: !PgRunLists.onlyByAgent(filter)
-              ? null
-              : filter.agent_id !== undefined
-                ? PgRunLists.agentTotal(sql, organizationId, filter.agent_id)
-                : PgRunLists.organizationTotal(sql, organizationId),
-            array: listingArray,
-            joins: listingJoins,
-            decode: listingsOf
-          },
-          page
+        Effect.map(
+          PgRunLists.pagedList(
+            sql,
+            {
+              where: PgRunLists.runsWhere(sql, organizationId, filter),
+              keptTotal: !PgRunLists.onlyByAgent(filter)
+                ? null
+                : filter.agent_id !== undefined
+                  ? PgRunLists.agentTotal(sql, organizationId, filter.agent_id)
+                  : PgRunLists.organizationTotal(sql, organizationId),
+              array: listingArray,
+              joins: listingJoins,
+              decode: listingsOf
+            },
+            page
+          ),
+          ({ items, total }) => Page.make(items, total, page)
         ),
       update: (organizationId, id, patch) => {
         const sets = update(patch)

@@ -65,6 +65,38 @@ export const listingArray = `json_agg(json_build_object(
 /** What joins a page of the list across agents to its ids: the runs, and their agents. */
 export const listingJoins = "JOIN runs r USING (workflow_run_id) JOIN agents a ON a.id = r.workflow_id"
 
+/** An instant column as JavaScript's `toISOString` writes it (UTC, milliseconds truncated as above). */
+const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/** A context column as the schema decodes it: without an own `__proto__` key (see `context` below). */
+const contextValue = (column: string) =>
+  `CASE WHEN ${column} ? '__proto__' THEN ${column} - '__proto__' ELSE ${column} END`
+
+/**
+ * The page's runs as the JSON text the API answers (`RunSummaryJson`: the summary's fields but the
+ * organization, in the answer's order, instants as ISO text), written by the database: one text value
+ * that is neither parsed nor written again on its way to the client (`'[]'` for an empty page). The
+ * objects are `row_to_json`'s (no spaces); a context is written as the database keeps it (jsonb's text: a
+ * space after each `:` and `,`, numbers exactly as stored), which parses to the same value.
+ */
+export const pageEncoded = `coalesce('[' || string_agg(row_to_json(j)::text, ',' ${pageOrder}) || ']', '[]') AS items`
+
+/** What joins a page's runs to its ids, and names the encoded summary's fields (`j`). */
+export const pageEncodedJoins = `${pageJoins} CROSS JOIN LATERAL (SELECT
+  r.workflow_run_id,
+  r.workflow_id,
+  r.mode,
+  r.status,
+  ${contextValue("r.initial_context")} AS initial_context,
+  ${contextValue("r.gathered_context")} AS gathered_context,
+  r.duration_seconds,
+  ${isoText("r.created_at")} AS created_at,
+  ${isoText("r.ended_at")} AS ended_at
+) j`
+
+/** The encoded page's text as the driver hands it over; `[]` for a page past the end. */
+export const encodedOf = (items: string | null): string => items ?? "[]"
+
 /** One run of the array. */
 export interface Item {
   readonly workflow_run_id: number
