@@ -6,7 +6,6 @@ import {
   IntegrationDelivery,
   newRunDefaults,
   Run,
-  RunLogEntry,
   SmsMessage
 } from "@voice-agent-platform/core/runs/Run.js"
 import * as EncodedPage from "@voice-agent-platform/core/pagination/EncodedPage.js"
@@ -18,6 +17,7 @@ import * as Batches from "../storage/Batches.js"
 import * as Paging from "../storage/Paging.js"
 import * as Rows from "../storage/Rows.js"
 import * as PgRunLists from "./PgRunLists.js"
+import { StoredLogs } from "./RunLogRows.js"
 import {
   encodedOf,
   listingArray,
@@ -36,7 +36,8 @@ import {
  */
 export const RunRow = Schema.Struct({
   ...Run.fields,
-  logs: Schema.Array(Schema.Struct({ ...RunLogEntry.fields, timestamp: Schema.Date })),
+  // a log's plain lines read without the schema's walk (`RunLogRows`): most writes read the run back
+  logs: StoredLogs,
   sms: Schema.Array(Schema.Struct({ ...SmsMessage.fields, sent_at: Schema.Date })),
   integration_deliveries: Schema.Array(
     Schema.Struct({ ...IntegrationDelivery.fields, delivered_at: Schema.Date })
