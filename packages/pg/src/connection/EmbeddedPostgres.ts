@@ -80,6 +80,8 @@ export const layer = (
           const open = (more: { readonly loadDataDir?: File | Blob }) =>
             PGlite.create(options.dataDirectory ?? "memory://", {
               startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`],
+              // the client's type parsers, given once here rather than with every statement
+              parsers: PgliteClient.parsers,
               ...more
             })
           return options.migrated === true && options.dataDirectory === undefined

@@ -106,3 +106,32 @@ describe("PgliteClient: statements prepared once, outside transactions", () => {
     }).pipe(Effect.provide(client))
   )
 })
+
+describe("PgliteClient: int8 read as a safe number, opened with the parsers or not", () => {
+  const reads = (database: PGlite) =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ n: unknown; none: unknown }>`
+        SELECT ${9_007_199_254_740_990}::int8 + 1 AS n, NULL::int8 AS none`
+      expect(row).toEqual({ n: 9_007_199_254_740_991, none: null })
+      // past 2^53 a read is refused, as the PostgreSQL server's client refuses it
+      expect(Exit.isFailure(yield* Effect.exit(sql`SELECT 9007199254740993::int8 AS n`))).toBe(true)
+      // a script (no parameters) reads the same
+      const [scripted] = yield* sql.unsafe<{ n: unknown }>("SELECT 42::int8 AS n")
+      expect(scripted).toEqual({ n: 42 })
+    }).pipe(
+      Effect.provide(
+        Layer.effect(SqlClient.SqlClient, PgliteClient.make(database)).pipe(Layer.provide(Reactivity.layer))
+      )
+    )
+
+  it.live("over a database opened with the client's parsers (as EmbeddedPostgres opens it)", () =>
+    Effect.acquireUseRelease(
+      Effect.promise(() => PGlite.create({ parsers: PgliteClient.parsers })),
+      reads,
+      (database) => Effect.promise(() => database.close())
+    )
+  )
+
+  it.live("over a database opened without them (each statement then names them)", () => reads(db))
+})
