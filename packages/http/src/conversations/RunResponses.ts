@@ -1,6 +1,6 @@
 import type { HttpServerRequest } from "@effect/platform"
 import type { DownloadLinks, Transcripts } from "@voice-agent-platform/core"
-import { Money, Run } from "@voice-agent-platform/core"
+import { Money, Run, RunSummaryJson } from "@voice-agent-platform/core"
 import { Effect } from "effect"
 import { downloadUrl } from "../files/DownloadUrls.js"
 import type {
@@ -10,18 +10,9 @@ import type {
   TranscriptResponse
 } from "@voice-agent-platform/contract/conversations/ConversationsApi.js"
 
-/** A run as the list shows it. */
-export const runSummaryResponse = (run: Run.RunSummary): typeof RunSummaryResponse.Type => ({
-  workflow_run_id: run.workflow_run_id,
-  workflow_id: run.workflow_id,
-  mode: run.mode,
-  status: run.status,
-  initial_context: run.initial_context,
-  gathered_context: run.gathered_context,
-  duration_seconds: run.duration_seconds,
-  created_at: run.created_at,
-  ended_at: run.ended_at
-})
+/** A run as the list shows it (`RunSummaryJson.listed`: the fields the store writes for the list). */
+export const runSummaryResponse = (run: Run.RunSummary): typeof RunSummaryResponse.Type =>
+  RunSummaryJson.listed(run)
 
 /** A run as the list of every agent's runs shows it. */
 export const runListItemResponse = (run: Run.RunListing): typeof RunListItemResponse.Type => ({

@@ -10,6 +10,7 @@ import {
 } from "@voice-agent-platform/core/runs/Run.js"
 import * as EncodedPage from "@voice-agent-platform/core/pagination/EncodedPage.js"
 import * as Page from "@voice-agent-platform/core/pagination/Page.js"
+import type { PageRequest } from "@voice-agent-platform/core/pagination/Page.js"
 import type { NewRun, RunFilter, RunPatch } from "@voice-agent-platform/core/runs/RunStore.js"
 import { RunStore } from "@voice-agent-platform/core/runs/RunStore.js"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -104,23 +105,37 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
     const sql = yield* SqlClient.SqlClient
     const one = Rows.first(RunRow)
     const all = Rows.all(RunRow)
-    /** One agent's list, its page read as `array` (joined by `joins`) and mapped by `decode`. */
-    const agentList = <Raw, Items>(
+    /**
+     * One page of an agent's list: read as `array` (joined by `joins`), its items mapped by `decode` (by
+     * hand, not with the schema: `RunSummaryRows`) and made a page by `make`.
+     */
+    const agentPage = <Raw, Items, P>(
       organizationId: OrganizationId,
       agentId: AgentId,
       filter: RunFilter,
+      page: PageRequest,
       array: string,
       joins: string,
-      decode: (items: Raw | null) => Items
-    ): PgRunLists.ListShape<Raw, Items> => ({
-      where: PgRunLists.runsWhere(sql, organizationId, { ...filter, agent_id: agentId }),
-      // Without a filter the total is the agent's kept count (one row); with one, it is counted.
-      keptTotal: PgRunLists.onlyByAgent(filter) ? PgRunLists.agentTotal(sql, organizationId, agentId) : null,
-      array,
-      joins,
-      // The list's rows are mapped by hand (`RunSummaryRows`), not decoded with the schema.
-      decode
-    })
+      decode: (items: Raw | null) => Items,
+      make: (items: Items, total: number, page: PageRequest) => P
+    ): Effect.Effect<P> =>
+      Effect.map(
+        PgRunLists.pagedList(
+          sql,
+          {
+            where: PgRunLists.runsWhere(sql, organizationId, { ...filter, agent_id: agentId }),
+            // Without a filter the total is the agent's kept count (one row); with one, it is counted.
+            keptTotal: PgRunLists.onlyByAgent(filter)
+              ? PgRunLists.agentTotal(sql, organizationId, agentId)
+              : null,
+            array,
+            joins,
+            decode
+          },
+          page
+        ),
+        ({ items, total }) => make(items, total, page)
+      )
     /** How many runs the agent has, as the database keeps it (`run_counts`, version 2 of the schema). */
     const agentTotal = (organizationId: OrganizationId, agentId: AgentId) =>
       Rows.single(Paging.Count)(sql`SELECT ${PgRunLists.agentTotal(sql, organizationId, agentId)} AS total`)
@@ -209,22 +224,17 @@ export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.ef
           Effect.map((rows) => rows.length === 1)
         ),
       list: (organizationId, agentId, filter, page) =>
-        Effect.map(
-          PgRunLists.pagedList(
-            sql,
-            agentList(organizationId, agentId, filter, pageArray, pageJoins, summariesOf),
-            page
-          ),
-          ({ items, total }) => Page.make(items, total, page)
-        ),
+        agentPage(organizationId, agentId, filter, page, pageArray, pageJoins, summariesOf, Page.make),
       listEncoded: (organizationId, agentId, filter, page) =>
-        Effect.map(
-          PgRunLists.pagedList(
-            sql,
-            agentList(organizationId, agentId, filter, pageEncoded, pageEncodedJoins, encodedOf),
-            page
-          ),
-          ({ items, total }) => EncodedPage.make(items, total, page)
+        agentPage(
+          organizationId,
+          agentId,
+          filter,
+          page,
+          pageEncoded,
+          pageEncodedJoins,
+          encodedOf,
+          EncodedPage.make
         ),
       listAcrossAgents: (organizationId, filter, page) =>
         Effect.map(
