@@ -4,11 +4,13 @@ import type { Agent } from "../agents/Agent.js"
 import type { AgentId } from "../agents/AgentIds.js"
 import * as EncodedPage from "../pagination/EncodedPage.js"
 import * as Page from "../pagination/Page.js"
+import type { PageRequest } from "../pagination/Page.js"
+import type { OrganizationId } from "../organizations/Organization.js"
 import * as RunSummaryJson from "../runs/RunSummaryJson.js"
 import type { Run, RunListing } from "../runs/Run.js"
 import { isFinal, isLive, matchesFilter, newRunDefaults } from "../runs/Run.js"
 import { RunId } from "../runs/RunId.js"
-import type { EndedRunCursor } from "../runs/RunStore.js"
+import type { EndedRunCursor, RunFilter } from "../runs/RunStore.js"
 import { RunStore } from "../runs/RunStore.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { organizationTable } from "./OrganizationTable.js"
@@ -42,6 +44,13 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       "run_carrier_calls"
     )
     const agents = db.table<AgentId, Agent>("agents")
+    /** One agent's runs, newest first: the page its list (and its encoded list) answers. */
+    const agentPage = (
+      organizationId: OrganizationId,
+      agentId: AgentId,
+      filter: RunFilter,
+      page: PageRequest
+    ) => runs.newestPage(organizationId, page, (r) => r.workflow_id === agentId && matchesFilter(r, filter))
     return {
       insert: (run, now) =>
         db.atomically(() => {
@@ -108,16 +117,10 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           return true
         }),
       list: (organizationId, agentId, filter, page) =>
-        db.atomically(() =>
-          runs.newestPage(organizationId, page, (r) => r.workflow_id === agentId && matchesFilter(r, filter))
-        ),
+        db.atomically(() => agentPage(organizationId, agentId, filter, page)),
       listEncoded: (organizationId, agentId, filter, page) =>
         db.atomically(() => {
-          const found = runs.newestPage(
-            organizationId,
-            page,
-            (r) => r.workflow_id === agentId && matchesFilter(r, filter)
-          )
+          const found = agentPage(organizationId, agentId, filter, page)
           return EncodedPage.make(RunSummaryJson.itemsJson(found.items), found.total_count, page)
         }),
       listAcrossAgents: (organizationId, filter, page) =>

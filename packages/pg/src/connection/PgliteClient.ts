@@ -1,4 +1,4 @@
-import type { PGlite, Results } from "@electric-sql/pglite"
+import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, SqlError } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
@@ -18,7 +18,7 @@ import { PglitePreparedStatements } from "./PglitePreparedStatements.js"
 export const parsers = { 20: parseInt8 }
 
 /** What each statement asks PGlite for: the parsers only when the database was not opened with them. */
-const queryOptions = (db: PGlite, rowMode: "object" | "array") =>
+const queryOptions = (db: PGlite, rowMode: "object" | "array"): QueryOptions =>
   db.parsers[20] === parseInt8 ? { rowMode } : { parsers, rowMode }
 
 type Rows = ReadonlyArray<Record<string, unknown>>
@@ -36,12 +36,11 @@ const results = (
   prepared: PglitePreparedStatements | undefined,
   sql: string,
   params: ReadonlyArray<unknown>,
-  rowMode: "object" | "array"
+  options: QueryOptions
 ): Effect.Effect<ReadonlyArray<Results<any>>, SqlError.SqlError> =>
   Effect.uninterruptible(
     Effect.tryPromise({
       try: async () => {
-        const options = queryOptions(db, rowMode)
         if (params.length === 0) return db.exec(sql, options)
         const result =
           (await prepared?.query(sql, params, options)) ??
@@ -65,9 +64,12 @@ const connection = (
   exclusive: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>,
   prepared?: PglitePreparedStatements
 ): Connection => {
+  // the database's parsers do not change once it is open: the options are chosen once
+  const objects = queryOptions(db, "object")
+  const arrays = queryOptions(db, "array")
   const execute = (sql: string, params: ReadonlyArray<unknown>, transform: Transform) =>
     exclusive(
-      Effect.map(results(db, prepared, sql, params, "object"), (all) => {
+      Effect.map(results(db, prepared, sql, params, objects), (all) => {
         const rows = rowsOf(all) as ReadonlyArray<any>
         return transform === undefined ? rows : transform(rows)
       })
@@ -77,11 +79,11 @@ const connection = (
     executeUnprepared: execute,
     executeRaw: (sql, params) =>
       exclusive(
-        Effect.map(results(db, prepared, sql, params, "object"), (all) => (all.length === 1 ? all[0] : all))
+        Effect.map(results(db, prepared, sql, params, objects), (all) => (all.length === 1 ? all[0] : all))
       ),
     executeValues: (sql, params) =>
       exclusive(
-        Effect.map(results(db, prepared, sql, params, "array"), (all) => all[all.length - 1]?.rows ?? [])
+        Effect.map(results(db, prepared, sql, params, arrays), (all) => all[all.length - 1]?.rows ?? [])
       ),
     executeStream: (sql, params, transform) =>
       Stream.fromIterableEffect(
