@@ -210,7 +210,12 @@ describe("Webhooks", () => {
           yield* TestClock.adjust("1 second")
           for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
         }
-        const delivered = (yield* webhooks.deliveries(b.organization.id, healthy.id, firstPage)).items
+        // read until recorded: the attempts are signed with Web Crypto, on real time (see above)
+        const delivered = yield* eventually(
+          Effect.map(webhooks.deliveries(b.organization.id, healthy.id, firstPage), (page) => page.items),
+          (items) => items.length === 2 && items.every((d) => d.status !== "pending"),
+          { what: "B's two attempts" }
+        )
         expect(delivered.map((d) => [d.status, d.attempts])).toEqual([
           ["delivered", 1],
           ["delivered", 1]
